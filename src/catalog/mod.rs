@@ -1,0 +1,185 @@
+//! The in-memory catalog: the files of one side ([`FileSet`]), the Index document the SDK's
+//! `buildIndex` makes ([`Index`]) and the diagnostics found while building it.
+//! Nothing here touches git or the filesystem.
+
+pub mod build;
+pub mod frontmatter;
+pub mod resolve;
+pub mod version;
+mod yaml;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+/// Git's blob id (SHA-1 of `blob <len>\0<bytes>`): the cache key for everything parsed from a file.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlobId(pub [u8; 20]);
+
+impl fmt::Display for BlobId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+impl fmt::Debug for BlobId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "BlobId({self})")
+    }
+}
+
+/// One regular file of a catalog: its blob id and its bytes exactly as stored.
+#[derive(Clone, Debug)]
+pub struct Blob {
+    pub id: BlobId,
+    pub data: Arc<[u8]>,
+}
+
+/// A tree entry that is not a regular file, kept so the builder can report it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecialEntry {
+    Symlink,
+    Submodule,
+}
+
+/// Every file of one catalog side, keyed by catalog path (relative to the catalog root,
+/// `/`-separated). Directories are implied by the paths.
+#[derive(Clone, Debug, Default)]
+pub struct FileSet {
+    pub files: BTreeMap<String, Blob>,
+    pub special: BTreeMap<String, SpecialEntry>,
+}
+
+impl FileSet {
+    pub fn get(&self, path: &str) -> Option<&Blob> {
+        self.files.get(path)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The catalog cannot be read faithfully: exit 2.
+    Error,
+    /// The index was built, but deviates from what the SDK would do or hides a surprise:
+    /// exit 2 only under `--strict`.
+    Warning,
+}
+
+/// A problem found in a catalog, tied to the file (and line) it comes from.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Catalog path of the offending file.
+    pub file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// The front-matter field concerned, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    pub message: String,
+    /// What the user can do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let level = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(f, "{level}: {}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(column) = self.column {
+                write!(f, ":{column}")?;
+            }
+        }
+        if let Some(field) = &self.field {
+            write!(f, ": `{field}`")?;
+        }
+        write!(f, ": {}", self.message)?;
+        if let Some(hint) = &self.hint {
+            write!(f, "\n  hint: {hint}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The Index document of SDK 2.27.1 (`indexVersion: 1`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Index {
+    pub source: String,
+    pub commit: String,
+    pub resources: Vec<Resource>,
+    /// `{path, hash?}` objects; the key is omitted from the document when empty.
+    pub assets: Vec<Map<String, Value>>,
+}
+
+/// One IndexResource. Its fields are kept as the ordered JSON object the SDK emits, because
+/// every front-matter value is copied verbatim in a fixed key order (catalog-index.md §5).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Resource(pub Map<String, Value>);
+
+impl Resource {
+    pub fn str_field(&self, key: &str) -> Option<&str> {
+        self.0.get(key).and_then(Value::as_str)
+    }
+    pub fn kind(&self) -> &str {
+        self.str_field("type").unwrap_or_default()
+    }
+    pub fn id(&self) -> &str {
+        self.str_field("id").unwrap_or_default()
+    }
+    /// The version as a string, when the resource has a string version.
+    pub fn version(&self) -> Option<&str> {
+        self.str_field("version")
+    }
+}
+
+impl Index {
+    /// The document as the SDK emits it: `indexVersion, source, commit, resources, assets?`.
+    pub fn to_value(&self) -> Value {
+        let mut doc = Map::new();
+        doc.insert("indexVersion".into(), Value::from(1));
+        doc.insert("source".into(), Value::from(self.source.clone()));
+        doc.insert("commit".into(), Value::from(self.commit.clone()));
+        doc.insert(
+            "resources".into(),
+            Value::Array(self.resources.iter().map(|r| Value::Object(r.0.clone())).collect()),
+        );
+        if !self.assets.is_empty() {
+            doc.insert(
+                "assets".into(),
+                Value::Array(self.assets.iter().cloned().map(Value::Object).collect()),
+            );
+        }
+        Value::Object(doc)
+    }
+
+    /// Reads an Index document (for example a fixture written by the SDK).
+    pub fn from_value(value: &Value) -> Option<Index> {
+        let doc = value.as_object()?;
+        let resources = doc
+            .get("resources")?
+            .as_array()?
+            .iter()
+            .map(|r| r.as_object().cloned().map(Resource))
+            .collect::<Option<Vec<_>>>()?;
+        let assets = match doc.get("assets") {
+            Some(list) => list.as_array()?.iter().map(|a| a.as_object().cloned()).collect::<Option<Vec<_>>>()?,
+            None => Vec::new(),
+        };
+        Some(Index {
+            source: doc.get("source")?.as_str()?.to_owned(),
+            commit: doc.get("commit")?.as_str()?.to_owned(),
+            resources,
+            assets,
+        })
+    }
+}

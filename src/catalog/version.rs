@@ -1,0 +1,1 @@
+//! Versions as node-semver sees them: validity, precedence, ranges (catalog-index.md §8.1, §10.5).

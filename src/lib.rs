@@ -1,0 +1,14 @@
+//! catalog-diff: read an EventCatalog catalog straight out of git, build the SDK's Index
+//! natively, resolve the graph and judge schema compatibility between two revisions.
+//!
+//! The pipeline, in order:
+//! - [`git`]: a revision, the staged index, the working tree or a plain folder -> [`catalog::FileSet`]
+//! - [`catalog::build`]: FileSet -> [`catalog::Index`] (the SDK's `buildIndex`), pure
+//! - [`catalog::resolve`]: Index -> edges (the SDK's `resolve`), pure
+//! - [`schema`]: two JSON Schema documents -> a [`schema::Verdict`], pure
+//! - `cli`: the thin command line on top.
+
+pub mod catalog;
+pub mod git;
+pub mod json_text;
+pub mod schema;

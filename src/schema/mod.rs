@@ -1,0 +1,1 @@
+//! Schema compatibility: formats, changes, the rules table and verdicts under a strategy.
