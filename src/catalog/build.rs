@@ -1,1 +1,845 @@
-//! Catalog files -> the Index document, exactly as SDK 2.27.1 `buildIndex` makes it (catalog-index.md §3-§9).
+//! Catalog files -> the Index document, exactly as SDK 2.27.1 `buildIndex` makes it
+//! (catalog-index.md §3-§9). Pure: it reads only the [`FileSet`] it is given.
+//!
+//! Where the SDK aborts on a dangling reference (a schema, specification or team file that is
+//! not there), we keep going: the entry keeps its path without a hash and a warning names the
+//! resource file, the field and the missing path (catalog-index.md §12, §12.3). Problems that
+//! mean the catalog cannot be read faithfully are errors; the index is still built from the
+//! parts that can be read, so every problem is reported in one run.
+
+use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
+use super::version::{cmp_code_units, index_order};
+use super::{BlobId, Diagnostic, FileSet, Index, Resource, Severity, SpecialEntry, frontmatter};
+use crate::json_text;
+
+/// What to build; the defaults are the SDK's (`hashContent: true`).
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub source: String,
+    pub commit: String,
+    pub hash_content: bool,
+    /// Copy each schema file's raw text into its entry as `content` (SDK 2.29 field name).
+    pub include_schema_content: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { source: String::new(), commit: String::new(), hash_content: true, include_schema_content: false }
+    }
+}
+
+/// The Index plus everything worth telling the user about the catalog it came from.
+#[derive(Clone, Debug, Default)]
+pub struct Built {
+    pub index: Index,
+    /// Sorted and free of duplicates.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Built {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+    }
+}
+
+type Parsed = Result<Value, Diagnostic>;
+
+/// Parsed front matter and content hashes keyed by blob id, shared by every build that sees the
+/// same blobs (a history walk parses each file version once).
+#[derive(Default)]
+pub struct ParseCache {
+    front_matter: Mutex<HashMap<BlobId, Arc<Parsed>>>,
+    hashes: Mutex<HashMap<BlobId, Arc<str>>>,
+}
+
+impl ParseCache {
+    fn front_matter(&self, path: &str, id: BlobId, bytes: &[u8]) -> Arc<Parsed> {
+        if let Some(hit) = lock(&self.front_matter).get(&id) {
+            return hit.clone();
+        }
+        let parsed = Arc::new(parse_front_matter(path, bytes));
+        lock(&self.front_matter).insert(id, parsed.clone());
+        parsed
+    }
+
+    fn hash(&self, id: BlobId, bytes: &[u8]) -> Arc<str> {
+        if let Some(hit) = lock(&self.hashes).get(&id) {
+            return hit.clone();
+        }
+        let digest = Sha256::digest(bytes);
+        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        let hash: Arc<str> = format!("sha256:{hex}").into();
+        lock(&self.hashes).insert(id, hash.clone());
+        hash
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A poisoned cache only means another thread panicked mid-insert; the map is still valid.
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A diagnostic's file is the catalog path; the parsed value keeps it in the error.
+fn parse_front_matter(path: &str, bytes: &[u8]) -> Parsed {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+        Diagnostic {
+            line: Some(line),
+            hint: Some("save the file as UTF-8".into()),
+            ..diagnostic(Severity::Error, path, None, "the file is not valid UTF-8 text".into())
+        }
+    })?;
+    frontmatter::parse(text).map_err(|e| Diagnostic {
+        line: Some(e.line),
+        column: Some(e.column),
+        hint: Some("fix the YAML front matter between the `---` lines".into()),
+        ..diagnostic(Severity::Error, path, None, format!("invalid front matter: {}", e.message))
+    })
+}
+
+fn diagnostic(severity: Severity, file: &str, field: Option<&str>, message: String) -> Diagnostic {
+    Diagnostic {
+        severity,
+        file: file.to_owned(),
+        line: None,
+        column: None,
+        field: field.map(str::to_owned),
+        message,
+        hint: None,
+    }
+}
+
+/// The resource types in the order the SDK concatenates them (§3.4), with their folder names
+/// and the directory names that exclude a file from the type (§3.2).
+const TYPES: &[TypeRule] = &[
+    TypeRule {
+        kind: "domain",
+        folder: "domains",
+        excluded: &[
+            "services", "agents", "events", "commands", "queries", "flows", "entities", "systems", "containers",
+            "data-products", "adrs", "diagrams", "channels",
+        ],
+        excluded_after_folder_only: false,
+    },
+    TypeRule { kind: "channel", folder: "channels", excluded: &[], excluded_after_folder_only: false },
+    TypeRule { kind: "event", folder: "events", excluded: &[], excluded_after_folder_only: false },
+    TypeRule { kind: "command", folder: "commands", excluded: &[], excluded_after_folder_only: false },
+    TypeRule { kind: "query", folder: "queries", excluded: &[], excluded_after_folder_only: false },
+    TypeRule {
+        kind: "service",
+        folder: "services",
+        excluded: &[
+            "events", "commands", "queries", "entities", "channels", "containers", "data-products", "data-stores", "flows",
+        ],
+        excluded_after_folder_only: false,
+    },
+    TypeRule {
+        kind: "system",
+        folder: "systems",
+        excluded: &[
+            "agents", "services", "events", "commands", "queries", "flows", "channels", "entities", "containers",
+            "diagrams", "data-products", "adrs", "docs",
+        ],
+        excluded_after_folder_only: true,
+    },
+    TypeRule { kind: "data-product", folder: "data-products", excluded: &[], excluded_after_folder_only: false },
+    TypeRule { kind: "container", folder: "containers", excluded: &[], excluded_after_folder_only: false },
+    TypeRule { kind: "entity", folder: "entities", excluded: &[], excluded_after_folder_only: false },
+    TypeRule { kind: "flow", folder: "flows", excluded: &[], excluded_after_folder_only: false },
+    TypeRule { kind: "adr", folder: "adrs", excluded: &[], excluded_after_folder_only: false },
+    TypeRule {
+        kind: "agent",
+        folder: "agents",
+        excluded: &[
+            "events", "commands", "queries", "entities", "channels", "containers", "data-products", "data-stores", "flows",
+        ],
+        excluded_after_folder_only: false,
+    },
+];
+
+/// Diagrams come after teams and users in the SDK's concatenation.
+const DIAGRAM: TypeRule = TypeRule { kind: "diagram", folder: "diagrams", excluded: &[], excluded_after_folder_only: false };
+
+struct TypeRule {
+    kind: &'static str,
+    folder: &'static str,
+    excluded: &'static [&'static str],
+    /// Systems only exclude names that come after a `systems` segment.
+    excluded_after_folder_only: bool,
+}
+
+impl TypeRule {
+    fn matches(&self, dirs: &[&str]) -> bool {
+        let Some(first) = dirs.iter().position(|d| *d == self.folder) else { return false };
+        let scope = if self.excluded_after_folder_only { &dirs[first + 1..] } else { dirs };
+        !scope.iter().any(|d| self.excluded.contains(d))
+    }
+}
+
+/// The keys of an IndexResource in emitted order (§5.2); `None` marks computed keys.
+const KEY_ORDER: &[&str] = &[
+    "type", "id", "version", "name", "contentPath", "contentHash", "draft", "deprecated", "owners", "diagrams",
+    "schemas", "specifications", "sidecars", "container_type", "references", "sends", "receives", "channels", "address",
+    "protocols", "deliveryGuarantee", "routes", "parameters", "services", "agents", "domains", "systems", "entities",
+    "dataProducts", "flows", "writesTo", "readsFrom", "containers", "relationships", "actors", "inputs", "outputs",
+    "status", "appliesTo", "supersedes", "supersededBy", "amends", "amendedBy", "related", "members",
+];
+const COMPUTED: &[&str] = &["type", "contentPath", "contentHash", "schemas", "specifications", "sidecars", "references"];
+
+const SKIPPED_DIRS: &[&str] = &[".git", ".hg", ".svn", "node_modules"];
+const SKIPPED_FILES: &[&str] = &[".DS_Store", ".gitignore", ".gitkeep", ".npmignore", "Thumbs.db", "desktop.ini"];
+
+/// Builds the Index of `files` (catalog-index.md §3-§9).
+pub fn build(files: &FileSet, options: &Options, cache: &ParseCache) -> Built {
+    Builder::new(files, options, cache).run()
+}
+
+/// A discovered file with its parsed front matter.
+struct Candidate<'a> {
+    path: &'a str,
+    parsed: Arc<Parsed>,
+}
+
+impl Candidate<'_> {
+    fn data(&self) -> Option<&Value> {
+        self.parsed.as_ref().as_ref().ok()
+    }
+}
+
+struct Builder<'a> {
+    files: &'a FileSet,
+    options: &'a Options,
+    cache: &'a ParseCache,
+    ignore: ignore::gitignore::Gitignore,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// A resource on its way into the index.
+struct Draft<'a> {
+    kind: &'static str,
+    source_path: &'a str,
+    parsed: Arc<Parsed>,
+    content_path: String,
+}
+
+impl Draft<'_> {
+    /// Drafts are only made from front matter that parsed to a mapping.
+    fn data(&self) -> &Map<String, Value> {
+        static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+        match self.parsed.as_ref() {
+            Ok(Value::Object(map)) => map,
+            _ => EMPTY.get_or_init(Map::new),
+        }
+    }
+}
+
+impl<'a> Builder<'a> {
+    fn new(files: &'a FileSet, options: &'a Options, cache: &'a ParseCache) -> Self {
+        let mut diagnostics = Vec::new();
+        let ignore = ignore_rules(files, &mut diagnostics);
+        for (path, entry) in &files.special {
+            let (what, hint) = match entry {
+                SpecialEntry::Symlink => ("a symbolic link", "replace the link with the file it points to"),
+                SpecialEntry::Submodule => ("a submodule", "move the catalog out of the submodule or use --dir"),
+            };
+            diagnostics.push(Diagnostic {
+                hint: Some(hint.into()),
+                ..diagnostic(Severity::Error, path, None, format!("{what} inside the catalog cannot be indexed"))
+            });
+        }
+        Builder { files, options, cache, ignore, diagnostics }
+    }
+
+    fn run(mut self) -> Built {
+        let candidates = self.parse_all(index_files(self.files));
+        let lookup = Lookup::new(&candidates);
+        let mut drafts = Vec::new();
+        for rule in TYPES {
+            self.classify(rule, &candidates, &lookup, &mut drafts);
+        }
+        self.people("teams", "team", &mut drafts);
+        self.people("users", "user", &mut drafts);
+        self.classify(&DIAGRAM, &candidates, &lookup, &mut drafts);
+        self.warn_aliases(&drafts);
+
+        let resource_dirs: HashSet<&str> = drafts
+            .iter()
+            .filter(|d| is_index_file(file_name(&d.content_path)))
+            .map(|d| parent(&d.content_path))
+            .collect();
+        let mut resources: Vec<Resource> = drafts.iter().map(|d| self.resource(d, &resource_dirs)).collect();
+        resources.sort_by(|a, b| {
+            cmp_code_units(a.kind(), b.kind())
+                .then_with(|| cmp_code_units(a.id(), b.id()))
+                .then_with(|| index_order(sort_version(a), sort_version(b)))
+        });
+        let assets = self.assets();
+        let mut diagnostics = self.diagnostics;
+        diagnostics.sort();
+        diagnostics.dedup();
+        Built {
+            index: Index {
+                source: self.options.source.clone(),
+                commit: self.options.commit.clone(),
+                resources,
+                assets,
+            },
+            diagnostics,
+        }
+    }
+
+    /// Front matter of every file, in parallel, each blob parsed once per cache.
+    fn parse_all(&mut self, paths: Vec<&'a str>) -> Vec<Candidate<'a>> {
+        let parsed: Vec<Candidate<'a>> = paths
+            .par_iter()
+            .filter_map(|path| {
+                let blob = self.files.get(path)?;
+                Some(Candidate { path, parsed: self.cache.front_matter(path, blob.id, &blob.data) })
+            })
+            .collect();
+        for candidate in &parsed {
+            if let Err(error) = candidate.parsed.as_ref() {
+                // The cached error may have been made for the same blob at another path.
+                self.diagnostics.push(Diagnostic { file: candidate.path.to_owned(), ..error.clone() });
+            }
+        }
+        parsed
+    }
+
+    fn classify(&mut self, rule: &TypeRule, candidates: &[Candidate<'a>], lookup: &Lookup, drafts: &mut Vec<Draft<'a>>) {
+        for candidate in candidates {
+            let dirs: Vec<&str> = directory_segments(candidate.path).collect();
+            if !rule.matches(&dirs) {
+                continue;
+            }
+            let Some(data) = candidate.data() else { continue };
+            match locate(rule.kind, candidate.path, data, lookup) {
+                Ok(content_path) => drafts.push(Draft {
+                    kind: rule.kind,
+                    source_path: candidate.path,
+                    parsed: candidate.parsed.clone(),
+                    content_path,
+                }),
+                Err(problem) => self.diagnostics.push(problem),
+            }
+        }
+    }
+
+    /// Teams and users: files directly in the root folder; their content path is
+    /// `<folder>/<id>.mdx` whatever the real file is called (§3.3, §4.3).
+    fn people(&mut self, folder: &str, kind: &'static str, drafts: &mut Vec<Draft<'a>>) {
+        let prefix = format!("{folder}/");
+        let mut paths: Vec<&'a str> = self
+            .files
+            .files
+            .range(prefix.clone()..)
+            .map(|(path, _)| path.as_str())
+            .take_while(|path| path.starts_with(&prefix))
+            .filter(|path| {
+                let name = &path[prefix.len()..];
+                !name.contains('/') && !name.starts_with('.') && (name.ends_with(".md") || name.ends_with(".mdx"))
+            })
+            .collect();
+        paths.sort_by(|a, b| b.as_bytes().cmp(a.as_bytes()));
+        for candidate in self.parse_all(paths) {
+            let Some(Value::Object(data)) = candidate.data() else { continue };
+            let id = data.get("id").map(js_string).unwrap_or_else(|| "undefined".into());
+            let expected = normalize(&format!("{folder}/{id}.mdx")).unwrap_or_default();
+            let content_path = if expected == candidate.path {
+                expected
+            } else {
+                self.diagnostics.push(Diagnostic {
+                    hint: Some(format!("rename the file to `{expected}` (the SDK reads that name and fails without it)")),
+                    ..diagnostic(
+                        Severity::Warning,
+                        candidate.path,
+                        Some("id"),
+                        format!("{kind} `{id}` is read from `{}`, but the SDK expects `{expected}`", candidate.path),
+                    )
+                });
+                candidate.path.to_owned()
+            };
+            drafts.push(Draft { kind, source_path: candidate.path, parsed: candidate.parsed.clone(), content_path });
+        }
+    }
+
+    fn warn_aliases(&mut self, drafts: &[Draft<'a>]) {
+        for draft in drafts {
+            if draft.content_path != draft.source_path && !matches!(draft.kind, "team" | "user") {
+                let id = draft.data().get("id").map(js_string).unwrap_or_default();
+                self.diagnostics.push(diagnostic(
+                    Severity::Warning,
+                    draft.source_path,
+                    Some("id"),
+                    format!(
+                        "{} `{id}` has the same id and version as `{}`, so the SDK gives it that file's content path",
+                        draft.kind, draft.content_path
+                    ),
+                ));
+            }
+        }
+    }
+
+    fn resource(&mut self, draft: &Draft<'a>, resource_dirs: &HashSet<&str>) -> Resource {
+        let mut out = Map::new();
+        let base = parent(&draft.content_path).to_owned();
+        let mut represented = HashSet::new();
+        for &key in KEY_ORDER {
+            let value = match key {
+                "type" => Some(Value::from(draft.kind)),
+                "contentPath" => Some(Value::from(draft.content_path.clone())),
+                "contentHash" if self.options.hash_content => {
+                    self.files.get(&draft.content_path).map(|b| Value::from(&*self.cache.hash(b.id, &b.data)))
+                }
+                "schemas" => self.schemas(draft, &base, &mut represented),
+                "specifications" => self.specifications(draft, &base, &mut represented),
+                "sidecars" => self.sidecars(&draft.content_path, &represented, resource_dirs),
+                "references" => self.references(draft),
+                key if COMPUTED.contains(&key) => None,
+                key => draft.data().get(key).cloned(),
+            };
+            if let Some(value) = value {
+                out.insert(key.to_owned(), value);
+            }
+        }
+        Resource(out)
+    }
+
+    /// `schemas`, or `schemaPath` as a one-entry list (§5.3).
+    fn schemas(&mut self, draft: &Draft<'a>, base: &str, represented: &mut HashSet<String>) -> Option<Value> {
+        let entries = match draft.data().get("schemas") {
+            Some(Value::Null) | None => match draft.data().get("schemaPath") {
+                Some(path) if truthy(path) => {
+                    let mut entry = Map::new();
+                    entry.insert("path".into(), path.clone());
+                    entry.insert("default".into(), Value::Bool(true));
+                    vec![Value::Object(entry)]
+                }
+                _ => return None,
+            },
+            Some(Value::Array(list)) => list.clone(),
+            Some(_) => {
+                self.error(draft.source_path, "schemas", "`schemas` must be a list of schema entries".into());
+                return None;
+            }
+        };
+        let mut out = Vec::with_capacity(entries.len());
+        for entry in entries {
+            let Value::Object(mut entry) = entry else {
+                self.error(draft.source_path, "schemas", "each `schemas` entry must be a mapping".into());
+                continue;
+            };
+            let file = entry.shift_remove("file");
+            let path = match file {
+                Some(file) if !file.is_null() => {
+                    match entry.get_mut("path") {
+                        Some(slot) => *slot = file.clone(),
+                        None => {
+                            entry.insert("path".into(), file.clone());
+                        }
+                    }
+                    Some(file)
+                }
+                _ => entry.get("path").cloned(),
+            };
+            match path {
+                Some(Value::String(path)) if !path.is_empty() => {
+                    if let Some(resolved) = self.referenced_file(draft, "schemas", base, &path) {
+                        if self.options.hash_content {
+                            entry.insert("hash".into(), Value::from(&*resolved.0));
+                        }
+                        if self.options.include_schema_content {
+                            entry.insert("content".into(), Value::from(String::from_utf8_lossy(&resolved.1).into_owned()));
+                        }
+                    }
+                    if let Some(full) = join(base, &path) {
+                        represented.insert(full);
+                    }
+                }
+                Some(Value::String(_)) | Some(Value::Null) | None => {}
+                Some(_) => self.error(draft.source_path, "schemas", "a schema `path` must be a string".into()),
+            }
+            out.push(Value::Object(entry));
+        }
+        Some(Value::Array(out))
+    }
+
+    /// `specifications` as a list, or the `asyncapiPath`/`openapiPath`/`graphqlPath` mapping (§5.4).
+    fn specifications(&mut self, draft: &Draft<'a>, base: &str, represented: &mut HashSet<String>) -> Option<Value> {
+        let entries: Vec<Map<String, Value>> = match draft.data().get("specifications")? {
+            Value::Null => {
+                self.error(draft.source_path, "specifications", "`specifications` is empty".into());
+                return None;
+            }
+            Value::Array(list) => list
+                .iter()
+                .filter_map(|entry| match entry {
+                    Value::Object(map) if map.get("path").is_some_and(Value::is_string) => Some(map.clone()),
+                    _ => {
+                        self.error(
+                            draft.source_path,
+                            "specifications",
+                            "each `specifications` entry needs a string `path`".into(),
+                        );
+                        None
+                    }
+                })
+                .collect(),
+            other => [("asyncapiPath", "asyncapi"), ("openapiPath", "openapi"), ("graphqlPath", "graphql")]
+                .iter()
+                .filter_map(|(key, kind)| {
+                    let path = other.get(key).filter(|v| truthy(v))?;
+                    let mut entry = Map::new();
+                    entry.insert("type".into(), Value::from(*kind));
+                    entry.insert("path".into(), path.clone());
+                    Some(entry)
+                })
+                .collect(),
+        };
+        let mut out = Vec::with_capacity(entries.len());
+        for mut entry in entries {
+            if let Some(Value::String(path)) = entry.get("path").cloned() {
+                if let Some((hash, _)) = self.referenced_file(draft, "specifications", base, &path) {
+                    if self.options.hash_content {
+                        entry.insert("hash".into(), Value::from(&*hash));
+                    }
+                }
+                if let Some(full) = join(base, &path) {
+                    represented.insert(full);
+                }
+            }
+            out.push(Value::Object(entry));
+        }
+        Some(Value::Array(out))
+    }
+
+    /// The hash and bytes of a file named in front matter, or a diagnostic saying why not.
+    fn referenced_file(&mut self, draft: &Draft<'a>, field: &str, base: &str, path: &str) -> Option<(Arc<str>, Arc<[u8]>)> {
+        let Some(full) = join(base, path) else {
+            self.diagnostics.push(Diagnostic {
+                hint: Some("schema and specification paths must stay inside the catalog folder".into()),
+                ..diagnostic(
+                    Severity::Error,
+                    draft.source_path,
+                    Some(field),
+                    format!("`{path}` points outside the catalog"),
+                )
+            });
+            return None;
+        };
+        if let Some(blob) = self.files.get(&full) {
+            return Some((self.cache.hash(blob.id, &blob.data), blob.data.clone()));
+        }
+        let what = if self.is_directory(&full) { "is a directory, not a file" } else { "does not exist" };
+        self.diagnostics.push(Diagnostic {
+            hint: Some(format!("add `{full}` or fix the path in the front matter")),
+            ..diagnostic(Severity::Warning, draft.source_path, Some(field), format!("`{full}` {what}"))
+        });
+        None
+    }
+
+    fn is_directory(&self, path: &str) -> bool {
+        let prefix = format!("{path}/");
+        self.files.files.range(prefix.clone()..).next().is_some_and(|(p, _)| p.starts_with(&prefix))
+    }
+
+    fn references(&mut self, draft: &Draft<'a>) -> Option<Value> {
+        let steps = match draft.data().get("steps")? {
+            Value::Array(steps) => steps,
+            _ => {
+                self.error(draft.source_path, "steps", "`steps` must be a list".into());
+                return None;
+            }
+        };
+        const STEP_KEYS: &[(&str, &str)] = &[
+            ("service", "service"),
+            ("message", "message"),
+            ("agent", "agent"),
+            ("container", "container"),
+            ("dataProduct", "data-product"),
+            ("flow", "flow"),
+        ];
+        let mut out = Vec::new();
+        for step in steps {
+            for (key, kind) in STEP_KEYS {
+                let Some(target) = step.get(key).filter(|v| truthy(v)) else { continue };
+                let mut entry = Map::new();
+                entry.insert("kind".into(), Value::from(*kind));
+                if let Value::Object(fields) = target {
+                    entry.extend(fields.iter().map(|(k, v)| (k.clone(), v.clone())));
+                }
+                out.push(Value::Object(entry));
+            }
+        }
+        Some(Value::Array(out))
+    }
+
+    /// Files beside an `index.md(x)` that no nested resource or filter claims (§7.1).
+    fn sidecars(&self, content_path: &str, represented: &HashSet<String>, resource_dirs: &HashSet<&str>) -> Option<Value> {
+        if !is_index_file(file_name(content_path)) {
+            return None;
+        }
+        let dir = parent(content_path);
+        let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
+        let mut found: Vec<&str> = self
+            .files
+            .files
+            .range(prefix.clone()..)
+            .map(|(path, _)| path.as_str())
+            .take_while(|path| path.starts_with(&prefix))
+            .filter(|path| *path != content_path && !represented.contains(*path))
+            .filter(|path| {
+                let rest = &path[prefix.len()..];
+                let name = file_name(rest);
+                let mut walked = dir.to_owned();
+                let blocked_dir = directory_segments(rest).any(|segment| {
+                    walked = if walked.is_empty() { segment.to_owned() } else { format!("{walked}/{segment}") };
+                    SKIPPED_DIRS.contains(&segment)
+                        || resource_dirs.contains(walked.as_str())
+                        || self.ignore.matched(format!("{walked}/"), true).is_ignore()
+                });
+                !blocked_dir
+                    && !SKIPPED_FILES.contains(&name)
+                    && !name.ends_with('~')
+                    && !(name.starts_with('.') && (name.ends_with(".swp") || name.ends_with(".swo")))
+                    && !self.ignore.matched(path, false).is_ignore()
+            })
+            .collect();
+        if found.is_empty() {
+            return None;
+        }
+        found.sort_by(|a, b| cmp_code_units(a, b));
+        Some(Value::Array(found.into_iter().map(|path| self.file_ref(path)).collect()))
+    }
+
+    /// Every file under `components/` and `public/`, filtered only by `.eventcatalogignore` (§7.2).
+    fn assets(&self) -> Vec<Map<String, Value>> {
+        let mut found: Vec<&str> = ["components/", "public/"]
+            .iter()
+            .flat_map(|prefix| {
+                self.files
+                    .files
+                    .range(prefix.to_string()..)
+                    .map(|(path, _)| path.as_str())
+                    .take_while(move |path| path.starts_with(prefix))
+            })
+            .filter(|path| {
+                let mut walked = String::new();
+                let blocked = directory_segments(path).any(|segment| {
+                    walked = if walked.is_empty() { segment.to_owned() } else { format!("{walked}/{segment}") };
+                    self.ignore.matched(format!("{walked}/"), true).is_ignore()
+                });
+                !blocked && !self.ignore.matched(path, false).is_ignore()
+            })
+            .collect();
+        found.sort_by(|a, b| cmp_code_units(a, b));
+        found
+            .into_iter()
+            .filter_map(|path| match self.file_ref(path) {
+                Value::Object(map) => Some(map),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn file_ref(&self, path: &str) -> Value {
+        let mut entry = Map::new();
+        entry.insert("path".into(), Value::from(path));
+        if self.options.hash_content {
+            if let Some(blob) = self.files.get(path) {
+                entry.insert("hash".into(), Value::from(&*self.cache.hash(blob.id, &blob.data)));
+            }
+        }
+        Value::Object(entry)
+    }
+
+    fn error(&mut self, file: &str, field: &str, message: String) {
+        self.diagnostics.push(diagnostic(Severity::Error, file, Some(field), message));
+    }
+}
+
+/// The `.eventcatalogignore` rules at the catalog root (gitignore syntax, §7.3).
+fn ignore_rules(files: &FileSet, diagnostics: &mut Vec<Diagnostic>) -> ignore::gitignore::Gitignore {
+    let mut builder = ignore::gitignore::GitignoreBuilder::new("");
+    if let Some(blob) = files.get(".eventcatalogignore") {
+        for (number, line) in String::from_utf8_lossy(&blob.data).lines().enumerate() {
+            if let Err(error) = builder.add_line(None, line) {
+                diagnostics.push(Diagnostic {
+                    line: Some(number + 1),
+                    ..diagnostic(Severity::Error, ".eventcatalogignore", None, format!("invalid pattern: {error}"))
+                });
+            }
+        }
+    }
+    builder.build().unwrap_or_else(|_| ignore::gitignore::Gitignore::empty())
+}
+
+/// `index.md`/`index.mdx` files outside hidden folders and the root `node_modules`, in the
+/// SDK's discovery order (§3.1, §3.4).
+fn index_files(files: &FileSet) -> Vec<&str> {
+    let mut paths: Vec<&str> = files
+        .files
+        .keys()
+        .map(String::as_str)
+        .filter(|path| matches!(file_name(path), "index.md" | "index.mdx"))
+        .filter(|path| !path.split('/').any(|segment| segment.starts_with('.')))
+        .filter(|path| !path.starts_with("node_modules/"))
+        .collect();
+    paths.sort_by(|a, b| discovery_order(a, b));
+    paths
+}
+
+/// Depth first; in each directory its files in descending name order, then its
+/// sub-directories in descending name order.
+fn discovery_order(a: &str, b: &str) -> Ordering {
+    let (mut left, mut right) = (a.split('/').peekable(), b.split('/').peekable());
+    loop {
+        match (left.next(), right.next()) {
+            (Some(x), Some(y)) if x == y => continue,
+            (Some(x), Some(y)) => {
+                let (x_file, y_file) = (left.peek().is_none(), right.peek().is_none());
+                return y_file.cmp(&x_file).then_with(|| y.as_bytes().cmp(x.as_bytes()));
+            }
+            (x, y) => return y.is_some().cmp(&x.is_some()).reverse(),
+        }
+    }
+}
+
+/// Every candidate index file with a truthy id, for locating content paths (§4.1).
+struct Lookup {
+    entries: HashMap<String, Vec<LookupEntry>>,
+}
+
+struct LookupEntry {
+    version: String,
+    versioned: bool,
+    path: String,
+}
+
+impl Lookup {
+    fn new(candidates: &[Candidate<'_>]) -> Self {
+        let mut entries: HashMap<String, Vec<LookupEntry>> = HashMap::new();
+        for candidate in candidates {
+            let Some(Value::Object(data)) = candidate.data() else { continue };
+            let Some(id) = data.get("id").filter(|v| truthy(v)) else { continue };
+            let version = data.get("version").filter(|v| truthy(v)).map(js_string).unwrap_or_default();
+            entries.entry(js_string(id)).or_default().push(LookupEntry {
+                version,
+                versioned: candidate.path.contains("versioned"),
+                path: candidate.path.to_owned(),
+            });
+        }
+        Lookup { entries }
+    }
+}
+
+/// Finds a resource's content path by id and version, as the SDK does (§4.2).
+fn locate(kind: &str, path: &str, data: &Value, lookup: &Lookup) -> Result<String, Diagnostic> {
+    let problem = |field: &str, message: String, hint: &str| Diagnostic {
+        hint: Some(hint.to_owned()),
+        ..diagnostic(Severity::Error, path, Some(field), message)
+    };
+    let Value::Object(map) = data else {
+        return Err(problem("id", format!("the front matter of this {kind} is not a mapping"), "write `id: <id>` and `version: <version>` in the front matter"));
+    };
+    let id = match map.get("id") {
+        Some(id) if !truthy(id) || id.is_null() => None,
+        other => other,
+    };
+    let Some(id) = id else {
+        return Err(problem("id", format!("this {kind} has no `id`"), "add `id: <id>` to the front matter"));
+    };
+    let Value::String(id) = id else {
+        return Err(problem("id", format!("`id` must be a string, found {}", json_text::to_compact(id)), "quote the id"));
+    };
+    let version = map.get("version");
+    let entries = lookup.entries.get(id.as_str()).map(Vec::as_slice).unwrap_or_default();
+    let found = match version {
+        None => entries.iter().find(|e| !e.versioned),
+        Some(v) if !truthy(v) || v.as_str() == Some("latest") => entries.iter().find(|e| !e.versioned),
+        Some(Value::String(v)) => entries.iter().find(|e| e.version == *v),
+        Some(v) => {
+            return Err(problem(
+                "version",
+                format!("`version` must be a string, found {}", json_text::to_compact(v)),
+                "quote the version, for example `version: '1.0.0'`",
+            ));
+        }
+    };
+    match found {
+        Some(entry) => Ok(entry.path.clone()),
+        None => Err(problem(
+            "version",
+            format!("{kind} `{id}` has no version and every file with that id is under a `versioned` folder"),
+            "give the resource a `version`, or move its current version out of `versioned/`",
+        )),
+    }
+}
+
+fn sort_version(resource: &Resource) -> Option<&str> {
+    resource.version()
+}
+
+/// JavaScript truthiness of a JSON value.
+fn truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
+}
+
+/// JavaScript `String(value)` for the scalars that reach ids and versions.
+fn js_string(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Null => "null".into(),
+        other => json_text::to_compact(other),
+    }
+}
+
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+fn parent(path: &str) -> &str {
+    path.rfind('/').map_or("", |i| &path[..i])
+}
+
+fn directory_segments(path: &str) -> impl Iterator<Item = &str> {
+    let dir = parent(path);
+    dir.split('/').filter(|s| !s.is_empty())
+}
+
+fn is_index_file(name: &str) -> bool {
+    matches!(name.to_ascii_lowercase().as_str(), "index.md" | "index.mdx")
+}
+
+/// `base/relative` with `.` and `..` resolved lexically; `None` when it leaves the catalog.
+/// A leading `/` does not make the path absolute (§6.1).
+fn join(base: &str, relative: &str) -> Option<String> {
+    normalize(&format!("{base}/{relative}"))
+}
+
+fn normalize(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    Some(parts.join("/"))
+}

@@ -2,6 +2,7 @@
 //! The only place that prints, reads the environment or decides the process exit code.
 
 mod exit_code;
+mod index;
 mod schema;
 
 use std::process::ExitCode;
@@ -17,6 +18,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Print the catalog's Index document (the EventCatalog SDK's `buildIndex`) at one revision.
+    Index(index::IndexArgs),
     /// Judge two schema files directly (paths on disk).
     Schema(schema::SchemaArgs),
 }
@@ -24,6 +27,7 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
+        Command::Index(args) => index::run(args),
         Command::Schema(args) => schema::run(args),
     };
     match outcome {

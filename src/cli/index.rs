@@ -1,0 +1,139 @@
+//! `catalog-diff index [REV | --staged | --worktree]`: print one side's Index document.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use catalog_diff::catalog::build::{self, Options, ParseCache};
+use catalog_diff::catalog::{FileSet, Severity};
+use catalog_diff::git::{self, Repo};
+use catalog_diff::json_text;
+
+use super::exit_code;
+
+#[derive(clap::Args, Debug)]
+pub struct IndexArgs {
+    /// The revision to index (any revision git understands). Default: HEAD.
+    #[arg(conflicts_with_all = ["staged", "worktree"])]
+    pub rev: Option<String>,
+    /// Index what `git commit` would record (the staged index).
+    #[arg(long, conflicts_with = "worktree")]
+    pub staged: bool,
+    /// Index the working tree (files ignored by .gitignore are left out).
+    #[arg(long)]
+    pub worktree: bool,
+    #[command(flatten)]
+    pub catalog: CatalogArgs,
+    /// Put each schema file's raw text on its entry, as `content`.
+    #[arg(long)]
+    pub include_schema_content: bool,
+    /// Build without hashes, like the SDK's `hashContent: false`.
+    #[arg(long)]
+    pub no_hash: bool,
+}
+
+/// Where the catalog is and how it is named: shared by every command that reads a catalog.
+#[derive(clap::Args, Debug)]
+pub struct CatalogArgs {
+    /// The repository (discovered upwards from PATH, like git). A folder outside any
+    /// repository is read as a plain catalog folder.
+    #[arg(short = 'C', long = "repo", value_name = "PATH", default_value = ".")]
+    pub repo: PathBuf,
+    /// The catalog folder, relative to the repository root. Default: found automatically.
+    #[arg(long, value_name = "PATH")]
+    pub dir: Option<String>,
+    /// The `source` string of the Index. Default: the repository folder's name.
+    #[arg(long, value_name = "NAME")]
+    pub source: Option<String>,
+    /// Exit 2 on any catalog warning (dangling references, SDK surprises), not only on errors.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// One catalog side, read: its files, its name and the commit string of its Index.
+pub struct Side {
+    pub files: FileSet,
+    pub source: String,
+    pub commit: String,
+}
+
+pub fn run(args: IndexArgs) -> anyhow::Result<u8> {
+    let side = read_side(&args)?;
+    let options = Options {
+        source: side.source,
+        commit: side.commit,
+        hash_content: !args.no_hash,
+        include_schema_content: args.include_schema_content,
+    };
+    let built = build::build(&side.files, &options, &ParseCache::default());
+    let failed = report_diagnostics(&built.diagnostics, args.catalog.strict);
+    if failed {
+        return Ok(exit_code::ERROR);
+    }
+    let text = json_text::to_pretty(&built.index.to_value());
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{text}").context("writing the index to stdout")?;
+    Ok(exit_code::OK)
+}
+
+/// Prints every diagnostic to stderr; true when the run must fail (an error, or any warning
+/// under `--strict`).
+pub fn report_diagnostics(diagnostics: &[catalog_diff::catalog::Diagnostic], strict: bool) -> bool {
+    let mut stderr = std::io::stderr().lock();
+    for diagnostic in diagnostics {
+        // stderr is best effort: a closed stderr must not turn into a panic.
+        let _ = writeln!(stderr, "{diagnostic}");
+    }
+    let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    let warnings = diagnostics.len() - errors;
+    if errors > 0 || (strict && warnings > 0) {
+        let _ = writeln!(
+            stderr,
+            "catalog-diff: {errors} error(s), {warnings} warning(s){}",
+            if errors == 0 { " (failing because of --strict)" } else { "" }
+        );
+        return true;
+    }
+    false
+}
+
+fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
+    let catalog = &args.catalog;
+    let repo = match Repo::discover(&catalog.repo) {
+        Ok(repo) => repo,
+        Err(git::Error::NotARepository { .. }) if args.rev.is_none() && !args.staged && !args.worktree => {
+            let root = match &catalog.dir {
+                Some(dir) => catalog.repo.join(dir),
+                None => catalog.repo.clone(),
+            };
+            let files = git::read_dir(&root)?;
+            let source = catalog.source.clone().unwrap_or_else(|| folder_name(&root));
+            return Ok(Side { files, source, commit: "local".into() });
+        }
+        Err(error) => return Err(error.into()),
+    };
+    let source = catalog
+        .source
+        .clone()
+        .or_else(|| repo.workdir_name())
+        .unwrap_or_else(|| folder_name(&catalog.repo));
+    if args.staged {
+        let dir = repo.detect_catalog_dir(git::Side::Staged, catalog.dir.as_deref())?;
+        return Ok(Side { files: repo.read_staged(&dir)?, source, commit: "staged".into() });
+    }
+    if args.worktree {
+        let dir = repo.detect_catalog_dir(git::Side::Worktree, catalog.dir.as_deref())?;
+        return Ok(Side { files: repo.read_worktree(&dir)?, source, commit: "worktree".into() });
+    }
+    let rev = args.rev.as_deref().unwrap_or("HEAD");
+    let commit = repo.resolve_commit(rev)?;
+    let dir = repo.detect_catalog_dir(git::Side::Commit(commit), catalog.dir.as_deref())?;
+    Ok(Side { files: repo.read_commit(commit, &dir)?, source, commit: commit.to_string() })
+}
+
+fn folder_name(path: &std::path::Path) -> String {
+    std::fs::canonicalize(path)
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "catalog".into())
+}
