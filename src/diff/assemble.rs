@@ -1,0 +1,370 @@
+//! (baseline Index, candidate Index, Options) -> ArchitectureDiff, with the semantics of the
+//! `@eventcatalog/diff` README: resources, edges, schema changes (judged in parallel, verdicts
+//! cached by content), impact and summary. Pure: no git, no filesystem.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+use serde_json::{Map, Value};
+
+use super::impact::{self, Graph};
+use super::*;
+use crate::catalog::version::{cmp_code_units, index_order, is_higher};
+use crate::catalog::{Index, Resource};
+use crate::schema::{self, Strategy, Verdict};
+
+pub const MESSAGE_TYPES: &[&str] = &["event", "command", "query"];
+
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub strategy: Strategy,
+    /// Copy the raw before/after schema text onto each schema change.
+    pub include_schema_content: bool,
+}
+
+/// Verdicts keyed by (before hash, after hash, strategy): a history walk judges each pair of
+/// schema contents once.
+#[derive(Default)]
+pub struct VerdictCache {
+    verdicts: Mutex<HashMap<(String, String, Strategy), Judgement>>,
+}
+
+#[derive(Clone, Debug)]
+enum Judgement {
+    Judged(Verdict),
+    Unknown(String),
+}
+
+/// Diffs baseline `a` against candidate `b`.
+pub fn diff(a: &Index, b: &Index, options: &Options) -> ArchitectureDiff {
+    diff_cached(a, b, options, &VerdictCache::default())
+}
+
+pub fn diff_cached(a: &Index, b: &Index, options: &Options, cache: &VerdictCache) -> ArchitectureDiff {
+    let (side_a, side_b) = (Side::new(a), Side::new(b));
+    let resources = resource_changes(&side_a, &side_b);
+    let (graph_a, graph_b) = (Graph::new(a), Graph::new(b));
+    let edges = impact::edge_changes(&graph_a, &graph_b);
+    let schema_changes = schema_changes(&side_a, &side_b, options, cache);
+    let impact = impact::impact(&graph_a, &side_b.ids(), &schema_changes, &removed_message_versions(&side_a, &side_b), &edges);
+
+    let schema_breaking = schema_changes.iter().filter(|c| c.breaking == Some(true)).count();
+    let summary = Summary {
+        breaking: schema_breaking > 0 || impact.iter().any(|i| i.reason == ImpactReason::MessageRemoved),
+        resources_added: resources.added.len(),
+        resources_removed: resources.removed.len(),
+        resources_changed: resources.changed.len(),
+        edges_added: edges.added.len(),
+        edges_removed: edges.removed.len(),
+        schema_changes: schema_changes.len(),
+        schema_breaking,
+        schema_unknown: schema_changes.iter().filter(|c| c.breaking.is_none()).count(),
+    };
+    ArchitectureDiff {
+        schema_version: 1,
+        refs: Refs {
+            a: Ref { source: a.source.clone(), commit: a.commit.clone() },
+            b: Ref { source: b.source.clone(), commit: b.commit.clone() },
+        },
+        compatibility: Compatibility { strategy: options.strategy },
+        summary,
+        resources,
+        edges,
+        schema_changes,
+        impact,
+        diagnostics: Vec::new(),
+    }
+}
+
+/// One side's resources grouped by (type, id), versions newest first.
+pub(super) struct Side<'a> {
+    groups: BTreeMap<(String, String), Vec<&'a Resource>>,
+}
+
+impl<'a> Side<'a> {
+    fn new(index: &'a Index) -> Self {
+        let mut groups: BTreeMap<(String, String), Vec<&'a Resource>> = BTreeMap::new();
+        for resource in &index.resources {
+            groups.entry((resource.kind().to_owned(), resource.id().to_owned())).or_default().push(resource);
+        }
+        for versions in groups.values_mut() {
+            versions.sort_by(|x, y| index_order(x.version(), y.version()));
+        }
+        Side { groups }
+    }
+
+    fn ids(&self) -> BTreeSet<(String, String)> {
+        self.groups.keys().cloned().collect()
+    }
+
+    fn versions(&self, key: &(String, String)) -> &[&'a Resource] {
+        self.groups.get(key).map(Vec::as_slice).unwrap_or_default()
+    }
+}
+
+/// The latest version as `resolve()` picks it for a `latest` pointer (§10.5 step 2).
+fn latest<'a>(versions: &[&'a Resource]) -> Option<&'a Resource> {
+    versions.iter().copied().fold(None, |best: Option<&Resource>, next| match best {
+        Some(current) if !is_higher(next.version(), current.version()) => Some(current),
+        _ => Some(next),
+    })
+}
+
+fn reference(resource: &Resource) -> ResourceRef {
+    ResourceRef { kind: resource.kind().to_owned(), id: resource.id().to_owned(), version: resource.version().map(str::to_owned) }
+}
+
+fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
+    let mut changes = ResourceChanges::default();
+    let keys: BTreeSet<&(String, String)> = a.groups.keys().chain(b.groups.keys()).collect();
+    for key in keys {
+        let (before, after) = (a.versions(key), b.versions(key));
+        match (latest(before), latest(after)) {
+            (None, _) => changes.added.extend(after.iter().map(|r| reference(r))),
+            (_, None) => changes.removed.extend(before.iter().map(|r| reference(r))),
+            (Some(old), Some(new)) => {
+                let mut fields = Vec::new();
+                if old.version() != new.version() {
+                    fields.push("version");
+                }
+                for field in ["name", "owners", "deprecated"] {
+                    if old.0.get(field) != new.0.get(field) {
+                        fields.push(field);
+                    }
+                }
+                if !fields.is_empty() {
+                    changes.changed.push(ResourceChange {
+                        kind: key.0.clone(),
+                        id: key.1.clone(),
+                        version: VersionPair { a: old.version().map(str::to_owned), b: new.version().map(str::to_owned) },
+                        fields,
+                    });
+                }
+                // Old versions appearing or disappearing on their own; the latest ones are
+                // covered by the `changed` entry.
+                let old_versions: BTreeSet<Option<&str>> = before.iter().map(|r| r.version()).collect();
+                let new_versions: BTreeSet<Option<&str>> = after.iter().map(|r| r.version()).collect();
+                changes.added.extend(
+                    after
+                        .iter()
+                        .filter(|r| r.version() != new.version() && !old_versions.contains(&r.version()))
+                        .map(|r| reference(r)),
+                );
+                changes.removed.extend(
+                    before
+                        .iter()
+                        .filter(|r| r.version() != old.version() && !new_versions.contains(&r.version()))
+                        .map(|r| reference(r)),
+                );
+            }
+        }
+    }
+    let order = |x: &ResourceRef, y: &ResourceRef| {
+        cmp_code_units(&x.kind, &y.kind)
+            .then_with(|| cmp_code_units(&x.id, &y.id))
+            .then_with(|| index_order(x.version.as_deref(), y.version.as_deref()))
+    };
+    changes.added.sort_by(order);
+    changes.added.dedup();
+    changes.removed.sort_by(order);
+    changes.removed.dedup();
+    changes
+}
+
+/// Message versions present in the baseline and gone from the candidate.
+fn removed_message_versions<'a>(a: &Side<'a>, b: &Side<'_>) -> Vec<&'a Resource> {
+    a.groups
+        .iter()
+        .filter(|((kind, _), _)| MESSAGE_TYPES.contains(&kind.as_str()))
+        .flat_map(|(key, versions)| {
+            let survivors: BTreeSet<Option<&str>> = b.versions(key).iter().map(|r| r.version()).collect();
+            versions.iter().copied().filter(move |r| !survivors.contains(&r.version()))
+        })
+        .collect()
+}
+
+/// The message version pairs whose schemas are compared: every version on both sides with
+/// itself, then latest against latest when they differ.
+fn message_pairs<'a>(a: &Side<'a>, b: &Side<'a>) -> Vec<(&'a Resource, &'a Resource)> {
+    let mut pairs = Vec::new();
+    for (key, before) in &a.groups {
+        if !MESSAGE_TYPES.contains(&key.0.as_str()) {
+            continue;
+        }
+        let after = b.versions(key);
+        for old in before {
+            if let Some(new) = after.iter().find(|r| r.version() == old.version()) {
+                pairs.push((*old, *new));
+            }
+        }
+        if let (Some(old), Some(new)) = (latest(before), latest(after)) {
+            if old.version() != new.version() {
+                pairs.push((old, new));
+            }
+        }
+    }
+    pairs
+}
+
+/// A schema entry of an IndexResource.
+struct Entry<'a>(&'a Map<String, Value>);
+
+impl<'a> Entry<'a> {
+    fn str(&self, key: &str) -> Option<&'a str> {
+        self.0.get(key).and_then(Value::as_str)
+    }
+    fn is_default(&self) -> bool {
+        self.0.get("default").and_then(Value::as_bool).unwrap_or(false)
+    }
+    fn file(&self, include_content: bool) -> SchemaFile {
+        SchemaFile {
+            path: self.str("path").unwrap_or_default().to_owned(),
+            hash: self.str("hash").map(str::to_owned),
+            content: if include_content { self.str("content").map(str::to_owned) } else { None },
+        }
+    }
+}
+
+fn schema_entries(resource: &Resource) -> Vec<Entry<'_>> {
+    match resource.0.get("schemas") {
+        Some(Value::Array(list)) => list.iter().filter_map(Value::as_object).map(Entry).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Pairs schema files by `id`, then `path`, then `default`, then by elimination (one left each).
+fn pair_files<'a>(before: Vec<Entry<'a>>, after: Vec<Entry<'a>>) -> Vec<(Option<Entry<'a>>, Option<Entry<'a>>)> {
+    let mut left: Vec<Option<Entry<'a>>> = before.into_iter().map(Some).collect();
+    let mut right: Vec<Option<Entry<'a>>> = after.into_iter().map(Some).collect();
+    let mut pairs = Vec::new();
+    let keys: [fn(&Entry<'_>) -> Option<String>; 3] = [
+        |e| e.str("id").map(str::to_owned),
+        |e| e.str("path").map(str::to_owned),
+        |e| e.is_default().then(|| "default".to_owned()),
+    ];
+    for key in keys {
+        for slot in left.iter_mut() {
+            let Some(wanted) = slot.as_ref().and_then(key) else { continue };
+            let found = right.iter_mut().find(|other| other.as_ref().and_then(key).as_deref() == Some(wanted.as_str()));
+            if let Some(other) = found {
+                pairs.push((slot.take(), other.take()));
+            }
+        }
+    }
+    let rest_left: Vec<Entry<'a>> = left.into_iter().flatten().collect();
+    let rest_right: Vec<Entry<'a>> = right.into_iter().flatten().collect();
+    if rest_left.len() == 1 && rest_right.len() == 1 {
+        pairs.extend(rest_left.into_iter().map(Some).zip(rest_right.into_iter().map(Some)));
+    } else {
+        pairs.extend(rest_left.into_iter().map(|e| (Some(e), None)));
+        pairs.extend(rest_right.into_iter().map(|e| (None, Some(e))));
+    }
+    pairs
+}
+
+fn schema_changes(a: &Side<'_>, b: &Side<'_>, options: &Options, cache: &VerdictCache) -> Vec<SchemaChange> {
+    let pairs = message_pairs(a, b);
+    let mut changes: Vec<SchemaChange> = pairs
+        .par_iter()
+        .flat_map_iter(|(old, new)| {
+            pair_files(schema_entries(old), schema_entries(new))
+                .into_iter()
+                .filter_map(|(before, after)| schema_change(old, new, before, after, options, cache))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    changes.sort_by(|x, y| {
+        cmp_code_units(&x.message.kind, &y.message.kind)
+            .then_with(|| cmp_code_units(&x.message.id, &y.message.id))
+            .then_with(|| index_order(x.message.version.a.as_deref(), y.message.version.a.as_deref()))
+            .then_with(|| index_order(x.message.version.b.as_deref(), y.message.version.b.as_deref()))
+            .then_with(|| file_path(x).cmp(file_path(y)))
+    });
+    changes
+}
+
+fn file_path(change: &SchemaChange) -> &str {
+    change.before.as_ref().or(change.after.as_ref()).map(|f| f.path.as_str()).unwrap_or_default()
+}
+
+fn schema_change(
+    old: &Resource,
+    new: &Resource,
+    before: Option<Entry<'_>>,
+    after: Option<Entry<'_>>,
+    options: &Options,
+    cache: &VerdictCache,
+) -> Option<SchemaChange> {
+    let change = match (&before, &after) {
+        (Some(x), Some(y)) if x.str("hash") == y.str("hash") => return None,
+        (Some(_), Some(_)) => FileChange::Modified,
+        (None, Some(_)) => FileChange::Added,
+        (Some(_), None) => FileChange::Removed,
+        (None, None) => return None,
+    };
+    let judgement = match (&before, &after) {
+        (Some(x), Some(y)) => judge(x, y, options.strategy, cache),
+        _ => Judgement::Unknown(format!("the schema file was {}", if change == FileChange::Added { "added" } else { "removed" })),
+    };
+    let (breaking, direction, ops, unknown_reason) = match judgement {
+        Judgement::Judged(verdict) => (Some(verdict.breaking), verdict.direction, verdict.ops, None),
+        Judgement::Unknown(reason) => (None, None, Vec::new(), Some(reason)),
+    };
+    Some(SchemaChange {
+        message: SchemaMessage {
+            kind: new.kind().to_owned(),
+            id: new.id().to_owned(),
+            version: VersionPair { a: old.version().map(str::to_owned), b: new.version().map(str::to_owned) },
+        },
+        change,
+        before: before.map(|e| e.file(options.include_schema_content)),
+        after: after.map(|e| e.file(options.include_schema_content)),
+        breaking,
+        strategy: options.strategy,
+        direction,
+        ops,
+        unknown_reason,
+    })
+}
+
+/// A JSON Schema pair gets a verdict; anything else says why it has none.
+fn judge(before: &Entry<'_>, after: &Entry<'_>, strategy: Strategy, cache: &VerdictCache) -> Judgement {
+    let (Some(old_hash), Some(new_hash)) = (before.str("hash"), after.str("hash")) else {
+        let missing = if before.str("hash").is_none() { before } else { after };
+        return Judgement::Unknown(format!("`{}` is not in the catalog on one side", missing.str("path").unwrap_or_default()));
+    };
+    let key = (old_hash.to_owned(), new_hash.to_owned(), strategy);
+    if let Some(hit) = cache.verdicts.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return hit.clone();
+    }
+    let judgement = judge_uncached(before, after, strategy);
+    cache.verdicts.lock().unwrap_or_else(|p| p.into_inner()).insert(key, judgement.clone());
+    judgement
+}
+
+fn judge_uncached(before: &Entry<'_>, after: &Entry<'_>, strategy: Strategy) -> Judgement {
+    let declared = [before, after].iter().find_map(|e| e.str("format"));
+    if declared.is_some_and(|f| f != "json-schema") {
+        return Judgement::Unknown(format!("schema format `{}` is not compared yet", declared.unwrap_or_default()));
+    }
+    let mut documents = Vec::with_capacity(2);
+    for entry in [before, after] {
+        let path = entry.str("path").unwrap_or_default();
+        if declared.is_none() && !path.ends_with(".json") {
+            return Judgement::Unknown(format!("`{path}` is not a JSON Schema file"));
+        }
+        let Some(content) = entry.str("content") else {
+            return Judgement::Unknown("the index was built without schema content".into());
+        };
+        match serde_json::from_str::<Value>(content) {
+            Ok(value) if declared.is_some() || schema::looks_like_json_schema(&value) => documents.push(value),
+            Ok(_) => return Judgement::Unknown(format!("`{path}` does not use JSON Schema keywords")),
+            Err(error) => return Judgement::Unknown(format!("`{path}` is not valid JSON: {error}")),
+        }
+    }
+    match schema::compare_json_schema(&documents[0], &documents[1], strategy) {
+        Ok(verdict) => Judgement::Judged(verdict),
+        Err(error) => Judgement::Unknown(error.to_string()),
+    }
+}

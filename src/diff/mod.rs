@@ -1,0 +1,199 @@
+//! The ArchitectureDiff document (schemaVersion 1): the JSON output contract of
+//! spec/architecture-diff.md, as serde types. Field order here is the order in the output;
+//! absent values are omitted, never written as null (except a schema change's `breaking` and
+//! `direction`).
+
+mod assemble;
+mod impact;
+
+pub use assemble::{Options, diff};
+
+use serde::Serialize;
+
+use crate::catalog::Diagnostic;
+use crate::schema::{Direction, Strategy};
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ArchitectureDiff {
+    pub schema_version: u32,
+    pub refs: Refs,
+    pub compatibility: Compatibility,
+    pub summary: Summary,
+    pub resources: ResourceChanges,
+    pub edges: EdgeChanges,
+    pub schema_changes: Vec<SchemaChange>,
+    pub impact: Vec<Impact>,
+    /// Our extension: catalog problems found on either side (side `a` or `b`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<SideDiagnostic>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Refs {
+    pub a: Ref,
+    pub b: Ref,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Ref {
+    pub source: String,
+    pub commit: String,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Compatibility {
+    pub strategy: Strategy,
+}
+
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub breaking: bool,
+    pub resources_added: usize,
+    pub resources_removed: usize,
+    pub resources_changed: usize,
+    pub edges_added: usize,
+    pub edges_removed: usize,
+    pub schema_changes: usize,
+    pub schema_breaking: usize,
+    pub schema_unknown: usize,
+}
+
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct ResourceChanges {
+    pub added: Vec<ResourceRef>,
+    pub removed: Vec<ResourceRef>,
+    pub changed: Vec<ResourceChange>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ResourceRef {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+/// A `{a, b}` pair where either side may lack a value (the key is then omitted).
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct VersionPair {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub a: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub b: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ResourceChange {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub id: String,
+    pub version: VersionPair,
+    pub fields: Vec<&'static str>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct EdgeChanges {
+    pub added: Vec<Edge>,
+    pub removed: Vec<Edge>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Edge {
+    pub direction: String,
+    pub from: End,
+    pub to: End,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+}
+
+/// One end of an edge; `type` is absent when that end does not resolve.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct End {
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    pub id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SchemaChange {
+    pub message: SchemaMessage,
+    pub change: FileChange,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before: Option<SchemaFile>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<SchemaFile>,
+    pub breaking: Option<bool>,
+    pub strategy: Strategy,
+    pub direction: Option<Direction>,
+    pub ops: Vec<crate::schema::Op>,
+    /// Our extension: why no verdict was possible (unsupported format, parse error, ...).
+    #[serde(rename = "unknownReason", skip_serializing_if = "Option::is_none")]
+    pub unknown_reason: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SchemaMessage {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub id: String,
+    pub version: VersionPair,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum FileChange {
+    Modified,
+    Added,
+    Removed,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SchemaFile {
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Impact {
+    pub message: ResourceRef,
+    pub reason: ImpactReason,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub direction: Option<Direction>,
+    pub producers: Vec<Party>,
+    pub consumers: Vec<Party>,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum ImpactReason {
+    SchemaBreakingChange,
+    MessageRemoved,
+    ProducerRemoved,
+    ConsumerRemoved,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Party {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owners: Option<Vec<String>>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SideDiagnostic {
+    pub side: &'static str,
+    #[serde(flatten)]
+    pub diagnostic: Diagnostic,
+}
