@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# bench-index.sh — how long `catalog-diff index` takes on examples-default at HEAD, next to the
+# SDK oracle (`buildIndex` on a checkout) and `git cat-file --batch` reading the same blobs,
+# measured in the same run and printed as ratios. Not a test: run it by hand.
+#
+#   scripts/bench-index.sh [RUNS]        (default 20 runs each; the median is reported)
+#
+# Needs ../shared (the bundle and the oracle) and node/npm for the oracle column.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-20}
+shared=${SHARED_DIR:-../shared}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cargo build --release --quiet
+bin=$PWD/target/release/catalog-diff
+git clone -q -b main "$shared/catalogs/examples-default.bundle" "$work/repo"
+
+oracle=${ORACLE_DIR:-$PWD/target/sdk-oracle}
+if [ ! -d "$oracle/node_modules" ]; then
+  mkdir -p "$oracle" && cp -r "$shared/tools/sdk-oracle/." "$oracle/" && chmod -R u+w "$oracle"
+  (cd "$oracle" && npm ci --silent >/dev/null 2>&1)
+fi
+
+# median wall time in milliseconds of a command run $runs times
+median_ms() {
+  local times=()
+  for _ in $(seq "$runs"); do
+    local start end
+    start=$(date +%s%N)
+    "$@" >/dev/null 2>&1
+    end=$(date +%s%N)
+    times+=($(( (end - start) / 1000 )))
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]/1000}'
+}
+
+cat_file() { git -C "$work/repo" ls-tree -r --format='%(objectname)' HEAD | git -C "$work/repo" cat-file --batch; }
+ours=$(median_ms "$bin" index -C "$work/repo")
+floor=$(median_ms cat_file)
+sdk=$(runs=3 median_ms node "$oracle/index.mjs" "$work/repo" examples-default local)
+
+printf 'examples-default at HEAD (%s files), median of %s runs\n' "$(git -C "$work/repo" ls-tree -r HEAD | wc -l)" "$runs"
+printf '%-40s %10s ms\n' "catalog-diff index" "$ours" "git ls-tree | cat-file --batch (floor)" "$floor" "SDK oracle buildIndex (3 runs)" "$sdk"
+awk -v o="$ours" -v f="$floor" -v s="$sdk" 'BEGIN {printf "ratio to the git floor: %.1fx; SDK is %.1fx slower than catalog-diff\n", o/f, s/o}'
