@@ -6,9 +6,13 @@
 //! - [`catalog::build`]: FileSet -> [`catalog::Index`] (the SDK's `buildIndex`), pure
 //! - [`catalog::resolve`]: Index -> edges (the SDK's `resolve`), pure
 //! - [`schema`]: two JSON Schema documents -> a [`schema::Verdict`], pure
+//! - [`diff`]: two Indexes -> an [`diff::ArchitectureDiff`], pure
+//! - [`report`]: an ArchitectureDiff -> text, markdown or GitHub annotations, pure
 //! - `cli`: the thin command line on top.
 
 pub mod catalog;
+pub mod diff;
 pub mod git;
 pub mod json_text;
+pub mod report;
 pub mod schema;

@@ -1,6 +1,7 @@
 //! The command line: clap types, dispatch to the library, reporting and exit codes.
 //! The only place that prints, reads the environment or decides the process exit code.
 
+mod diff;
 mod exit_code;
 mod index;
 mod schema;
@@ -9,32 +10,64 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+const AFTER_HELP: &str = "\
+Exit codes:
+  0  ran, and the policy (--fail-on) is satisfied
+  1  ran, and the policy tripped (a breaking change; with --fail-on unknown, also a change without a verdict)
+  2  could not run: bad arguments, not a repository, unknown revision, invalid catalog, I/O error";
+
+/// Architecture and schema-compatibility diff for EventCatalog catalogs kept in git.
+///
+/// With no subcommand, diffs two sides of the repository: `catalog-diff main..HEAD`.
 #[derive(Parser, Debug)]
-#[command(name = "catalog-diff", version, about = "Architecture and schema-compatibility diff for EventCatalog catalogs kept in git")]
+#[command(name = "catalog-diff", version, args_conflicts_with_subcommands = true, after_help = AFTER_HELP)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    diff: diff::DiffArgs,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// The architecture diff between two sides (the default command).
+    #[command(after_help = AFTER_HELP)]
+    Diff(diff::DiffArgs),
     /// Print the catalog's Index document (the EventCatalog SDK's `buildIndex`) at one revision.
+    #[command(after_help = AFTER_HELP)]
     Index(index::IndexArgs),
     /// Judge two schema files directly (paths on disk).
+    #[command(after_help = AFTER_HELP)]
     Schema(schema::SchemaArgs),
 }
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return ExitCode::from(if error.use_stderr() { exit_code::ERROR } else { exit_code::OK });
+        }
+    };
     let outcome = match cli.command {
-        Command::Index(args) => index::run(args),
-        Command::Schema(args) => schema::run(args),
+        None => diff::run(cli.diff),
+        Some(Command::Diff(args)) => diff::run(args),
+        Some(Command::Index(args)) => index::run(args),
+        Some(Command::Schema(args)) => schema::run(args),
     };
     match outcome {
-        Ok(code) => code.into(),
+        Ok(code) => ExitCode::from(code),
+        Err(error) if is_broken_pipe(&error) => ExitCode::from(exit_code::OK),
         Err(error) => {
             eprintln!("error: {error:#}");
-            exit_code::ERROR.into()
+            ExitCode::from(exit_code::ERROR)
         }
     }
+}
+
+/// `catalog-diff ... | head` closing the pipe early is not a failure.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -1,0 +1,235 @@
+//! `catalog-diff [RANGE]`: the architecture diff between two sides of a repository, rendered for
+//! people or machines, with the exit code as the policy.
+
+use std::io::{IsTerminal, Write};
+
+use anyhow::Context;
+use catalog_diff::catalog::build::{self, Built, Options as BuildOptions, ParseCache};
+use catalog_diff::catalog::{FileSet, Index, Severity};
+use catalog_diff::diff::{self, ArchitectureDiff, SchemaChange, SideDiagnostic};
+use catalog_diff::git::{self, Repo, Sides};
+use catalog_diff::report;
+use catalog_diff::schema::Strategy;
+
+use super::exit_code;
+use super::index::CatalogArgs;
+
+#[derive(clap::Args, Debug, Default)]
+pub struct DiffArgs {
+    /// What to compare: `A..B`, `A...B` (from the merge base), `REV` (against the working tree);
+    /// none compares HEAD with the working tree.
+    pub range: Option<String>,
+    /// Compare HEAD with the staged index (what `git commit` would record).
+    #[arg(long, conflicts_with = "range")]
+    pub staged: bool,
+    #[command(flatten)]
+    pub catalog: CatalogArgs,
+    /// backward, forward, full or none.
+    #[arg(long, default_value = "full", value_parser = parse_strategy)]
+    pub strategy: Strategy,
+    /// text (for people), json (the ArchitectureDiff document), markdown (a pull-request
+    /// comment), github (workflow annotations).
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// breaking: exit 1 when the diff is breaking; unknown: also when a schema change has no
+    /// verdict; never: always exit 0 when the diff ran.
+    #[arg(long, value_enum, default_value_t)]
+    pub fail_on: FailOn,
+    /// Put the raw before/after schema text on each schema change.
+    #[arg(long)]
+    pub include_schema_content: bool,
+    /// auto (only on a terminal, and not when NO_COLOR is set), always or never.
+    #[arg(long, value_enum, default_value_t)]
+    pub color: ColorChoice,
+}
+
+impl Default for CatalogArgs {
+    fn default() -> Self {
+        CatalogArgs { repo: ".".into(), dir: None, source: None, strict: false }
+    }
+}
+
+fn parse_strategy(text: &str) -> Result<Strategy, String> {
+    text.parse().map_err(|e: catalog_diff::schema::UnknownStrategy| e.to_string())
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+    Markdown,
+    Github,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FailOn {
+    #[default]
+    Breaking,
+    Unknown,
+    Never,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
+    let repo = Repo::discover(&args.catalog.repo)?;
+    let sides = repo.parse_range(args.range.as_deref(), args.staged)?;
+    let source = args.catalog.source.clone().or_else(|| repo.workdir_name()).unwrap_or_else(|| "catalog".into());
+    let dir = catalog_dir(&repo, &sides, args.catalog.dir.as_deref())?;
+    let (side_a, side_b) = (read_side(&repo, &sides, Which::A, &dir)?, read_side(&repo, &sides, Which::B, &dir)?);
+    for (name, side) in [("a", &side_a), ("b", &side_b)] {
+        if side.files.files.is_empty() {
+            eprintln!("note: the catalog folder `{}` is empty or missing on side {name} ({}); comparing with an empty catalog", display_dir(&dir), side.commit);
+        }
+    }
+
+    let cache = ParseCache::default();
+    let build_side = |side: &ReadSide| {
+        let options = BuildOptions {
+            source: source.clone(),
+            commit: side.commit.clone(),
+            hash_content: true,
+            include_schema_content: true,
+        };
+        build::build(&side.files, &options, &cache)
+    };
+    let (built_a, built_b) = rayon::join(|| build_side(&side_a), || build_side(&side_b));
+    if failed(&built_a, &built_b, args.catalog.strict) {
+        return Ok(exit_code::ERROR);
+    }
+
+    let options = diff::Options { strategy: args.strategy, include_schema_content: args.include_schema_content };
+    let mut result = diff::diff(&built_a.index, &built_b.index, &options);
+    result.diagnostics = side_diagnostics(&built_a, &built_b);
+
+    let rendered = render(&result, &args, &built_b.index, &dir);
+    let mut stdout = std::io::stdout().lock();
+    write!(stdout, "{rendered}").context("writing the report to stdout")?;
+    Ok(policy(&result, args.fail_on))
+}
+
+fn policy(result: &ArchitectureDiff, fail_on: FailOn) -> u8 {
+    let tripped = match fail_on {
+        FailOn::Breaking => result.summary.breaking,
+        FailOn::Unknown => result.summary.breaking || result.summary.schema_unknown > 0,
+        FailOn::Never => false,
+    };
+    if tripped { exit_code::POLICY } else { exit_code::OK }
+}
+
+fn render(result: &ArchitectureDiff, args: &DiffArgs, candidate: &Index, dir: &str) -> String {
+    match args.format {
+        Format::Json => {
+            let value = serde_json::to_value(result).unwrap_or_default();
+            format!("{}\n", catalog_diff::json_text::to_pretty(&value))
+        }
+        Format::Text => report::text(result, use_color(args.color)),
+        Format::Markdown => report::markdown(result),
+        Format::Github => report::github(result, &|change| locate(change, candidate, dir)),
+    }
+}
+
+fn use_color(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal(),
+    }
+}
+
+/// The repository path of a schema change's file, from the candidate index (or the baseline
+/// path when the file was removed).
+fn locate(change: &SchemaChange, candidate: &Index, dir: &str) -> Option<report::Annotation> {
+    let file = change.after.as_ref().or(change.before.as_ref())?;
+    let resource = candidate.resources.iter().find(|r| {
+        r.kind() == change.message.kind && r.id() == change.message.id && r.version() == change.message.version.b.as_deref()
+    })?;
+    let content_dir = resource.str_field("contentPath")?.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut path = [dir, content_dir, file.path.as_str()].iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join("/");
+    path = path.replace("/./", "/");
+    let content = resource.0.get("schemas")?.as_array()?.iter().find_map(|entry| {
+        (entry.get("path")?.as_str()? == file.path).then(|| entry.get("content")?.as_str().map(str::to_owned))?
+    });
+    Some(report::Annotation { file: path, content })
+}
+
+fn failed(a: &Built, b: &Built, strict: bool) -> bool {
+    let mut stderr = std::io::stderr().lock();
+    let mut errors = 0;
+    let mut warnings = 0;
+    for (side, built) in [("a", a), ("b", b)] {
+        for d in &built.diagnostics {
+            match d.severity {
+                Severity::Error => {
+                    errors += 1;
+                    let _ = writeln!(stderr, "[side {side}: {}] {d}", built.index.commit);
+                }
+                Severity::Warning => warnings += 1,
+            }
+        }
+    }
+    if errors > 0 || (strict && warnings > 0) {
+        if errors == 0 {
+            for (side, built) in [("a", a), ("b", b)] {
+                for d in &built.diagnostics {
+                    let _ = writeln!(stderr, "[side {side}: {}] {d}", built.index.commit);
+                }
+            }
+        }
+        let _ = writeln!(stderr, "catalog-diff: {errors} error(s), {warnings} warning(s); no diff was made");
+        return true;
+    }
+    false
+}
+
+fn side_diagnostics(a: &Built, b: &Built) -> Vec<SideDiagnostic> {
+    [("a", a), ("b", b)]
+        .into_iter()
+        .flat_map(|(side, built)| built.diagnostics.iter().map(move |d| SideDiagnostic { side, diagnostic: d.clone() }))
+        .collect()
+}
+
+#[derive(Clone, Copy)]
+enum Which {
+    A,
+    B,
+}
+
+struct ReadSide {
+    files: FileSet,
+    commit: String,
+}
+
+fn catalog_dir(repo: &Repo, sides: &Sides, explicit: Option<&str>) -> anyhow::Result<String> {
+    // The candidate decides where the catalog is; a catalog that only exists in the baseline
+    // (deleted in the candidate) is found there.
+    let candidate = match sides {
+        Sides::Commits { b, .. } => git::Side::Commit(*b),
+        Sides::CommitVsWorktree(_) => git::Side::Worktree,
+        Sides::CommitVsStaged(_) => git::Side::Staged,
+    };
+    Ok(repo.detect_catalog_dir(candidate, explicit)?)
+}
+
+fn read_side(repo: &Repo, sides: &Sides, which: Which, dir: &str) -> anyhow::Result<ReadSide> {
+    let (files, commit) = match (sides, which) {
+        (Sides::Commits { a, .. }, Which::A)
+        | (Sides::CommitVsWorktree(a), Which::A)
+        | (Sides::CommitVsStaged(a), Which::A) => (repo.read_commit(*a, dir)?, a.to_string()),
+        (Sides::Commits { b, .. }, Which::B) => (repo.read_commit(*b, dir)?, b.to_string()),
+        (Sides::CommitVsWorktree(_), Which::B) => (repo.read_worktree(dir)?, "worktree".to_owned()),
+        (Sides::CommitVsStaged(_), Which::B) => (repo.read_staged(dir)?, "staged".to_owned()),
+    };
+    Ok(ReadSide { files, commit })
+}
+
+fn display_dir(dir: &str) -> &str {
+    if dir.is_empty() { "." } else { dir }
+}
