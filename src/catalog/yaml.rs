@@ -344,19 +344,34 @@ fn key_string(value: &Value) -> Result<String, String> {
     })
 }
 
+/// The non-specific tag `!`: the node is a string (mapping/sequence for collections).
+fn is_non_specific(tag: &Tag) -> bool {
+    (tag.handle.is_empty() && tag.suffix == "!") || (tag.handle == "!" && tag.suffix.is_empty())
+}
+
+/// A tag the way js-yaml names it in messages: `!<tag:yaml.org,2002:set>`, `!<!foo>`.
+fn tag_name(tag: &Tag) -> String {
+    if tag.handle == "!" {
+        format!("!<!{}>", tag.suffix)
+    } else {
+        format!("!<{}{}>", tag.handle, tag.suffix)
+    }
+}
+
 fn check_collection_tag(tag: Option<&Tag>, expected: &str, mark: Marker) -> Result<(), Error> {
     match tag {
         None => Ok(()),
+        Some(t) if is_non_specific(t) => Ok(()),
         Some(t) if t.handle == CORE_TAG && t.suffix == expected => Ok(()),
         Some(t)
             if t.handle == CORE_TAG && matches!(t.suffix.as_str(), "set" | "omap" | "pairs") =>
         {
             Err(Error::at(
                 mark,
-                format!("unsupported tag {t} (not used by catalogs)"),
+                format!("unsupported tag {} (not used by catalogs)", tag_name(t)),
             ))
         }
-        Some(t) => Err(Error::at(mark, format!("unknown tag {t} on a collection"))),
+        Some(t) => Err(Error::at(mark, format!("unknown tag {}", tag_name(t)))),
     }
 }
 
@@ -373,9 +388,7 @@ fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>, mark: Marker) -> Re
     let resolved = match tag {
         None if style == ScalarStyle::Plain => implicit(text),
         None => Resolved::Value(Value::String(text.to_owned())),
-        Some(t) if t.handle == "!" && t.suffix.is_empty() => {
-            Resolved::Value(Value::String(text.to_owned()))
-        }
+        Some(t) if is_non_specific(t) => Resolved::Value(Value::String(text.to_owned())),
         Some(t) if t.handle == CORE_TAG => {
             let cannot = || {
                 Error::at(
@@ -397,14 +410,14 @@ fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>, mark: Marker) -> Re
                 "binary" | "set" | "omap" | "pairs" => {
                     return Err(Error::at(
                         mark,
-                        format!("unsupported tag {t} (not used by catalogs)"),
+                        format!("unsupported tag {} (not used by catalogs)", tag_name(t)),
                     ));
                 }
                 "null" | "float" | "merge" => return Err(cannot()),
-                _ => return Err(Error::at(mark, format!("unknown tag {t}"))),
+                _ => return Err(Error::at(mark, format!("unknown tag {}", tag_name(t)))),
             }
         }
-        Some(t) => return Err(Error::at(mark, format!("unknown tag {t}"))),
+        Some(t) => return Err(Error::at(mark, format!("unknown tag {}", tag_name(t)))),
     };
     let (value, key_text, merge) = match resolved {
         Resolved::Value(v) => (v, None, false),
