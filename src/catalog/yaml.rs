@@ -540,7 +540,14 @@ fn int_value(data: &str) -> Option<f64> {
     }
     let colon = rest.iter().position(|&c| c == b':');
     let head = &rest[..colon.unwrap_or(rest.len())];
-    if !digits_ok(head, |c| c.is_ascii_digit()) {
+    // js-yaml only refuses a trailing `_` when no `:` follows (`10_:00` is 600).
+    let head_ok = match colon {
+        None => digits_ok(head, |c| c.is_ascii_digit()),
+        Some(_) => {
+            head.iter().all(|&c| c == b'_' || c.is_ascii_digit()) && head.iter().any(|&c| c != b'_')
+        }
+    };
+    if !head_ok {
         return None;
     }
     match colon {
@@ -647,7 +654,7 @@ fn is_float(s: &str) -> bool {
     if signed.first().is_some_and(u8::is_ascii_digit) {
         let head = digits_us(signed, 1);
         let tail = &signed[head..];
-        if let Some(dot) = tail.iter().rposition(|&c| c == b'.') {
+        if let Some(dot) = tail.iter().position(|&c| c == b'.') {
             let fraction = &tail[dot + 1..];
             return is_sexagesimal_tail(&tail[..=dot], true)
                 && fraction.iter().all(|&c| c.is_ascii_digit() || c == b'_');
@@ -910,6 +917,17 @@ mod tests {
             ("1:30", json!(90)),
             ("1:30:05", json!(5405)),
             ("1:60", json!("1:60")),
+            ("10_:00", json!(600)),
+            ("1:3_0", json!("1:3_0")),
+            ("59:1.9e3:300.1", json!("59:1.9e3:300.1")),
+            ("-.5", json!("-.5")),
+            ("0x_1", json!(1)),
+            ("1__0", json!(10)),
+            ("00", json!(0)),
+            ("09.5", json!("09.5")),
+            ("2024-01-01T1:02:03", json!("2024-01-01T01:02:03.000Z")),
+            ("2024-01-01  10:20:30  Z", json!("2024-01-01T10:20:30.000Z")),
+            ("2024-13-01", json!("2025-01-01T00:00:00.000Z")),
             ("1.0", json!(1)),
             ("1.10", json!(1.1)),
             (".5", json!(0.5)),
