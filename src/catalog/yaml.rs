@@ -120,12 +120,11 @@ impl Builder {
                     self.attach(item)?;
                 }
                 Event::Alias(id) => {
-                    let Some((value, key_text, height, size)) = self.anchors.get(&id) else {
-                        return Err(Error::at(
-                            mark,
-                            "alias refers to a node that is not complete (recursive alias)",
-                        ));
+                    let (height, size) = match self.anchors.get(&id) {
+                        Some(anchored) => (anchored.2, anchored.3),
+                        None => self.in_progress(id, mark)?,
                     };
+                    // Check the limits before copying anything.
                     if self.stack.len() + height > MAX_DEPTH {
                         return Err(Error::at(
                             mark,
@@ -136,12 +135,16 @@ impl Builder {
                     if self.copied > MAX_ALIAS_NODES {
                         return Err(Error::at(mark, "too many alias expansions"));
                     }
+                    let (value, key_text) = match self.anchors.get(&id) {
+                        Some((value, key_text, _, _)) => (value.clone(), key_text.clone()),
+                        None => (self.snapshot(id), None),
+                    };
                     let item = Item {
-                        value: value.clone(),
-                        key_text: key_text.clone(),
+                        value,
+                        key_text,
                         merge: false,
-                        height: *height,
-                        size: *size,
+                        height,
+                        size,
                         mark,
                     };
                     self.attach(item)?;
@@ -164,6 +167,66 @@ impl Builder {
             }
         }
         Ok(self.root.unwrap_or(Value::Null))
+    }
+
+    /// Height and size of the collection still being read that alias `id` refers to.
+    /// js-yaml then hands out the unfinished object itself: merging it copies the keys it has
+    /// so far (a no-op for the mapping being built); anything else makes a circular structure
+    /// that `JSON.stringify` refuses, so it is an error here.
+    fn in_progress(&self, id: usize, mark: Marker) -> Result<(usize, usize), Error> {
+        let recursive = || {
+            Error::at(
+                mark,
+                "alias refers to a node that is not complete (recursive alias)",
+            )
+        };
+        let frame = self
+            .stack
+            .iter()
+            .find(|f| f.anchor == id)
+            .ok_or_else(recursive)?;
+        let merging = |f: &Frame| {
+            matches!(
+                &f.collection,
+                Collection::Map {
+                    pending: Some((_, true, _)),
+                    ..
+                }
+            )
+        };
+        let n = self.stack.len();
+        let in_merge = match self.stack.last() {
+            Some(
+                top @ Frame {
+                    collection: Collection::Map { .. },
+                    ..
+                },
+            ) => merging(top),
+            Some(Frame {
+                collection: Collection::Seq(_),
+                ..
+            }) => n >= 2 && merging(&self.stack[n - 2]),
+            None => false,
+        };
+        if in_merge {
+            Ok((frame.height, frame.size))
+        } else {
+            Err(recursive())
+        }
+    }
+
+    /// The current content of the unfinished collection with anchor `id` (see [`Self::in_progress`]).
+    fn snapshot(&self, id: usize) -> Value {
+        match self
+            .stack
+            .iter()
+            .find(|f| f.anchor == id)
+            .map(|f| &f.collection)
+        {
+            Some(Collection::Seq(items)) => Value::Array(items.clone()),
+            Some(Collection::Map { map, .. }) => Value::Object(js_key_order(map.clone())),
+            None => Value::Null,
+        }
     }
 
     fn open(&mut self, collection: Collection, anchor: usize, mark: Marker) -> Result<(), Error> {
@@ -253,6 +316,10 @@ fn merge_into(
     let mut merge_one = |source: Value| -> Result<(), Error> {
         let pairs: Vec<(String, Value)> = match source {
             Value::Object(m) => m.into_iter().collect(),
+            // A timestamp is a Date in js-yaml: an object without own keys. Dates are already
+            // strings here, so recognise their ISO form (a quoted string of exactly that
+            // form, which js-yaml would refuse, is merged as nothing too).
+            Value::String(s) if is_iso_timestamp(&s) => Vec::new(),
             // Object.keys of an array are its indices.
             Value::Array(a) => a
                 .into_iter()
@@ -278,6 +345,20 @@ fn merge_into(
         Value::Array(sources) => sources.into_iter().try_for_each(merge_one),
         other => merge_one(other),
     }
+}
+
+/// `YYYY-MM-DDTHH:MM:SS.sssZ`, what [`iso_string`] prints for years 0 to 9999.
+fn is_iso_timestamp(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 24
+        && b.iter().enumerate().all(|(i, &c)| match i {
+            4 | 7 => c == b'-',
+            10 => c == b'T',
+            13 | 16 => c == b':',
+            19 => c == b'.',
+            23 => c == b'Z',
+            _ => c.is_ascii_digit(),
+        })
 }
 
 /// JavaScript property order: canonical array indices ascending, then the rest in insertion order.
@@ -1007,6 +1088,16 @@ mod tests {
         assert_eq!(v["c"], json!({"x": 0}));
         assert!(parse("b: &b {x: 1}\nc:\n  <<: *b\n  x: 2\n  x: 3\n").is_err());
         assert!(parse("c:\n  <<: 1\n").is_err());
+        assert_eq!(load("<<: 2024-01-01\n<<: []\n"), json!({}));
+        assert_eq!(
+            load("<<: &n0\n  0:\n    - 1\n  <<: *n0\n"),
+            json!({"0": [1]})
+        );
+        assert_eq!(
+            load("a: &n {x: 1, s: {<<: [*n], y: 2}}\n"),
+            json!({"a": {"x": 1, "s": {"x": 1, "y": 2}}})
+        );
+        assert!(parse("a: &n {x: 1, s: *n}\n").is_err());
         assert_eq!(load("a: '<<'\n'<<': 1\n"), json!({"a": "<<", "<<": 1}));
     }
 
