@@ -212,12 +212,13 @@ impl Repo {
             .ignore(false)
             .git_ignore(true)
             .git_global(false)
-            .git_exclude(false)
+            .git_exclude(true)
             .require_git(false)
             .follow_links(false);
-        let exclude = self.repo.git_dir().join("info").join("exclude");
-        if exclude.is_file() {
-            // Matched relative to the walk root, which is the work tree root.
+        // `git_exclude` reads `<workdir>/.git/info/exclude`; a git dir elsewhere (GIT_DIR, linked
+        // worktrees) has its own exclude file.
+        let exclude = self.repo.common_dir().join("info").join("exclude");
+        if self.repo.common_dir() != workdir.join(".git") && exclude.is_file() {
             builder.add_ignore(&exclude);
         }
         let root = workdir.to_owned();
