@@ -562,3 +562,89 @@ fn invalid_index_file() {
     let err = repo.read_staged("").unwrap_err();
     assert!(matches!(err, Error::InvalidIndex { .. }), "{err}");
 }
+
+#[test]
+fn partial_clone_names_the_missing_blob() {
+    let (t, _) = branchy();
+    t.git(&["config", "uploadpack.allowFilter", "true"]);
+    let partial = t.clone_with(&["--no-local", "--filter=blob:none", "--no-checkout"]);
+    let repo = open(&partial);
+    let head = commit(&repo, "HEAD");
+    let err = repo.read_commit(head, "").unwrap_err();
+    let Error::ObjectMissing { path, id, .. } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(id.len(), 40);
+    assert!(
+        ["README.md", "events/E/index.mdx", "services/S/index.mdx"].contains(&path.as_str()),
+        "{path}"
+    );
+    assert!(err.to_string().contains("git fetch"), "{err}");
+    // Trees are all there: detection and tree ids still work.
+    assert!(repo.tree_id(head, "events").unwrap().is_some());
+}
+
+/// A pre-commit hook of `git commit -a` sees a temporary index through `GIT_INDEX_FILE`. The
+/// variable is set for a child process (this same test binary), never in this process.
+#[test]
+fn git_index_file_is_honoured() {
+    if let Ok(repo_path) = std::env::var("CATALOG_DIFF_TEST_CHILD_REPO") {
+        let repo = Repo::discover(std::path::Path::new(&repo_path)).unwrap();
+        let staged = repo.read_staged("").unwrap();
+        assert_eq!(&*staged.get("events/A.md").unwrap().data, b"temporary");
+        return;
+    }
+    let t = TestRepo::new();
+    t.write("events/A.md", "committed");
+    t.commit_all("c");
+    let temp_index = t.path().join(".git/index.hook");
+    std::fs::copy(t.path().join(".git/index"), &temp_index).unwrap();
+    t.write("events/A.md", "temporary");
+    let out = support::git_command(&t.path(), 0)
+        .env("GIT_INDEX_FILE", &temp_index)
+        .args(["add", "events/A.md"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let repo = open(&t);
+    assert_eq!(
+        &*repo
+            .read_staged("")
+            .unwrap()
+            .get("events/A.md")
+            .unwrap()
+            .data,
+        b"committed"
+    );
+
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "git_index_file_is_honoured", "--test-threads=1"])
+        .env("CATALOG_DIFF_TEST_CHILD_REPO", t.path())
+        .env("GIT_INDEX_FILE", &temp_index)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn detection_falls_back_to_the_baseline_only_when_the_candidate_has_no_catalog() {
+    let t = TestRepo::new();
+    t.write_all(&[
+        ("cat/eventcatalog.config.js", "x"),
+        ("cat/events/E/index.mdx", "e"),
+    ]);
+    t.commit_all("catalog");
+    t.git(&["rm", "-q", "-r", "cat"]);
+    let repo = open(&t);
+    // The candidate (working tree) deleted the catalog: the baseline still says where it was.
+    let sides = repo.parse_range(None, false).unwrap();
+    assert_eq!(repo.detect_catalog_dir_for(&sides, None).unwrap(), "cat");
+    // A candidate whose root holds catalog folders wins.
+    t.write("events/F/index.mdx", "f");
+    assert_eq!(repo.detect_catalog_dir_for(&sides, None).unwrap(), "");
+}

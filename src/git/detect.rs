@@ -30,14 +30,20 @@ fn skipped(name: &str) -> bool {
     name == "node_modules" || name.starts_with('.')
 }
 
-/// Applies the detection rule to repository-relative file paths (`/`-separated).
+/// Applies the detection rule to repository-relative file paths (`/`-separated); no catalog
+/// folders and no config file is the root (an empty catalog, or files at the root).
 pub fn detect_from_paths<'a>(paths: impl IntoIterator<Item = &'a str>) -> Result<String> {
+    Ok(detect_inner(paths)?.unwrap_or_default())
+}
+
+/// `None` when nothing marks a catalog: neither root catalog folders nor a config file.
+fn detect_inner<'a>(paths: impl IntoIterator<Item = &'a str>) -> Result<Option<String>> {
     let mut candidates = BTreeSet::new();
     for path in paths {
         if let Some((top, _)) = path.split_once('/')
             && CATALOG_FOLDERS.contains(&top)
         {
-            return Ok(String::new());
+            return Ok(Some(String::new()));
         }
         let (parent, name) = path.rsplit_once('/').unwrap_or(("", path));
         if CONFIG_FILES.contains(&name) && !parent.split('/').any(|c| !c.is_empty() && skipped(c)) {
@@ -45,8 +51,8 @@ pub fn detect_from_paths<'a>(paths: impl IntoIterator<Item = &'a str>) -> Result
         }
     }
     match candidates.len() {
-        0 => Ok(String::new()),
-        1 => Ok(candidates.into_iter().next().unwrap_or_default()),
+        0 => Ok(None),
+        1 => Ok(candidates.into_iter().next()),
         _ => Err(Error::AmbiguousCatalogDir {
             candidates: candidates.into_iter().collect(),
         }),
@@ -93,8 +99,8 @@ impl Repo {
     }
 
     /// The catalog directory for both sides: an explicit `--dir` must exist on at least one
-    /// side; otherwise the candidate's detection wins, falling back to the baseline's when the
-    /// candidate has nothing but the root.
+    /// side; otherwise the candidate's detection wins, falling back to the baseline's when
+    /// nothing marks a catalog on the candidate (for example, the catalog was deleted).
     pub fn detect_catalog_dir_for(&self, sides: &Sides, explicit: Option<&str>) -> Result<String> {
         if let Some(dir) = explicit {
             let dir = normalize_dir(dir, self.repo.workdir())?;
@@ -106,11 +112,14 @@ impl Repo {
             }
             return Err(Error::CatalogDirNotFound { dir });
         }
-        let candidate = self.detect_catalog_dir(sides.candidate(), None)?;
-        if candidate.is_empty() {
-            return self.detect_catalog_dir(sides.baseline(), None);
+        if let Some(dir) = detect_inner(
+            self.detection_paths(sides.candidate())?
+                .iter()
+                .map(String::as_str),
+        )? {
+            return Ok(dir);
         }
-        Ok(candidate)
+        self.detect_catalog_dir(sides.baseline(), None)
     }
 
     fn dir_exists(&self, side: Side, dir: &str) -> Result<bool> {

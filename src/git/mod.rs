@@ -114,7 +114,7 @@ impl fmt::Debug for CommitId {
 }
 
 /// One side of a comparison: where a [`FileSet`](crate::catalog::FileSet) comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
     /// The tree of a commit.
     Commit(CommitId),
@@ -312,7 +312,7 @@ impl Repo {
             Err(source) => {
                 let hint = if self.is_shallow() {
                     "this is a shallow clone, so older history may be missing: run `git fetch --unshallow` (in CI: `fetch-depth: 0`)".to_owned()
-                } else if rev.starts_with("HEAD") && self.head_commit()?.is_none() {
+                } else if rev.starts_with("HEAD") && matches!(self.head_commit(), Ok(None)) {
                     "the repository has no commits yet".to_owned()
                 } else {
                     "use a branch, tag, commit id or an expression like HEAD~2; `git log --oneline` lists commits".to_owned()
