@@ -1,4 +1,4 @@
-//! The git edge: revisions, the staged index, the working tree and plain folders -> [`FileSet`],
+//! The git edge: revisions, the staged index, the working tree and plain folders -> [`FileSet`](crate::catalog::FileSet),
 //! read with gix straight from the object database, the index file and the file system.
 //!
 //! This is the only module (besides `cli`) that touches a repository or the disk. It never writes
@@ -9,7 +9,7 @@
 //! - [`Repo::parse_range`] turns the command line's RANGE into [`Sides`] (cli.md, "Choosing the two
 //!   sides"); [`Repo::detect_catalog_dir`] finds the catalog folder on one [`Side`].
 //! - [`Repo::read`] / [`Repo::read_commit`] / [`Repo::read_staged`] / [`Repo::read_worktree`] and
-//!   the free [`read_dir`] produce [`FileSet`]s that agree on paths, blob ids and bytes for the same
+//!   the free [`read_dir`] produce [`FileSet`](crate::catalog::FileSet)s that agree on paths, blob ids and bytes for the same
 //!   content.
 //!
 //! Catalog directories are repository-root relative, `/`-separated, without a leading or trailing
