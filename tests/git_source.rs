@@ -648,3 +648,28 @@ fn detection_falls_back_to_the_baseline_only_when_the_candidate_has_no_catalog()
     t.write("events/F/index.mdx", "f");
     assert_eq!(repo.detect_catalog_dir_for(&sides, None).unwrap(), "");
 }
+
+#[test]
+fn repo_clones_read_on_other_threads() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Repo>();
+    let (t, commits) = branchy();
+    let repo = open(&t);
+    let ids: Vec<CommitId> = commits.iter().map(|c| commit(&repo, c)).collect();
+    let sequential: Vec<_> = ids
+        .iter()
+        .map(|c| summary(&repo.read_commit(*c, "").unwrap()))
+        .collect();
+    let fresh = open(&t);
+    let parallel: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = ids
+            .iter()
+            .map(|c| {
+                let local = fresh.clone();
+                s.spawn(move || summary(&local.read_commit(*c, "").unwrap()))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(sequential, parallel);
+}
