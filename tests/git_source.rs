@@ -673,3 +673,53 @@ fn repo_clones_read_on_other_threads() {
     });
     assert_eq!(sequential, parallel);
 }
+
+/// A real pre-commit hook: `git commit -a` runs it with a temporary index in `GIT_INDEX_FILE`.
+/// The hook runs this test binary again, which reads the staged side from the hook's
+/// environment and checks it is exactly what the commit records.
+#[cfg(unix)]
+#[test]
+fn pre_commit_hook_sees_what_commit_records() {
+    if let Ok(expected) = std::env::var("CATALOG_DIFF_TEST_HOOK_EXPECT") {
+        let cwd = std::env::current_dir().unwrap();
+        let repo = Repo::discover(&cwd).unwrap();
+        let staged = repo.read_staged("").unwrap();
+        assert_eq!(
+            std::str::from_utf8(&staged.get("events/A.md").unwrap().data).unwrap(),
+            expected
+        );
+        assert!(staged.get("events/untracked.md").is_none());
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let t = TestRepo::new();
+    t.write("events/A.md", "v1");
+    t.commit_all("c1");
+    let hook = t.path().join(".git/hooks/pre-commit");
+    std::fs::create_dir_all(hook.parent().unwrap()).unwrap();
+    std::fs::write(
+        &hook,
+        "#!/bin/sh\nexec \"$CATALOG_DIFF_TEST_EXE\" --exact pre_commit_hook_sees_what_commit_records --test-threads=1 --quiet >&2\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    t.write("events/A.md", "v2 via commit -a");
+    t.write("events/untracked.md", "not committed");
+    let commit_expecting = |expect: &str| {
+        support::git_command(&t.path(), 120)
+            .env("CATALOG_DIFF_TEST_EXE", std::env::current_exe().unwrap())
+            .env("CATALOG_DIFF_TEST_HOOK_EXPECT", expect)
+            .args(["commit", "-q", "-a", "-m", "c2"])
+            .output()
+            .unwrap()
+    };
+    // The hook really checks: a wrong expectation aborts the commit.
+    assert!(!commit_expecting("v1").status.success());
+    let out = commit_expecting("v2 via commit -a");
+    assert!(
+        out.status.success(),
+        "hook failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(t.git(&["show", "HEAD:events/A.md"]), "v2 via commit -a");
+}
