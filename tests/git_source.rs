@@ -723,3 +723,43 @@ fn pre_commit_hook_sees_what_commit_records() {
     );
     assert_eq!(t.git(&["show", "HEAD:events/A.md"]), "v2 via commit -a");
 }
+
+#[test]
+fn sparse_checkout_and_sparse_index_read_like_the_commit() {
+    let t = TestRepo::new();
+    t.write_all(CATALOG);
+    t.write("services/Orders/nested/deep.md", "deep");
+    t.commit_all("catalog");
+    for sparse_index in [false, true] {
+        let mut args = vec!["sparse-checkout", "init", "--cone"];
+        if sparse_index {
+            args.push("--sparse-index");
+        }
+        t.git(&args);
+        t.git(&["sparse-checkout", "set", "events"]);
+        assert!(
+            !t.path().join("services").exists(),
+            "services are not checked out"
+        );
+        let repo = open(&t);
+        let head = repo.read_commit(commit(&repo, "HEAD"), "").unwrap();
+        for dir in ["", "services", "services/Orders"] {
+            let at_commit = repo.read_commit(commit(&repo, "HEAD"), dir).unwrap();
+            assert!(!at_commit.files.is_empty());
+            let staged = repo.read_staged(dir).unwrap();
+            assert_eq!(
+                summary(&at_commit),
+                summary(&staged),
+                "staged {dir:?}, sparse index {sparse_index}"
+            );
+            let worktree = repo.read_worktree(dir).unwrap();
+            assert_eq!(
+                summary(&at_commit),
+                summary(&worktree),
+                "worktree {dir:?}, sparse index {sparse_index}"
+            );
+        }
+        assert_eq!(head.files.len(), CATALOG.len() + 1);
+        t.git(&["sparse-checkout", "disable"]);
+    }
+}

@@ -87,11 +87,8 @@ impl Repo {
         let mut conflicts = Vec::new();
         for entry in index.entries() {
             let repo_path = entry.path(&index).to_string();
-            let Some(path) = strip_dir(&repo_path, dir) else {
-                continue;
-            };
             if entry.stage() != gix::index::entry::Stage::Unconflicted {
-                if conflicts.last() != Some(&repo_path) {
+                if strip_dir(&repo_path, dir).is_some() && conflicts.last() != Some(&repo_path) {
                     conflicts.push(repo_path);
                 }
                 continue;
@@ -102,28 +99,68 @@ impl Repo {
             {
                 continue;
             }
-            match entry.mode.to_tree_entry_mode().map(|m| m.kind()) {
-                Some(EntryKind::Blob | EntryKind::BlobExecutable) => {
-                    listing.blobs.push((path.to_owned(), entry.id))
-                }
-                Some(EntryKind::Link) => {
-                    listing
-                        .special
-                        .insert(path.to_owned(), SpecialEntry::Symlink);
-                }
-                Some(EntryKind::Commit) => {
-                    listing
-                        .special
-                        .insert(path.to_owned(), SpecialEntry::Submodule);
-                }
-                // Sparse-index directory entries: their content is not checked out.
-                Some(EntryKind::Tree) | None => {}
-            }
+            self.list_index_entry(entry, &repo_path, dir, &mut listing)?;
         }
         if !conflicts.is_empty() {
             return Err(Error::Conflict { paths: conflicts });
         }
         self.load(listing)
+    }
+
+    /// Adds one index entry (at repository path `repo_path`) to `out` when it lies under `dir`.
+    /// A sparse-index directory entry is expanded from its tree.
+    fn list_index_entry(
+        &self,
+        entry: &gix::index::Entry,
+        repo_path: &str,
+        dir: &str,
+        out: &mut Listing,
+    ) -> Result<()> {
+        if entry.mode.is_sparse() {
+            let sparse_dir = repo_path.trim_end_matches('/');
+            if let Some(prefix) = strip_dir(sparse_dir, dir) {
+                return self.list_tree(entry.id, dir, prefix, out);
+            }
+            if sparse_dir == dir {
+                return self.list_tree(entry.id, dir, "", out);
+            }
+            // The catalog lies inside a sparse directory.
+            if let Some(rest) = dir
+                .strip_prefix(sparse_dir)
+                .and_then(|r| r.strip_prefix('/'))
+            {
+                let tree = self
+                    .repo
+                    .find_tree(entry.id)
+                    .map_err(|e| self.object_error(&entry.id, sparse_dir, e))?;
+                let sub = tree
+                    .lookup_entry_by_path(rest)
+                    .map_err(|source| Error::Git {
+                        what: format!("looking up `{dir}` in the index"),
+                        source,
+                    })?;
+                if let Some(sub) = sub.filter(|e| e.mode().is_tree()) {
+                    self.list_tree(sub.object_id(), dir, "", out)?;
+                }
+            }
+            return Ok(());
+        }
+        let Some(path) = strip_dir(repo_path, dir) else {
+            return Ok(());
+        };
+        match entry.mode.to_tree_entry_mode().map(|m| m.kind()) {
+            Some(EntryKind::Blob | EntryKind::BlobExecutable) => {
+                out.blobs.push((path.to_owned(), entry.id))
+            }
+            Some(EntryKind::Link) => {
+                out.special.insert(path.to_owned(), SpecialEntry::Symlink);
+            }
+            Some(EntryKind::Commit) => {
+                out.special.insert(path.to_owned(), SpecialEntry::Submodule);
+            }
+            Some(EntryKind::Tree) | None => {}
+        }
+        Ok(())
     }
 
     /// The index file, or `None` when there is none yet.
@@ -162,7 +199,9 @@ impl Repo {
                 }
             }
         }
-        // Tracked files hidden by ignore rules, and submodules, come from the index.
+        // Tracked files hidden by ignore rules, and submodules, come from the index; so do
+        // entries outside a sparse checkout (skip-worktree), which git takes as unchanged.
+        let mut from_index = Listing::default();
         if let Some(index) = self.open_index()? {
             let seen: HashSet<String> = files
                 .iter()
@@ -171,6 +210,15 @@ impl Repo {
                 .collect();
             for entry in index.entries() {
                 let repo_path = entry.path(&index).to_string();
+                let skip_worktree = entry
+                    .flags
+                    .contains(gix::index::entry::Flags::SKIP_WORKTREE);
+                if entry.stage() == gix::index::entry::Stage::Unconflicted
+                    && (skip_worktree || entry.mode.is_sparse())
+                {
+                    self.list_index_entry(entry, &repo_path, dir, &mut from_index)?;
+                    continue;
+                }
                 let Some(path) = strip_dir(&repo_path, dir) else {
                     continue;
                 };
@@ -192,7 +240,18 @@ impl Repo {
                 }
             }
         }
+        let index_paths: HashSet<&str> = from_index
+            .blobs
+            .iter()
+            .map(|(p, _)| p.as_str())
+            .chain(from_index.special.keys().map(String::as_str))
+            .collect();
+        files.retain(|(p, _)| !index_paths.contains(p.as_str()));
+        special.retain(|p, _| !index_paths.contains(p.as_str()));
+        let from_index = self.load(from_index)?;
         let mut set = read_files(files, Some(&self.cache))?;
+        set.files.extend(from_index.files);
+        special.extend(from_index.special);
         set.special = special;
         Ok(set)
     }
