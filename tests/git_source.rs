@@ -763,3 +763,25 @@ fn sparse_checkout_and_sparse_index_read_like_the_commit() {
         t.git(&["sparse-checkout", "disable"]);
     }
 }
+
+#[test]
+fn detection_sees_through_a_sparse_index() {
+    let t = TestRepo::new();
+    t.write_all(&[
+        ("README.md", "r"),
+        ("docs/cat/eventcatalog.config.js", "x"),
+        ("docs/cat/events/E/index.mdx", "e"),
+    ]);
+    t.commit_all("c");
+    t.git(&["sparse-checkout", "init", "--cone", "--sparse-index"]);
+    t.git(&["sparse-checkout", "set", "other"]);
+    assert!(!t.path().join("docs").exists());
+    let repo = open(&t);
+    for side in [Side::Staged, Side::Worktree] {
+        assert_eq!(
+            repo.detect_catalog_dir(side, None).unwrap(),
+            "docs/cat",
+            "{side:?}"
+        );
+    }
+}

@@ -152,27 +152,50 @@ impl Repo {
                 }
                 Ok(out)
             }
-            Side::Staged => Ok(match self.open_index()? {
-                Some(index) => index
-                    .entries()
-                    .iter()
-                    .map(|e| e.path(&index).to_string())
-                    .collect(),
-                None => Vec::new(),
-            }),
+            Side::Staged => {
+                let mut out = Vec::new();
+                self.index_detection_paths(false, &mut out)?;
+                Ok(out)
+            }
             Side::Worktree => {
                 let workdir = self
                     .repo
                     .workdir()
                     .ok_or_else(|| self.bare("working tree"))?
                     .to_owned();
-                Ok(self
+                let mut out: Vec<String> = self
                     .worktree_paths(&workdir, "", true)?
                     .into_iter()
                     .map(|(p, _)| p)
-                    .collect())
+                    .collect();
+                // Outside a sparse checkout, the index stands in for the working tree.
+                self.index_detection_paths(true, &mut out)?;
+                Ok(out)
             }
         }
+    }
+
+    /// Paths of the index (only skip-worktree and sparse entries with `sparse_only`), with
+    /// sparse directories expanded from their trees.
+    fn index_detection_paths(&self, sparse_only: bool, out: &mut Vec<String>) -> Result<()> {
+        let Some(index) = self.open_index()? else {
+            return Ok(());
+        };
+        for entry in index.entries() {
+            let path = entry.path(&index).to_string();
+            if entry.mode.is_sparse() {
+                let dir = path.trim_end_matches('/');
+                out.push(format!("{dir}/"));
+                self.list_paths(entry.id, dir, out)?;
+            } else if !sparse_only
+                || entry
+                    .flags
+                    .contains(gix::index::entry::Flags::SKIP_WORKTREE)
+            {
+                out.push(path);
+            }
+        }
+        Ok(())
     }
 
     /// File paths of a tree, without reading any blob.
