@@ -1,5 +1,5 @@
-//! The git edge: revisions, the staged index, the working tree and plain folders -> [`FileSet`](crate::catalog::FileSet),
-//! read with gix straight from the object database, the index file and the file system.
+//! The git edge: revisions, the staged index, the working tree and plain folders ->
+//! [`FileSet`], read with gix straight from the object database, the index file and the disk.
 //!
 //! This is the only module (besides `cli`) that touches a repository or the disk. It never writes
 //! into the repository, never checks anything out and never runs a `git` subprocess.
@@ -9,11 +9,17 @@
 //! - [`Repo::parse_range`] turns the command line's RANGE into [`Sides`] (cli.md, "Choosing the two
 //!   sides"); [`Repo::detect_catalog_dir`] finds the catalog folder on one [`Side`].
 //! - [`Repo::read`] / [`Repo::read_commit`] / [`Repo::read_staged`] / [`Repo::read_worktree`] and
-//!   the free [`read_dir`] produce [`FileSet`](crate::catalog::FileSet)s that agree on paths, blob ids and bytes for the same
-//!   content.
+//!   the free [`read_dir`] produce [`FileSet`]s that agree on paths, blob ids and bytes for the
+//!   same content. Symlinks and submodules are listed in `FileSet::special`, never followed.
+//! - [`Repo::tree_id`] and [`Repo::first_parent_walk`] serve the history walk of `log`.
+//!
+//! Known gap: working-tree blob ids are hashed from the raw bytes, so they differ from the
+//! index's when a clean filter applies (`core.autocrlf`, `eol`, LFS, `ident`).
 //!
 //! Catalog directories are repository-root relative, `/`-separated, without a leading or trailing
 //! slash; the repository root itself is the empty string `""`.
+//!
+//! [`FileSet`]: crate::catalog::FileSet
 
 mod detect;
 mod history;
