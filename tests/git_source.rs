@@ -579,7 +579,11 @@ fn partial_clone_names_the_missing_blob() {
         ["README.md", "events/E/index.mdx", "services/S/index.mdx"].contains(&path.as_str()),
         "{path}"
     );
-    assert!(err.to_string().contains("git fetch"), "{err}");
+    assert!(
+        err.to_string().contains("partial clone")
+            && err.to_string().contains("git fetch --refetch"),
+        "{err}"
+    );
     // Trees are all there: detection and tree ids still work.
     assert!(repo.tree_id(head, "events").unwrap().is_some());
 }
@@ -784,4 +788,23 @@ fn detection_sees_through_a_sparse_index() {
             "{side:?}"
         );
     }
+}
+
+#[test]
+#[ignore = "prints error messages for a human to look at"]
+fn show_error_messages() {
+    let (t, _) = branchy();
+    let repo = open(&t);
+    eprintln!("{}", repo.resolve_commit("nope").unwrap_err());
+    let shallow = t.clone_with(&["--depth", "1", "--no-local"]);
+    let srepo = open(&shallow);
+    eprintln!("{}", srepo.resolve_commit("HEAD~1").unwrap_err());
+    t.git(&["config", "uploadpack.allowFilter", "true"]);
+    let partial = t.clone_with(&["--no-local", "--filter=blob:none", "--no-checkout"]);
+    let prepo = open(&partial);
+    eprintln!(
+        "{}",
+        prepo.read_commit(commit(&prepo, "HEAD"), "").unwrap_err()
+    );
+    eprintln!("{}", Repo::discover(std::path::Path::new("/")).unwrap_err());
 }

@@ -284,10 +284,28 @@ impl Repo {
     }
 
     fn missing_hint(&self) -> String {
+        // Partial clones keep `.promisor` packs (older git also sets `extensions.partialClone`).
+        let promisor_pack = std::fs::read_dir(self.repo.common_dir().join("objects").join("pack"))
+            .map(|dir| {
+                dir.flatten()
+                    .any(|e| e.path().extension().is_some_and(|x| x == "promisor"))
+            })
+            .unwrap_or(false);
+        let partial = promisor_pack
+            || self
+                .repo
+                .config_snapshot()
+                .string("extensions.partialClone")
+                .is_some();
         if self.is_shallow() {
             "this is a shallow clone: run `git fetch --unshallow` (in CI: `fetch-depth: 0`)".into()
+        } else if partial {
+            "this is a partial clone (`--filter`): run `git fetch --refetch` to download all objects, \
+             or use a full clone"
+                .into()
         } else {
-            "the object may be missing from a partial clone: run `git fetch` to download it".into()
+            "the object database is incomplete: fetch the missing objects or use a full clone"
+                .into()
         }
     }
 
