@@ -1,0 +1,284 @@
+//! Finding the catalog directory (cli.md, `--dir`): an explicit `--dir` wins; else the
+//! repository root when it holds catalog folders; else the one folder holding an
+//! `eventcatalog.config.*` file; several such folders is an error listing them; none is the root.
+
+use std::collections::BTreeSet;
+use std::path::{Component, Path};
+
+use gix::objs::tree::EntryKind;
+
+use super::read::join;
+use super::{Error, Repo, Result, Side, Sides};
+
+/// Top-level folder names that make a directory a catalog root.
+#[rustfmt::skip]
+pub const CATALOG_FOLDERS: &[&str] = &[
+    "adrs", "agents", "channels", "commands", "containers", "data-products", "diagrams", "domains",
+    "entities", "events", "flows", "queries", "services", "systems", "teams", "users",
+];
+
+/// File names that mark the folder holding them as a catalog.
+pub const CONFIG_FILES: &[&str] = &[
+    "eventcatalog.config.js",
+    "eventcatalog.config.ts",
+    "eventcatalog.config.cjs",
+    "eventcatalog.config.mjs",
+];
+
+/// Whether a directory name is skipped while looking for config files.
+fn skipped(name: &str) -> bool {
+    name == "node_modules" || name.starts_with('.')
+}
+
+/// Applies the detection rule to repository-relative file paths (`/`-separated); no catalog
+/// folders and no config file is the root (an empty catalog, or files at the root).
+pub fn detect_from_paths<'a>(paths: impl IntoIterator<Item = &'a str>) -> Result<String> {
+    Ok(detect_inner(paths)?.unwrap_or_default())
+}
+
+/// `None` when nothing marks a catalog: neither root catalog folders nor a config file.
+fn detect_inner<'a>(paths: impl IntoIterator<Item = &'a str>) -> Result<Option<String>> {
+    let mut candidates = BTreeSet::new();
+    for path in paths {
+        if let Some((top, _)) = path.split_once('/')
+            && CATALOG_FOLDERS.contains(&top)
+        {
+            return Ok(Some(String::new()));
+        }
+        let (parent, name) = path.rsplit_once('/').unwrap_or(("", path));
+        if CONFIG_FILES.contains(&name) && !parent.split('/').any(|c| !c.is_empty() && skipped(c)) {
+            candidates.insert(parent.to_owned());
+        }
+    }
+    match candidates.len() {
+        0 => Ok(None),
+        1 => Ok(candidates.into_iter().next()),
+        _ => Err(Error::AmbiguousCatalogDir {
+            candidates: candidates.into_iter().collect(),
+        }),
+    }
+}
+
+/// Normalises an explicit `--dir`: relative to the repository root, `.`/`..` resolved, no
+/// leading or trailing `/`. An absolute path must lie inside `workdir`.
+pub fn normalize_dir(dir: &str, workdir: Option<&Path>) -> Result<String> {
+    let outside = || Error::CatalogDirOutsideRepo {
+        dir: dir.to_owned(),
+    };
+    let path = Path::new(dir);
+    let relative = if path.is_absolute() {
+        let root = workdir.ok_or_else(outside)?;
+        let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
+        let (path, root) = (canon(path), canon(root));
+        path.strip_prefix(&root).map_err(|_| outside())?.to_owned()
+    } else {
+        path.to_owned()
+    };
+    let mut parts: Vec<String> = Vec::new();
+    for component in relative.components() {
+        match component {
+            Component::Normal(name) => parts.push(name.to_string_lossy().into_owned()),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                parts.pop().ok_or_else(outside)?;
+            }
+            Component::RootDir | Component::Prefix(_) => return Err(outside()),
+        }
+    }
+    Ok(parts.join("/"))
+}
+
+impl Repo {
+    /// The catalog directory on one side (repository-root relative, `""` = the root).
+    pub fn detect_catalog_dir(&self, at: Side, explicit: Option<&str>) -> Result<String> {
+        if let Some(dir) = explicit {
+            return normalize_dir(dir, self.repo.workdir());
+        }
+        let paths = self.detection_paths(at)?;
+        detect_from_paths(paths.iter().map(String::as_str))
+    }
+
+    /// The catalog directory for both sides: an explicit `--dir` must exist on at least one
+    /// side; otherwise the candidate's detection wins, falling back to the baseline's when
+    /// nothing marks a catalog on the candidate (for example, the catalog was deleted).
+    pub fn detect_catalog_dir_for(&self, sides: &Sides, explicit: Option<&str>) -> Result<String> {
+        if let Some(dir) = explicit {
+            let dir = normalize_dir(dir, self.repo.workdir())?;
+            if dir.is_empty()
+                || self.dir_exists(sides.candidate(), &dir)?
+                || self.dir_exists(sides.baseline(), &dir)?
+            {
+                return Ok(dir);
+            }
+            return Err(Error::CatalogDirNotFound { dir });
+        }
+        if let Some(dir) = detect_inner(
+            self.detection_paths(sides.candidate())?
+                .iter()
+                .map(String::as_str),
+        )? {
+            return Ok(dir);
+        }
+        self.detect_catalog_dir(sides.baseline(), None)
+    }
+
+    fn dir_exists(&self, side: Side, dir: &str) -> Result<bool> {
+        Ok(match side {
+            Side::Commit(id) => self.tree_id(id, dir)?.is_some(),
+            Side::Unborn => false,
+            Side::Staged => match self.open_index()? {
+                Some(index) => {
+                    let prefix = format!("{dir}/");
+                    index
+                        .entries()
+                        .iter()
+                        .any(|e| e.path(&index).starts_with(prefix.as_bytes()))
+                }
+                None => false,
+            },
+            Side::Worktree => self.repo.workdir().is_some_and(|w| w.join(dir).is_dir()),
+        })
+    }
+
+    /// Repository-relative file paths relevant to detection (hidden folders and node_modules
+    /// below the top level are skipped).
+    fn detection_paths(&self, at: Side) -> Result<Vec<String>> {
+        match at {
+            Side::Unborn => Ok(Vec::new()),
+            Side::Commit(id) => {
+                let mut out = Vec::new();
+                if let Some(tree) = self.tree_id(id, "")? {
+                    self.list_paths(tree, "", &mut out)?;
+                }
+                Ok(out)
+            }
+            Side::Staged => {
+                let mut out = Vec::new();
+                self.index_detection_paths(false, &mut out)?;
+                Ok(out)
+            }
+            Side::Worktree => {
+                let workdir = self
+                    .repo
+                    .workdir()
+                    .ok_or_else(|| self.bare("working tree"))?
+                    .to_owned();
+                let mut out: Vec<String> = self
+                    .worktree_paths(&workdir, "", true)?
+                    .into_iter()
+                    .map(|(p, _)| p)
+                    .collect();
+                // Outside a sparse checkout, the index stands in for the working tree.
+                self.index_detection_paths(true, &mut out)?;
+                Ok(out)
+            }
+        }
+    }
+
+    /// Paths of the index (only skip-worktree and sparse entries with `sparse_only`), with
+    /// sparse directories expanded from their trees.
+    fn index_detection_paths(&self, sparse_only: bool, out: &mut Vec<String>) -> Result<()> {
+        let Some(index) = self.open_index()? else {
+            return Ok(());
+        };
+        for entry in index.entries() {
+            let path = entry.path(&index).to_string();
+            if entry.mode.is_sparse() {
+                let dir = path.trim_end_matches('/');
+                out.push(format!("{dir}/"));
+                self.list_paths(entry.id, dir, out)?;
+            } else if !sparse_only
+                || entry
+                    .flags
+                    .contains(gix::index::entry::Flags::SKIP_WORKTREE)
+            {
+                out.push(path);
+            }
+        }
+        Ok(())
+    }
+
+    /// File paths of a tree, without reading any blob.
+    fn list_paths(&self, id: gix::ObjectId, prefix: &str, out: &mut Vec<String>) -> Result<()> {
+        let tree = self
+            .repo
+            .find_tree(id)
+            .map_err(|e| self.object_error(&id, prefix, e))?;
+        for entry in tree.iter() {
+            let entry = entry.map_err(|source| Error::Git {
+                what: format!("decoding the tree at `{prefix}`"),
+                source,
+            })?;
+            let name = entry.filename().to_string();
+            let path = join(prefix, &name);
+            if entry.mode().kind() == EntryKind::Tree {
+                // Top-level folders matter by name even when hidden; only look inside visible ones.
+                out.push(format!("{path}/"));
+                if !skipped(&name) {
+                    self.list_paths(entry.object_id(), &path, out)?;
+                }
+            } else {
+                out.push(path);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn root_with_catalog_folders_wins() {
+        let dir = detect_from_paths(["events/E/index.mdx", "docs/eventcatalog.config.js"]).unwrap();
+        assert_eq!(dir, "");
+    }
+
+    #[test]
+    fn one_config_folder() {
+        let dir = detect_from_paths([
+            "README.md",
+            "docs/catalog/eventcatalog.config.ts",
+            "docs/catalog/x/y.md",
+        ]);
+        assert_eq!(dir.unwrap(), "docs/catalog");
+    }
+
+    #[test]
+    fn hidden_and_node_modules_are_skipped() {
+        let dir = detect_from_paths([
+            "a/node_modules/eventcatalog.config.js",
+            ".x/eventcatalog.config.js",
+        ]);
+        assert_eq!(dir.unwrap(), "");
+    }
+
+    #[test]
+    fn several_configs_are_an_error() {
+        let err = detect_from_paths(["a/eventcatalog.config.js", "b/eventcatalog.config.mjs"])
+            .unwrap_err();
+        assert!(
+            matches!(&err, Error::AmbiguousCatalogDir { candidates } if candidates == &["a", "b"])
+        );
+        assert!(err.to_string().contains("a, b"));
+    }
+
+    #[test]
+    fn normalise() {
+        assert_eq!(
+            normalize_dir("./docs//catalog/", None).unwrap(),
+            "docs/catalog"
+        );
+        assert_eq!(normalize_dir("docs/../cat", None).unwrap(), "cat");
+        assert_eq!(normalize_dir(".", None).unwrap(), "");
+        assert!(matches!(
+            normalize_dir("../x", None),
+            Err(Error::CatalogDirOutsideRepo { .. })
+        ));
+        assert!(matches!(
+            normalize_dir("/etc", None),
+            Err(Error::CatalogDirOutsideRepo { .. })
+        ));
+    }
+}

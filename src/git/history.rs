@@ -1,0 +1,84 @@
+//! Commit ranges for `log`: the first-parent history of a range, oldest first.
+
+use super::{CommitId, Error, Repo, Result};
+
+/// One commit of a first-parent walk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommitInfo {
+    pub id: CommitId,
+    /// All parents in order (the first one is what `log` diffs against).
+    pub parents: Vec<CommitId>,
+    /// `Name <email>`.
+    pub author: String,
+    /// Author date, ISO 8601 with the author's offset (`2024-01-02T03:04:05+01:00`).
+    pub date: String,
+    /// Seconds since the Unix epoch of the author date.
+    pub time: i64,
+    /// The first line of the message.
+    pub subject: String,
+}
+
+impl Repo {
+    /// The first-parent history selected by `range`, oldest first: `None` is all of HEAD's
+    /// history (empty while HEAD is unborn); `REV` all of REV's; `A..B` the commits of B not
+    /// reachable from A; `A...B` the commits of B since the merge base.
+    pub fn first_parent_walk(&self, range: Option<&str>) -> Result<Vec<CommitInfo>> {
+        let range = range.map(str::trim).filter(|r| !r.is_empty());
+        let (hidden, tip) = match range {
+            None => match self.head_commit()? {
+                Some(head) => (None, head),
+                None => return Ok(Vec::new()),
+            },
+            Some(r) if r.contains("..") => match self.parse_range(Some(r), false)? {
+                super::Sides::Commits { a, b } => (Some(a), b),
+                // `parse_range` only yields `Commits` for ranges with `..`.
+                other => {
+                    return Err(Error::UnknownRevision {
+                        rev: format!("{other:?}"),
+                        hint: "expected A..B".into(),
+                        source: None,
+                    });
+                }
+            },
+            Some(r) => (None, self.resolve_commit(r)?),
+        };
+        let walk = self
+            .repo
+            .rev_walk([tip.0])
+            .first_parent_only()
+            .with_hidden(hidden.map(|h| h.0));
+        let walk = walk.all().map_err(|source| Error::Git {
+            what: format!("walking the history of {tip}"),
+            source,
+        })?;
+        let mut out = Vec::new();
+        for info in walk {
+            let info = info.map_err(|source| Error::Git {
+                what: format!("walking the history of {tip}"),
+                source,
+            })?;
+            let commit = self
+                .repo
+                .find_commit(info.id)
+                .map_err(|e| self.object_error(&info.id, "commit", e))?;
+            let what = |source| Error::Git {
+                what: format!("decoding commit {}", info.id),
+                source,
+            };
+            let parents = commit.parent_ids().map(|p| CommitId(p.detach())).collect();
+            let author = commit.author().map_err(what)?;
+            let time = author.time().map_err(|e| what(gix::Error::from_error(e)))?;
+            let subject = commit.message().map_err(what)?.summary().to_string();
+            out.push(CommitInfo {
+                id: CommitId(info.id),
+                parents,
+                author: format!("{} <{}>", author.name, author.email),
+                date: time.format_or_unix(gix::date::time::format::ISO8601_STRICT),
+                time: time.seconds,
+                subject,
+            });
+        }
+        out.reverse();
+        Ok(out)
+    }
+}

@@ -1,0 +1,487 @@
+//! The git edge: revisions, the staged index, the working tree and plain folders ->
+//! [`FileSet`], read with gix straight from the object database, the index file and the disk.
+//!
+//! This is the only module (besides `cli`) that touches a repository or the disk. It never writes
+//! into the repository, never checks anything out and never runs a `git` subprocess.
+//!
+//! - [`Repo`] wraps a gix repository plus a [`BlobCache`], so a blob shared by many commits is
+//!   inflated once.
+//! - [`Repo::parse_range`] turns the command line's RANGE into [`Sides`] (cli.md, "Choosing the two
+//!   sides"); [`Repo::detect_catalog_dir`] finds the catalog folder on one [`Side`].
+//! - [`Repo::read`] / [`Repo::read_commit`] / [`Repo::read_staged`] / [`Repo::read_worktree`] and
+//!   the free [`read_dir`] produce [`FileSet`]s that agree on paths, blob ids and bytes for the
+//!   same content. Symlinks and submodules are listed in `FileSet::special`, never followed.
+//! - [`Repo::tree_id`] and [`Repo::first_parent_walk`] serve the history walk of `log`.
+//!
+//! Known gap: working-tree blob ids are hashed from the raw bytes, so they differ from the
+//! index's when a clean filter applies (`core.autocrlf`, `eol`, LFS, `ident`).
+//!
+//! Catalog directories are repository-root relative, `/`-separated, without a leading or trailing
+//! slash; the repository root itself is the empty string `""`.
+//!
+//! [`FileSet`]: crate::catalog::FileSet
+
+mod detect;
+mod history;
+mod read;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use crate::catalog::BlobId;
+
+pub use detect::{CATALOG_FOLDERS, CONFIG_FILES, detect_from_paths, normalize_dir};
+pub use history::CommitInfo;
+pub use read::read_dir;
+
+/// Everything that can stop reading a catalog out of git.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{} is not inside a git repository (or any parent directory)", path.display())]
+    NotARepository {
+        path: PathBuf,
+        #[source]
+        source: gix::Error,
+    },
+    #[error("unknown revision `{rev}`\n  hint: {hint}")]
+    UnknownRevision {
+        rev: String,
+        hint: String,
+        #[source]
+        source: Option<gix::Error>,
+    },
+    #[error("revision `{rev}` is a {kind}, not a commit")]
+    NotACommit { rev: String, kind: String },
+    #[error("object {id} ({path}) is missing from the object database\n  hint: {hint}")]
+    ObjectMissing {
+        id: String,
+        path: String,
+        hint: String,
+    },
+    #[error(
+        "`{a}` and `{b}` have no merge base, so `{a}...{b}` has no baseline\n  hint: use `{a}..{b}` to compare the two commits directly"
+    )]
+    NoMergeBase { a: String, b: String },
+    #[error(
+        "the catalog directory `{dir}` does not exist on either side\n  hint: --dir is relative to the repository root"
+    )]
+    CatalogDirNotFound { dir: String },
+    #[error(
+        "the catalog directory `{dir}` lies outside the repository\n  hint: --dir is relative to the repository root"
+    )]
+    CatalogDirOutsideRepo { dir: String },
+    #[error("several folders hold an eventcatalog.config file: {}\n  hint: choose one with --dir", candidates.join(", "))]
+    AmbiguousCatalogDir { candidates: Vec<String> },
+    #[error("reading {}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{} is a bare repository, which has no {what}\n  hint: name two revisions, for example `main..HEAD`", git_dir.display())]
+    BareRepository {
+        git_dir: PathBuf,
+        what: &'static str,
+    },
+    #[error("the index file {} cannot be read\n  hint: `git status` may repair it, or remove it and run `git reset`", path.display())]
+    InvalidIndex {
+        path: PathBuf,
+        #[source]
+        source: gix::Error,
+    },
+    #[error("the index has unresolved merge conflicts in {}\n  hint: resolve them and `git add` the files first", paths.join(", "))]
+    Conflict { paths: Vec<String> },
+    #[error("{what}")]
+    Git {
+        what: String,
+        #[source]
+        source: gix::Error,
+    },
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A commit id: [`fmt::Display`] prints the full 40-hex id.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CommitId(pub gix::ObjectId);
+
+impl fmt::Display for CommitId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0.to_hex())
+    }
+}
+
+impl fmt::Debug for CommitId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "CommitId({self})")
+    }
+}
+
+/// One side of a comparison: where a [`FileSet`](crate::catalog::FileSet) comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The tree of a commit.
+    Commit(CommitId),
+    /// HEAD of a repository without commits: an empty catalog.
+    Unborn,
+    /// The staged index (what `git commit` would record).
+    Staged,
+    /// The working tree, honouring `.gitignore`.
+    Worktree,
+}
+
+impl Side {
+    /// The refs' `commit` value: the full id, `staged`, `worktree`, or `""` for an unborn HEAD.
+    pub fn label(&self) -> String {
+        match self {
+            Side::Commit(id) => id.to_string(),
+            Side::Unborn => String::new(),
+            Side::Staged => "staged".into(),
+            Side::Worktree => "worktree".into(),
+        }
+    }
+}
+
+/// The two sides picked by RANGE (cli.md). A baseline of `None` is HEAD in a repository
+/// without commits yet: it reads as an empty catalog ([`Side::Unborn`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sides {
+    Commits { a: CommitId, b: CommitId },
+    CommitVsWorktree(Option<CommitId>),
+    CommitVsStaged(Option<CommitId>),
+}
+
+impl Sides {
+    pub fn baseline(&self) -> Side {
+        match *self {
+            Sides::Commits { a, .. } => Side::Commit(a),
+            Sides::CommitVsWorktree(a) | Sides::CommitVsStaged(a) => {
+                a.map_or(Side::Unborn, Side::Commit)
+            }
+        }
+    }
+    pub fn candidate(&self) -> Side {
+        match *self {
+            Sides::Commits { b, .. } => Side::Commit(b),
+            Sides::CommitVsWorktree(_) => Side::Worktree,
+            Sides::CommitVsStaged(_) => Side::Staged,
+        }
+    }
+}
+
+/// Blob bytes by id, shared by every read of one [`Repo`] (and its clones).
+#[derive(Clone, Debug, Default)]
+pub struct BlobCache {
+    map: Arc<Mutex<HashMap<BlobId, Arc<[u8]>>>>,
+}
+
+impl BlobCache {
+    pub fn get(&self, id: &BlobId) -> Option<Arc<[u8]>> {
+        self.lock().get(id).cloned()
+    }
+    /// Stores `data` unless the id is known already; returns the shared bytes.
+    pub fn insert(&self, id: BlobId, data: Arc<[u8]>) -> Arc<[u8]> {
+        self.lock().entry(id).or_insert(data).clone()
+    }
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<BlobId, Arc<[u8]>>> {
+        // A panic while holding the lock cannot leave the map half-updated: recover it.
+        self.map
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Object cache per gix handle (pitfall 7: every handle needs its own).
+const OBJECT_CACHE_BYTES: usize = 16 << 20;
+
+/// A git repository opened for reading catalogs.
+pub struct Repo {
+    repo: gix::Repository,
+    shared: gix::ThreadSafeRepository,
+    cache: BlobCache,
+}
+
+impl Clone for Repo {
+    fn clone(&self) -> Self {
+        let mut repo = self.shared.to_thread_local();
+        repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
+        Repo {
+            repo,
+            shared: self.shared.clone(),
+            cache: self.cache.clone(),
+        }
+    }
+}
+
+impl fmt::Debug for Repo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Repo")
+            .field("git_dir", &self.repo.git_dir())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Repo {
+    /// Finds the repository holding `path`, searching upwards like git does. `GIT_DIR`,
+    /// `GIT_WORK_TREE` and `GIT_INDEX_FILE` are honoured (a pre-commit hook runs with them).
+    pub fn discover(path: &Path) -> Result<Repo> {
+        let mut repo = gix::discover_with_environment_overrides(path).map_err(|source| {
+            Error::NotARepository {
+                path: path.to_owned(),
+                source,
+            }
+        })?;
+        repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
+        let shared = repo.clone().into_sync();
+        Ok(Repo {
+            repo,
+            shared,
+            cache: BlobCache::default(),
+        })
+    }
+
+    /// The underlying gix handle.
+    pub fn gix(&self) -> &gix::Repository {
+        &self.repo
+    }
+
+    pub fn cache(&self) -> &BlobCache {
+        &self.cache
+    }
+
+    /// The work tree root, or `None` for a bare repository.
+    pub fn workdir(&self) -> Option<&Path> {
+        self.repo.workdir()
+    }
+
+    /// The name of the work tree's folder (the default Index `source`); for a bare repository the
+    /// git dir's name without a `.git` suffix.
+    pub fn workdir_name(&self) -> Option<String> {
+        let dir = match self.repo.workdir() {
+            Some(w) => w.to_owned(),
+            None => self.repo.git_dir().to_owned(),
+        };
+        let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+        let name = dir.file_name()?.to_string_lossy().into_owned();
+        Some(
+            name.strip_suffix(".git")
+                .filter(|n| !n.is_empty())
+                .unwrap_or(&name)
+                .to_owned(),
+        )
+    }
+
+    fn is_shallow(&self) -> bool {
+        self.repo.is_shallow().unwrap_or(false)
+    }
+
+    fn missing_hint(&self) -> String {
+        // Partial clones keep `.promisor` packs (older git also sets `extensions.partialClone`).
+        let promisor_pack = std::fs::read_dir(self.repo.common_dir().join("objects").join("pack"))
+            .map(|dir| {
+                dir.flatten()
+                    .any(|e| e.path().extension().is_some_and(|x| x == "promisor"))
+            })
+            .unwrap_or(false);
+        let partial = promisor_pack
+            || self
+                .repo
+                .config_snapshot()
+                .string("extensions.partialClone")
+                .is_some();
+        if self.is_shallow() {
+            "this is a shallow clone: run `git fetch --unshallow` (in CI: `fetch-depth: 0`)".into()
+        } else if partial {
+            "this is a partial clone (`--filter`): run `git fetch --refetch` to download all objects, \
+             or use a full clone"
+                .into()
+        } else {
+            "the object database is incomplete: fetch the missing objects or use a full clone"
+                .into()
+        }
+    }
+
+    pub(crate) fn object_missing(&self, id: &gix::oid, path: &str) -> Error {
+        Error::ObjectMissing {
+            id: id.to_hex().to_string(),
+            path: path.to_owned(),
+            hint: self.missing_hint(),
+        }
+    }
+
+    /// Turns a gix failure on object `id` into [`Error::ObjectMissing`] when the object is absent.
+    pub(crate) fn object_error(&self, id: &gix::oid, path: &str, source: gix::Error) -> Error {
+        if self.repo.has_object(id) {
+            Error::Git {
+                what: format!("reading object {} ({path})", id.to_hex()),
+                source,
+            }
+        } else {
+            self.object_missing(id, path)
+        }
+    }
+
+    /// Resolves anything `git rev-parse` accepts to a commit, peeling annotated tags.
+    pub fn resolve_commit(&self, rev: &str) -> Result<CommitId> {
+        let id = match self.repo.rev_parse_single(rev) {
+            Ok(id) => id.detach(),
+            Err(source) => {
+                let hint = if self.is_shallow() {
+                    "this is a shallow clone, so older history may be missing: run `git fetch --unshallow` (in CI: `fetch-depth: 0`)".to_owned()
+                } else if rev.starts_with("HEAD") && matches!(self.head_commit(), Ok(None)) {
+                    "the repository has no commits yet".to_owned()
+                } else {
+                    "use a branch, tag, commit id or an expression like HEAD~2; `git log --oneline` lists commits".to_owned()
+                };
+                return Err(Error::UnknownRevision {
+                    rev: rev.to_owned(),
+                    hint,
+                    source: Some(source),
+                });
+            }
+        };
+        self.peel_to_commit(id, rev)
+    }
+
+    fn peel_to_commit(&self, id: gix::ObjectId, rev: &str) -> Result<CommitId> {
+        let object = self
+            .repo
+            .find_object(id)
+            .map_err(|e| self.object_error(&id, rev, e))?;
+        let kind = object.kind;
+        match kind {
+            gix::objs::Kind::Commit => Ok(CommitId(id)),
+            gix::objs::Kind::Tag => {
+                let target = object.peel_to_kind(gix::objs::Kind::Commit).map_err(|_| {
+                    Error::NotACommit {
+                        rev: rev.to_owned(),
+                        kind: "tag of a non-commit".into(),
+                    }
+                })?;
+                Ok(CommitId(target.id))
+            }
+            other => Err(Error::NotACommit {
+                rev: rev.to_owned(),
+                kind: other.to_string(),
+            }),
+        }
+    }
+
+    /// HEAD's commit, or `None` while HEAD is unborn (no commits yet).
+    pub fn head_commit(&self) -> Result<Option<CommitId>> {
+        let head = self.repo.head().map_err(|source| Error::Git {
+            what: "reading HEAD".into(),
+            source,
+        })?;
+        match head.id() {
+            Some(id) => self.peel_to_commit(id.detach(), "HEAD").map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The table of cli.md: no range -> HEAD vs the working tree (or the staged index with
+    /// `staged`); `REV` -> REV vs the working tree (or staged); `A..B`; `A...B` (merge base of A
+    /// and B vs B). An empty side of `..`/`...` is HEAD.
+    pub fn parse_range(&self, range: Option<&str>, staged: bool) -> Result<Sides> {
+        let Some(range) = range.map(str::trim).filter(|r| !r.is_empty()) else {
+            let head = self.head_commit()?;
+            return Ok(if staged {
+                Sides::CommitVsStaged(head)
+            } else {
+                Sides::CommitVsWorktree(head)
+            });
+        };
+        let or_head = |s: &str| {
+            if s.is_empty() {
+                "HEAD".to_owned()
+            } else {
+                s.to_owned()
+            }
+        };
+        if let Some((a, b)) = range.split_once("...") {
+            let (a, b) = (or_head(a), or_head(b));
+            let (ca, cb) = (self.resolve_commit(&a)?, self.resolve_commit(&b)?);
+            let base = self
+                .repo
+                .merge_base(ca.0, cb.0)
+                .map_err(|source| Error::Git {
+                    what: format!("computing the merge base of `{a}` and `{b}`"),
+                    source,
+                })?
+                .ok_or_else(|| Error::NoMergeBase {
+                    a: a.clone(),
+                    b: b.clone(),
+                })?;
+            return Ok(Sides::Commits {
+                a: CommitId(base.detach()),
+                b: cb,
+            });
+        }
+        if let Some((a, b)) = range.split_once("..") {
+            let (a, b) = (or_head(a), or_head(b));
+            return Ok(Sides::Commits {
+                a: self.resolve_commit(&a)?,
+                b: self.resolve_commit(&b)?,
+            });
+        }
+        let rev = self.resolve_commit(range)?;
+        Ok(if staged {
+            Sides::CommitVsStaged(Some(rev))
+        } else {
+            Sides::CommitVsWorktree(Some(rev))
+        })
+    }
+
+    /// The id of the tree at `dir` in `commit` (the whole tree for `""`), or `None` when the
+    /// commit has no such directory. Equal ids mean an unchanged catalog.
+    pub fn tree_id(&self, commit: CommitId, dir: &str) -> Result<Option<gix::ObjectId>> {
+        let commit_obj = self
+            .repo
+            .find_commit(commit.0)
+            .map_err(|e| self.object_error(&commit.0, &commit.to_string(), e))?;
+        let root = commit_obj
+            .tree_id()
+            .map_err(|source| Error::Git {
+                what: format!("reading the tree of {commit}"),
+                source,
+            })?
+            .detach();
+        if dir.is_empty() {
+            return Ok(Some(root));
+        }
+        let tree = self
+            .repo
+            .find_tree(root)
+            .map_err(|e| self.object_error(&root, "", e))?;
+        let entry = tree.lookup_entry_by_path(dir).map_err(|e| Error::Git {
+            what: format!("looking up `{dir}` in {commit}"),
+            source: e,
+        })?;
+        Ok(entry.filter(|e| e.mode().is_tree()).map(|e| e.object_id()))
+    }
+
+    /// The error for reading a work tree or index out of a bare repository.
+    pub(crate) fn bare(&self, what: &'static str) -> Error {
+        Error::BareRepository {
+            git_dir: self.repo.git_dir().to_owned(),
+            what,
+        }
+    }
+}
+
+/// The catalog's [`BlobId`] of a gix object id.
+pub(crate) fn blob_id(oid: &gix::oid) -> BlobId {
+    let mut bytes = [0u8; 20];
+    for (dst, src) in bytes.iter_mut().zip(oid.as_bytes()) {
+        *dst = *src;
+    }
+    BlobId(bytes)
+}

@@ -1,0 +1,483 @@
+//! Reading one side into a [`FileSet`]: a commit's tree, the staged index, the working tree or a
+//! plain folder. Blob bytes go through the [`BlobCache`](super::BlobCache) and are read in
+//! parallel; symlinks and submodules are listed in [`FileSet::special`], never followed.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use gix::objs::tree::EntryKind;
+use rayon::prelude::*;
+
+use super::{Error, OBJECT_CACHE_BYTES, Repo, Result, Side, blob_id};
+use crate::catalog::{Blob, FileSet, SpecialEntry};
+
+/// Files of one side before their bytes are loaded: catalog path -> object id.
+#[derive(Default)]
+struct Listing {
+    blobs: Vec<(String, gix::ObjectId)>,
+    special: BTreeMap<String, SpecialEntry>,
+}
+
+impl Repo {
+    /// Reads `side` (see [`Side`]); [`Side::Unborn`] is an empty catalog.
+    pub fn read(&self, side: Side, dir: &str) -> Result<FileSet> {
+        match side {
+            Side::Commit(id) => self.read_commit(id, dir),
+            Side::Unborn => Ok(FileSet::default()),
+            Side::Staged => self.read_staged(dir),
+            Side::Worktree => self.read_worktree(dir),
+        }
+    }
+
+    /// Every file under `dir` in the tree of `commit`, paths relative to `dir`. A commit without
+    /// `dir` gives an empty FileSet.
+    pub fn read_commit(&self, commit: super::CommitId, dir: &str) -> Result<FileSet> {
+        let Some(tree) = self.tree_id(commit, dir)? else {
+            return Ok(FileSet::default());
+        };
+        let mut listing = Listing::default();
+        self.list_tree(tree, dir, "", &mut listing)?;
+        self.load(listing)
+    }
+
+    /// Recursively lists tree `id` (at catalog path `prefix`, repository path `dir/prefix`).
+    fn list_tree(
+        &self,
+        id: gix::ObjectId,
+        dir: &str,
+        prefix: &str,
+        out: &mut Listing,
+    ) -> Result<()> {
+        let repo_path = join(dir, prefix);
+        let tree = self
+            .repo
+            .find_tree(id)
+            .map_err(|e| self.object_error(&id, &repo_path, e))?;
+        for entry in tree.iter() {
+            let entry = entry.map_err(|source| Error::Git {
+                what: format!("decoding the tree at `{repo_path}`"),
+                source,
+            })?;
+            let name = entry.filename().to_string();
+            let path = join(prefix, &name);
+            let oid = entry.object_id();
+            match entry.mode().kind() {
+                EntryKind::Tree => self.list_tree(oid, dir, &path, out)?,
+                EntryKind::Blob | EntryKind::BlobExecutable => out.blobs.push((path, oid)),
+                EntryKind::Link => {
+                    out.special.insert(path, SpecialEntry::Symlink);
+                }
+                EntryKind::Commit => {
+                    out.special.insert(path, SpecialEntry::Submodule);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The staged index (honouring `GIT_INDEX_FILE`), restricted to `dir`. Entries staged for
+    /// deletion are absent, intent-to-add entries (`git add -N`) are skipped, and unmerged
+    /// entries are an [`Error::Conflict`]. No index file yet means nothing is staged.
+    pub fn read_staged(&self, dir: &str) -> Result<FileSet> {
+        let Some(index) = self.open_index()? else {
+            return Ok(FileSet::default());
+        };
+        let mut listing = Listing::default();
+        let mut conflicts = Vec::new();
+        for entry in index.entries() {
+            let repo_path = entry.path(&index).to_string();
+            if entry.stage() != gix::index::entry::Stage::Unconflicted {
+                if strip_dir(&repo_path, dir).is_some() && conflicts.last() != Some(&repo_path) {
+                    conflicts.push(repo_path);
+                }
+                continue;
+            }
+            if entry
+                .flags
+                .contains(gix::index::entry::Flags::INTENT_TO_ADD)
+            {
+                continue;
+            }
+            self.list_index_entry(entry, &repo_path, dir, &mut listing)?;
+        }
+        if !conflicts.is_empty() {
+            return Err(Error::Conflict { paths: conflicts });
+        }
+        self.load(listing)
+    }
+
+    /// Adds one index entry (at repository path `repo_path`) to `out` when it lies under `dir`.
+    /// A sparse-index directory entry is expanded from its tree.
+    fn list_index_entry(
+        &self,
+        entry: &gix::index::Entry,
+        repo_path: &str,
+        dir: &str,
+        out: &mut Listing,
+    ) -> Result<()> {
+        if entry.mode.is_sparse() {
+            let sparse_dir = repo_path.trim_end_matches('/');
+            if let Some(prefix) = strip_dir(sparse_dir, dir) {
+                return self.list_tree(entry.id, dir, prefix, out);
+            }
+            if sparse_dir == dir {
+                return self.list_tree(entry.id, dir, "", out);
+            }
+            // The catalog lies inside a sparse directory.
+            if let Some(rest) = dir
+                .strip_prefix(sparse_dir)
+                .and_then(|r| r.strip_prefix('/'))
+            {
+                let tree = self
+                    .repo
+                    .find_tree(entry.id)
+                    .map_err(|e| self.object_error(&entry.id, sparse_dir, e))?;
+                let sub = tree
+                    .lookup_entry_by_path(rest)
+                    .map_err(|source| Error::Git {
+                        what: format!("looking up `{dir}` in the index"),
+                        source,
+                    })?;
+                if let Some(sub) = sub.filter(|e| e.mode().is_tree()) {
+                    self.list_tree(sub.object_id(), dir, "", out)?;
+                }
+            }
+            return Ok(());
+        }
+        let Some(path) = strip_dir(repo_path, dir) else {
+            return Ok(());
+        };
+        match entry.mode.to_tree_entry_mode().map(|m| m.kind()) {
+            Some(EntryKind::Blob | EntryKind::BlobExecutable) => {
+                out.blobs.push((path.to_owned(), entry.id))
+            }
+            Some(EntryKind::Link) => {
+                out.special.insert(path.to_owned(), SpecialEntry::Symlink);
+            }
+            Some(EntryKind::Commit) => {
+                out.special.insert(path.to_owned(), SpecialEntry::Submodule);
+            }
+            Some(EntryKind::Tree) | None => {}
+        }
+        Ok(())
+    }
+
+    /// The index file, or `None` when there is none yet.
+    pub(crate) fn open_index(&self) -> Result<Option<gix::worktree::Index>> {
+        match self.repo.try_index() {
+            Ok(Some(index)) => Ok(Some(index)),
+            Ok(None) if self.repo.workdir().is_none() => Err(self.bare("staged index")),
+            Ok(None) => Ok(None),
+            Err(source) => Err(Error::InvalidIndex {
+                path: self.repo.index_path(),
+                source,
+            }),
+        }
+    }
+
+    /// The working tree under `dir`, honouring `.gitignore` files and `.git/info/exclude`.
+    /// Tracked files are included even when an ignore rule matches them, as git does;
+    /// submodules come from the index's gitlinks. Symlinks are listed, not followed.
+    pub fn read_worktree(&self, dir: &str) -> Result<FileSet> {
+        let workdir = self
+            .repo
+            .workdir()
+            .ok_or_else(|| self.bare("working tree"))?
+            .to_owned();
+        let paths = self.worktree_paths(&workdir, dir, false)?;
+        let mut files: Vec<(String, PathBuf)> = Vec::new();
+        let mut special = BTreeMap::new();
+        for (repo_path, kind) in paths {
+            let Some(path) = strip_dir(&repo_path, dir) else {
+                continue;
+            };
+            match kind {
+                FsKind::File => files.push((path.to_owned(), workdir.join(&repo_path))),
+                FsKind::Symlink => {
+                    special.insert(path.to_owned(), SpecialEntry::Symlink);
+                }
+            }
+        }
+        // Tracked files hidden by ignore rules, and submodules, come from the index; so do
+        // entries outside a sparse checkout (skip-worktree), which git takes as unchanged.
+        let mut from_index = Listing::default();
+        if let Some(index) = self.open_index()? {
+            let seen: HashSet<String> = files
+                .iter()
+                .map(|(p, _)| p.clone())
+                .chain(special.keys().cloned())
+                .collect();
+            for entry in index.entries() {
+                let repo_path = entry.path(&index).to_string();
+                let skip_worktree = entry
+                    .flags
+                    .contains(gix::index::entry::Flags::SKIP_WORKTREE);
+                if entry.stage() == gix::index::entry::Stage::Unconflicted
+                    && (skip_worktree || entry.mode.is_sparse())
+                {
+                    self.list_index_entry(entry, &repo_path, dir, &mut from_index)?;
+                    continue;
+                }
+                let Some(path) = strip_dir(&repo_path, dir) else {
+                    continue;
+                };
+                if seen.contains(path) {
+                    continue;
+                }
+                let on_disk = workdir.join(&repo_path);
+                let meta = std::fs::symlink_metadata(&on_disk).ok();
+                if entry.mode.is_submodule() {
+                    if meta.as_ref().is_none_or(|m| m.is_dir()) {
+                        special.insert(path.to_owned(), SpecialEntry::Submodule);
+                    }
+                } else if let Some(meta) = meta {
+                    if meta.file_type().is_symlink() {
+                        special.insert(path.to_owned(), SpecialEntry::Symlink);
+                    } else if meta.is_file() {
+                        files.push((path.to_owned(), on_disk));
+                    }
+                }
+            }
+        }
+        let index_paths: HashSet<&str> = from_index
+            .blobs
+            .iter()
+            .map(|(p, _)| p.as_str())
+            .chain(from_index.special.keys().map(String::as_str))
+            .collect();
+        files.retain(|(p, _)| !index_paths.contains(p.as_str()));
+        special.retain(|p, _| !index_paths.contains(p.as_str()));
+        let from_index = self.load(from_index)?;
+        let mut set = read_files(files, Some(&self.cache))?;
+        set.files.extend(from_index.files);
+        special.extend(from_index.special);
+        set.special = special;
+        Ok(set)
+    }
+
+    /// Repository-relative paths of non-ignored files and symlinks on the way to and under `dir`.
+    /// With `prune_hidden`, hidden folders and `node_modules` are not entered (catalog detection).
+    pub(crate) fn worktree_paths(
+        &self,
+        workdir: &Path,
+        dir: &str,
+        prune_hidden: bool,
+    ) -> Result<Vec<(String, FsKind)>> {
+        let mut builder = ignore::WalkBuilder::new(workdir);
+        builder
+            .hidden(false)
+            .parents(false)
+            .ignore(false)
+            .git_ignore(true)
+            .git_global(false)
+            .git_exclude(true)
+            .require_git(false)
+            .follow_links(false);
+        // `git_exclude` reads `<workdir>/.git/info/exclude`; a git dir elsewhere (GIT_DIR, linked
+        // worktrees) has its own exclude file.
+        let exclude = self.repo.common_dir().join("info").join("exclude");
+        if self.repo.common_dir() != workdir.join(".git") && exclude.is_file() {
+            builder.add_ignore(&exclude);
+        }
+        let root = workdir.to_owned();
+        let dir_owned = dir.to_owned();
+        builder.filter_entry(move |entry| {
+            if entry.file_name() == ".git" {
+                return false;
+            }
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            if prune_hidden && is_dir && entry.depth() > 0 {
+                let name = entry.file_name().to_string_lossy();
+                if name == "node_modules" || name.starts_with('.') {
+                    return false;
+                }
+            }
+            let Ok(rel) = entry.path().strip_prefix(&root) else {
+                return true;
+            };
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            if rel.is_empty() {
+                return true;
+            }
+            // Only descend towards `dir` and into it.
+            let on_path = dir_owned.is_empty()
+                || rel == dir_owned
+                || dir_owned.starts_with(&format!("{rel}/"))
+                || rel.starts_with(&format!("{dir_owned}/"));
+            if !on_path {
+                return false;
+            }
+            // A nested repository is not part of this work tree (submodules come from the index).
+            !(is_dir && entry.path().join(".git").exists())
+        });
+        let mut out = Vec::new();
+        for entry in builder.build() {
+            let entry = entry.map_err(|e| walk_error(workdir, e))?;
+            let Some(file_type) = entry.file_type() else {
+                continue;
+            };
+            let Ok(rel) = entry.path().strip_prefix(workdir) else {
+                continue;
+            };
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            if file_type.is_symlink() {
+                out.push((rel, FsKind::Symlink));
+            } else if file_type.is_file() {
+                out.push((rel, FsKind::File));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Loads the bytes of every listed blob: cached ones are free, the rest are read in parallel,
+    /// one gix handle per rayon job split (pitfall 6).
+    fn load(&self, listing: Listing) -> Result<FileSet> {
+        let mut seen = HashSet::new();
+        let todo: Vec<&(String, gix::ObjectId)> = listing
+            .blobs
+            .iter()
+            .filter(|(_, id)| seen.insert(*id) && self.cache.get(&blob_id(id)).is_none())
+            .collect();
+        let shared = &self.shared;
+        let loaded = todo
+            .par_iter()
+            .map_init(
+                || {
+                    let mut repo = shared.to_thread_local();
+                    repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
+                    repo
+                },
+                |repo, (path, id)| match repo.find_blob(*id) {
+                    Ok(mut blob) => Ok((blob_id(id), Arc::<[u8]>::from(blob.take_data()))),
+                    Err(e) => Err((path.clone(), *id, e)),
+                },
+            )
+            .collect::<std::result::Result<Vec<_>, _>>();
+        let loaded = loaded.map_err(|(path, id, e)| self.object_error(&id, &path, e))?;
+        for (id, data) in loaded {
+            self.cache.insert(id, data);
+        }
+        let mut set = FileSet {
+            special: listing.special,
+            ..FileSet::default()
+        };
+        for (path, oid) in listing.blobs {
+            let id = blob_id(&oid);
+            let data = self
+                .cache
+                .get(&id)
+                .ok_or_else(|| self.object_missing(&oid, &path))?;
+            set.files.insert(path, Blob { id, data });
+        }
+        Ok(set)
+    }
+}
+
+/// What a work tree walk found at a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FsKind {
+    File,
+    Symlink,
+}
+
+/// Every file of a plain folder outside any repository, paths relative to `path`. No ignore
+/// rules apply; `.git` entries are skipped; symlinks are listed in `special`, not followed.
+pub fn read_dir(path: &Path) -> Result<FileSet> {
+    let meta = std::fs::metadata(path).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    if !meta.is_dir() {
+        return Err(Error::Io {
+            path: path.to_owned(),
+            source: std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
+        });
+    }
+    let mut files = Vec::new();
+    let mut special = BTreeMap::new();
+    let walk = walkdir::WalkDir::new(path)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|e| e.file_name() != ".git");
+    for entry in walk {
+        let entry = entry.map_err(|e| {
+            let at = e.path().unwrap_or(path).to_owned();
+            Error::Io {
+                path: at,
+                source: e.into(),
+            }
+        })?;
+        let Ok(rel) = entry.path().strip_prefix(path) else {
+            continue;
+        };
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        if entry.file_type().is_symlink() {
+            special.insert(rel, SpecialEntry::Symlink);
+        } else if entry.file_type().is_file() {
+            files.push((rel, entry.path().to_owned()));
+        }
+    }
+    let mut set = read_files(files, None)?;
+    set.special = special;
+    Ok(set)
+}
+
+/// Reads files from disk in parallel, computing their git blob ids.
+fn read_files(files: Vec<(String, PathBuf)>, cache: Option<&super::BlobCache>) -> Result<FileSet> {
+    let read = files
+        .into_par_iter()
+        .map(|(rel, full)| {
+            let bytes = std::fs::read(&full).map_err(|source| Error::Io {
+                path: full.clone(),
+                source,
+            })?;
+            let oid = gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, &bytes)
+                .map_err(|e| Error::Git {
+                    what: format!("hashing {}", full.display()),
+                    source: gix::Error::from_error(e),
+                })?;
+            Ok((rel, blob_id(&oid), bytes))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut set = FileSet::default();
+    for (rel, id, bytes) in read {
+        let data: Arc<[u8]> = Arc::from(bytes);
+        let data = match cache {
+            Some(cache) => cache.insert(id, data),
+            None => data,
+        };
+        set.files.insert(rel, Blob { id, data });
+    }
+    Ok(set)
+}
+
+fn walk_error(workdir: &Path, e: ignore::Error) -> Error {
+    let path = match &e {
+        ignore::Error::WithPath { path, .. } => path.clone(),
+        _ => workdir.to_owned(),
+    };
+    let source = e
+        .into_io_error()
+        .unwrap_or_else(|| std::io::Error::other("walking the working tree failed"));
+    Error::Io { path, source }
+}
+
+/// `a/b`, or whichever side is non-empty.
+pub(crate) fn join(a: &str, b: &str) -> String {
+    match (a.is_empty(), b.is_empty()) {
+        (true, _) => b.to_owned(),
+        (_, true) => a.to_owned(),
+        _ => format!("{a}/{b}"),
+    }
+}
+
+/// The catalog path of repository path `path` when it lies under `dir` (`""` = everything).
+pub(crate) fn strip_dir<'a>(path: &'a str, dir: &str) -> Option<&'a str> {
+    if dir.is_empty() {
+        return Some(path);
+    }
+    path.strip_prefix(dir)?
+        .strip_prefix('/')
+        .filter(|rest| !rest.is_empty())
+}

@@ -1,0 +1,810 @@
+//! The git source against real repositories built with the git CLI ([`support::TestRepo`]):
+//! revisions, ranges, the staged index, the working tree, plain folders, catalog detection,
+//! special entries and the errors a user can run into.
+
+mod support;
+
+use catalog_diff::catalog::{FileSet, SpecialEntry};
+use catalog_diff::git::{self, CommitId, Error, Repo, Side, Sides};
+use support::{TestRepo, write_files};
+
+const CATALOG: &[(&str, &str)] = &[
+    (
+        "events/OrderPlaced/index.mdx",
+        "---\nid: OrderPlaced\nversion: 1.0.0\n---\nAn order.\n",
+    ),
+    ("events/OrderPlaced/schema.json", "{\"type\": \"object\"}\n"),
+    (
+        "services/Orders/index.mdx",
+        "---\nid: Orders\nversion: 0.0.1\n---\n",
+    ),
+    (
+        "domains/Sales/index.mdx",
+        "---\nid: Sales\nversion: 1.0.0\n---\n",
+    ),
+    (".gitignore", "*.log\n"),
+];
+
+fn open(repo: &TestRepo) -> Repo {
+    Repo::discover(&repo.path()).expect("discover")
+}
+
+fn commit(repo: &Repo, rev: &str) -> CommitId {
+    repo.resolve_commit(rev).expect("resolve")
+}
+
+/// Paths, blob ids and bytes, for comparing FileSets.
+fn summary(set: &FileSet) -> Vec<(String, String, Vec<u8>)> {
+    set.files
+        .iter()
+        .map(|(p, b)| (p.clone(), b.id.to_string(), b.data.to_vec()))
+        .collect()
+}
+
+fn paths(set: &FileSet) -> Vec<&str> {
+    set.files.keys().map(String::as_str).collect()
+}
+
+#[test]
+fn one_catalog_read_four_ways_is_identical() {
+    let t = TestRepo::new();
+    t.write_all(CATALOG);
+    t.commit_all("catalog");
+    t.write("events/debug.log", "ignored\n");
+    let repo = open(&t);
+    let head = commit(&repo, "HEAD");
+
+    let at_commit = repo.read_commit(head, "").unwrap();
+    let staged = repo.read_staged("").unwrap();
+    let worktree = repo.read_worktree("").unwrap();
+    let plain_dir = tempfile::tempdir().unwrap();
+    write_files(plain_dir.path(), CATALOG);
+    let plain = git::read_dir(plain_dir.path()).unwrap();
+
+    assert_eq!(at_commit.files.len(), CATALOG.len());
+    assert_eq!(summary(&at_commit), summary(&staged));
+    assert_eq!(summary(&at_commit), summary(&worktree));
+    assert_eq!(summary(&at_commit), summary(&plain));
+    assert!(
+        worktree.get("events/debug.log").is_none(),
+        "ignored by .gitignore"
+    );
+
+    let blob = t.git(&["rev-parse", "HEAD:events/OrderPlaced/schema.json"]);
+    assert_eq!(
+        at_commit
+            .get("events/OrderPlaced/schema.json")
+            .unwrap()
+            .id
+            .to_string(),
+        blob
+    );
+    assert_eq!(head.to_string(), t.rev("HEAD"));
+    assert_eq!(head.to_string().len(), 40);
+    assert_eq!(repo.workdir_name().as_deref(), Some("repo"));
+}
+
+#[test]
+fn staged_and_unstaged_edits() {
+    let t = TestRepo::new();
+    t.write_all(&[
+        ("events/A.md", "a1"),
+        ("events/B.md", "b1"),
+        ("events/C.md", "c1"),
+    ]);
+    t.commit_all("v1");
+    t.write("events/A.md", "a2");
+    t.git(&["add", "events/A.md"]);
+    t.write("events/B.md", "b2");
+    t.git(&["rm", "-q", "events/C.md"]);
+    t.write("events/D.md", "d (untracked)");
+    let repo = open(&t);
+
+    let staged = repo.read_staged("").unwrap();
+    assert_eq!(paths(&staged), ["events/A.md", "events/B.md"]);
+    assert_eq!(&*staged.get("events/A.md").unwrap().data, b"a2");
+    assert_eq!(&*staged.get("events/B.md").unwrap().data, b"b1");
+
+    let worktree = repo.read_worktree("").unwrap();
+    assert_eq!(
+        paths(&worktree),
+        ["events/A.md", "events/B.md", "events/D.md"]
+    );
+    assert_eq!(&*worktree.get("events/B.md").unwrap().data, b"b2");
+
+    let head = repo.read_commit(commit(&repo, "HEAD"), "").unwrap();
+    assert_eq!(paths(&head), ["events/A.md", "events/B.md", "events/C.md"]);
+}
+
+/// main: c1 - c2 ------- merge
+///              \       /
+/// feature:      f1 - f2
+fn branchy() -> (TestRepo, [String; 5]) {
+    let t = TestRepo::new();
+    t.write("events/E/index.mdx", "1");
+    let c1 = t.commit_all("c1");
+    t.git(&["tag", "-a", "v1", "-m", "release 1"]);
+    t.write("events/E/index.mdx", "2");
+    let c2 = t.commit_all("c2");
+    t.git(&["checkout", "-q", "-b", "feature", "HEAD"]);
+    t.write("services/S/index.mdx", "f1");
+    let f1 = t.commit_all("f1");
+    t.write("services/S/index.mdx", "f2");
+    let f2 = t.commit_all("f2");
+    t.git(&["checkout", "-q", "main"]);
+    t.write("README.md", "main only");
+    t.commit_all("c3");
+    t.git(&["merge", "-q", "--no-ff", "-m", "merge feature", "feature"]);
+    let merge = t.rev("HEAD");
+    (t, [c1, c2, f1, f2, merge])
+}
+
+#[test]
+fn ranges_follow_the_cli_table() {
+    let (t, [c1, c2, _f1, f2, merge]) = branchy();
+    let repo = open(&t);
+    let id = |s: &str| commit(&repo, s);
+    assert_eq!(id("HEAD").to_string(), merge);
+    assert_eq!(
+        repo.parse_range(None, false).unwrap(),
+        Sides::CommitVsWorktree(Some(id("HEAD")))
+    );
+    assert_eq!(
+        repo.parse_range(None, true).unwrap(),
+        Sides::CommitVsStaged(Some(id("HEAD")))
+    );
+    assert_eq!(
+        repo.parse_range(Some("v1"), false).unwrap(),
+        Sides::CommitVsWorktree(Some(id(&c1)))
+    );
+    assert_eq!(
+        repo.parse_range(Some("v1..feature"), false).unwrap(),
+        Sides::Commits {
+            a: id(&c1),
+            b: id(&f2)
+        }
+    );
+    assert_eq!(
+        repo.parse_range(Some("v1.."), false).unwrap(),
+        Sides::Commits {
+            a: id(&c1),
+            b: id("HEAD")
+        }
+    );
+    // The merge base of main~1 (c3) and feature is c2.
+    assert_eq!(
+        repo.parse_range(Some("main~1...feature"), false).unwrap(),
+        Sides::Commits {
+            a: id(&c2),
+            b: id(&f2)
+        }
+    );
+    let sides = repo.parse_range(Some("main..feature"), false).unwrap();
+    assert_eq!(sides.baseline(), Side::Commit(id("main")));
+    assert_eq!(sides.candidate(), Side::Commit(id(&f2)));
+    assert_eq!(Sides::CommitVsStaged(None).baseline(), Side::Unborn);
+    assert_eq!(Side::Worktree.label(), "worktree");
+    assert_eq!(Side::Staged.label(), "staged");
+}
+
+#[test]
+fn annotated_tags_and_short_ids_peel_to_commits() {
+    let (t, [c1, ..]) = branchy();
+    let repo = open(&t);
+    assert_eq!(commit(&repo, "v1").to_string(), c1);
+    assert_eq!(commit(&repo, "v1^{commit}").to_string(), c1);
+    assert_eq!(commit(&repo, &c1[..8]).to_string(), c1);
+    let err = repo.resolve_commit("HEAD:events").unwrap_err();
+    assert!(matches!(err, Error::NotACommit { .. }), "{err}");
+}
+
+#[test]
+fn unknown_revision_names_it_and_hints() {
+    let (t, _) = branchy();
+    let repo = open(&t);
+    let err = repo.resolve_commit("no-such-branch").unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, Error::UnknownRevision { .. }));
+    assert!(
+        msg.contains("`no-such-branch`") && msg.contains("hint:"),
+        "{msg}"
+    );
+    let err = repo.parse_range(Some("main..nope"), false).unwrap_err();
+    assert!(err.to_string().contains("`nope`"), "{err}");
+}
+
+#[test]
+fn unrelated_histories_have_no_merge_base() {
+    let (t, _) = branchy();
+    t.git(&["checkout", "-q", "--orphan", "other"]);
+    t.write("x.md", "x");
+    t.commit_all("orphan");
+    let repo = open(&t);
+    let err = repo.parse_range(Some("main...other"), false).unwrap_err();
+    assert!(matches!(err, Error::NoMergeBase { .. }), "{err}");
+}
+
+#[test]
+fn first_parent_walk_is_oldest_first() {
+    let (t, [c1, c2, f1, _f2, merge]) = branchy();
+    let repo = open(&t);
+    let all = repo.first_parent_walk(None).unwrap();
+    let subjects: Vec<&str> = all.iter().map(|c| c.subject.as_str()).collect();
+    assert_eq!(subjects, ["c1", "c2", "c3", "merge feature"]);
+    let last = all.last().unwrap();
+    assert_eq!(last.id.to_string(), merge);
+    assert_eq!(last.parents.len(), 2);
+    assert_eq!(all[0].id.to_string(), c1);
+    assert_eq!(all[0].author, "Test Author <author@example.com>");
+    assert_eq!(all[0].date, "2023-11-14T22:14:20+00:00");
+
+    let range = repo
+        .first_parent_walk(Some(&format!("{c2}..feature")))
+        .unwrap();
+    assert_eq!(
+        range.iter().map(|c| c.subject.as_str()).collect::<Vec<_>>(),
+        ["f1", "f2"]
+    );
+    assert_eq!(range[0].id.to_string(), f1);
+    assert_eq!(repo.first_parent_walk(Some("v1")).unwrap().len(), 1);
+}
+
+#[test]
+fn tree_id_is_stable_when_the_catalog_does_not_change() {
+    let (t, [c1, c2, f1, f2, _]) = branchy();
+    let repo = open(&t);
+    let events = |c: &str| repo.tree_id(commit(&repo, c), "events").unwrap();
+    assert_ne!(events(&c1), events(&c2));
+    assert_eq!(events(&c2), events(&f1));
+    assert_eq!(events(&f1), events(&f2));
+    assert_eq!(repo.tree_id(commit(&repo, &c1), "services").unwrap(), None);
+    assert!(
+        repo.read_commit(commit(&repo, &c1), "services")
+            .unwrap()
+            .files
+            .is_empty()
+    );
+}
+
+#[test]
+fn blobs_are_read_once() {
+    let (t, [c1, _, _, f2, _]) = branchy();
+    let repo = open(&t);
+    let first = repo.read_commit(commit(&repo, "HEAD"), "").unwrap();
+    let cached = repo.cache().len();
+    let again = repo.read_commit(commit(&repo, "HEAD"), "").unwrap();
+    assert_eq!(repo.cache().len(), cached);
+    let a = &first.get("events/E/index.mdx").unwrap().data;
+    let b = &again.get("events/E/index.mdx").unwrap().data;
+    assert!(std::sync::Arc::ptr_eq(a, b));
+    // A clone shares the cache.
+    let clone = repo.clone();
+    clone.read_commit(commit(&repo, &f2), "").unwrap();
+    assert_eq!(repo.cache().len(), cached);
+    clone.read_commit(commit(&repo, &c1), "").unwrap();
+    assert_eq!(repo.cache().len(), cached + 1);
+}
+
+#[test]
+fn catalog_in_a_subfolder_is_found_by_its_config() {
+    let t = TestRepo::new();
+    t.write_all(&[
+        ("README.md", "repo"),
+        ("docs/catalog/eventcatalog.config.js", "module.exports = {}"),
+        ("docs/catalog/events/E/index.mdx", "---\nid: E\n---\n"),
+        (
+            "docs/catalog/node_modules/pkg/eventcatalog.config.js",
+            "ignored",
+        ),
+        (".github/eventcatalog.config.js", "hidden"),
+    ]);
+    t.commit_all("catalog");
+    let repo = open(&t);
+    let head = Side::Commit(commit(&repo, "HEAD"));
+    for side in [head, Side::Staged, Side::Worktree] {
+        assert_eq!(
+            repo.detect_catalog_dir(side, None).unwrap(),
+            "docs/catalog",
+            "{side:?}"
+        );
+    }
+    assert_eq!(repo.detect_catalog_dir(Side::Unborn, None).unwrap(), "");
+    let set = repo.read(head, "docs/catalog").unwrap();
+    assert!(set.get("events/E/index.mdx").is_some());
+    assert!(set.get("eventcatalog.config.js").is_some());
+    let worktree = repo.read_worktree("docs/catalog").unwrap();
+    assert_eq!(summary(&set), summary(&worktree));
+    assert_eq!(
+        summary(&set),
+        summary(&repo.read_staged("docs/catalog").unwrap())
+    );
+
+    let sides = repo.parse_range(None, false).unwrap();
+    assert_eq!(
+        repo.detect_catalog_dir_for(&sides, None).unwrap(),
+        "docs/catalog"
+    );
+    assert_eq!(
+        repo.detect_catalog_dir_for(&sides, Some("./docs/catalog/"))
+            .unwrap(),
+        "docs/catalog"
+    );
+    let err = repo
+        .detect_catalog_dir_for(&sides, Some("nope"))
+        .unwrap_err();
+    assert!(matches!(err, Error::CatalogDirNotFound { .. }), "{err}");
+    let err = repo
+        .detect_catalog_dir(Side::Worktree, Some("../elsewhere"))
+        .unwrap_err();
+    assert!(matches!(err, Error::CatalogDirOutsideRepo { .. }), "{err}");
+    let absolute = t.path().join("docs/catalog");
+    assert_eq!(
+        repo.detect_catalog_dir(Side::Worktree, absolute.to_str())
+            .unwrap(),
+        "docs/catalog"
+    );
+}
+
+#[test]
+fn root_catalog_folders_win_over_configs() {
+    let t = TestRepo::new();
+    t.write_all(&[
+        ("services/S/index.mdx", "s"),
+        ("site/eventcatalog.config.ts", "x"),
+    ]);
+    t.commit_all("c");
+    let repo = open(&t);
+    assert_eq!(
+        repo.detect_catalog_dir(Side::Commit(commit(&repo, "HEAD")), None)
+            .unwrap(),
+        ""
+    );
+}
+
+#[test]
+fn two_config_candidates_are_an_error() {
+    let t = TestRepo::new();
+    t.write_all(&[
+        ("a/eventcatalog.config.js", "a"),
+        ("b/c/eventcatalog.config.mjs", "b"),
+    ]);
+    t.commit_all("two");
+    let repo = open(&t);
+    for side in [
+        Side::Commit(commit(&repo, "HEAD")),
+        Side::Staged,
+        Side::Worktree,
+    ] {
+        let err = repo.detect_catalog_dir(side, None).unwrap_err();
+        let Error::AmbiguousCatalogDir { candidates } = &err else {
+            panic!("{err}")
+        };
+        assert_eq!(candidates, &["a", "b/c"]);
+        assert!(err.to_string().contains("a, b/c") && err.to_string().contains("--dir"));
+    }
+    assert_eq!(
+        repo.detect_catalog_dir(Side::Worktree, Some("a")).unwrap(),
+        "a"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_and_submodules_are_special() {
+    let t = TestRepo::new();
+    t.write("events/E/index.mdx", "e");
+    t.symlink("index.mdx", "events/E/link.mdx");
+    t.git(&["add", "-A"]);
+    let sub = "0123456789abcdef0123456789abcdef01234567";
+    t.git(&[
+        "update-index",
+        "--add",
+        "--cacheinfo",
+        &format!("160000,{sub},events/vendored"),
+    ]);
+    t.commit("special");
+    let repo = open(&t);
+    let expected = [
+        ("events/E/link.mdx".to_owned(), SpecialEntry::Symlink),
+        ("events/vendored".to_owned(), SpecialEntry::Submodule),
+    ];
+    for side in [
+        Side::Commit(commit(&repo, "HEAD")),
+        Side::Staged,
+        Side::Worktree,
+    ] {
+        let set = repo.read(side, "").unwrap();
+        assert_eq!(paths(&set), ["events/E/index.mdx"], "{side:?}");
+        assert_eq!(
+            set.special.clone().into_iter().collect::<Vec<_>>(),
+            expected,
+            "{side:?}"
+        );
+    }
+    let plain = git::read_dir(&t.path()).unwrap();
+    assert_eq!(
+        plain.special.get("events/E/link.mdx"),
+        Some(&SpecialEntry::Symlink)
+    );
+    assert!(plain.get(".git/HEAD").is_none());
+}
+
+#[test]
+fn shallow_clone_reports_missing_history() {
+    let (t, _) = branchy();
+    let shallow = t.clone_with(&["--depth", "1", "--no-local"]);
+    let repo = open(&shallow);
+    let head = commit(&repo, "HEAD");
+    assert_eq!(head.to_string(), t.rev("HEAD"));
+    assert!(
+        repo.read_commit(head, "")
+            .unwrap()
+            .get("events/E/index.mdx")
+            .is_some()
+    );
+    let err = repo
+        .resolve_commit("HEAD~1")
+        .and_then(|c| repo.read_commit(c, "").map(|_| c))
+        .unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("shallow") && msg.contains("--unshallow"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn non_repository_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = Repo::discover(dir.path()).unwrap_err();
+    assert!(matches!(err, Error::NotARepository { .. }), "{err}");
+    assert!(err.to_string().contains(&dir.path().display().to_string()));
+    let missing = git::read_dir(&dir.path().join("missing")).unwrap_err();
+    assert!(matches!(missing, Error::Io { .. }), "{missing}");
+}
+
+#[test]
+fn discovery_searches_upwards() {
+    let (t, _) = branchy();
+    let repo = Repo::discover(&t.path().join("events/E")).unwrap();
+    assert_eq!(repo.detect_catalog_dir(Side::Worktree, None).unwrap(), "");
+}
+
+#[test]
+fn repository_without_commits_has_an_empty_baseline() {
+    let t = TestRepo::new();
+    let repo = open(&t);
+    assert_eq!(
+        repo.parse_range(None, false).unwrap(),
+        Sides::CommitVsWorktree(None)
+    );
+    assert_eq!(
+        repo.parse_range(None, true).unwrap(),
+        Sides::CommitVsStaged(None)
+    );
+    assert!(repo.read_staged("").unwrap().files.is_empty());
+    t.write("events/E/index.mdx", "e");
+    assert!(repo.read(Side::Unborn, "").unwrap().files.is_empty());
+    assert_eq!(
+        paths(&repo.read_worktree("").unwrap()),
+        ["events/E/index.mdx"]
+    );
+    assert!(repo.first_parent_walk(None).unwrap().is_empty());
+    let err = repo.resolve_commit("HEAD").unwrap_err();
+    assert!(err.to_string().contains("no commits yet"), "{err}");
+}
+
+#[test]
+fn bare_repository_has_no_worktree() {
+    let (t, _) = branchy();
+    let bare = t.clone_with(&["--bare"]);
+    let repo = open(&bare);
+    let err = repo.read_worktree("").unwrap_err();
+    assert!(matches!(err, Error::BareRepository { .. }), "{err}");
+    assert!(
+        repo.read_commit(commit(&repo, "HEAD"), "")
+            .unwrap()
+            .get("events/E/index.mdx")
+            .is_some()
+    );
+}
+
+#[test]
+fn merge_conflicts_in_the_index_are_an_error() {
+    let t = TestRepo::new();
+    t.write("events/E.md", "base");
+    t.commit_all("base");
+    t.git(&["checkout", "-q", "-b", "other"]);
+    t.write("events/E.md", "theirs");
+    t.commit_all("theirs");
+    t.git(&["checkout", "-q", "main"]);
+    t.write("events/E.md", "ours");
+    t.commit_all("ours");
+    let out = support::git_command(&t.path(), 0)
+        .args(["merge", "-q", "other"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "the merge conflicts");
+    let repo = open(&t);
+    let err = repo.read_staged("").unwrap_err();
+    assert!(
+        matches!(&err, Error::Conflict { paths } if paths == &["events/E.md"]),
+        "{err}"
+    );
+    assert!(
+        repo.read_staged("services").unwrap().files.is_empty(),
+        "outside the conflict"
+    );
+}
+
+#[test]
+fn ignore_rules_exclude_files_but_not_tracked_ones() {
+    let t = TestRepo::new();
+    t.write_all(&[("events/keep.md", "k"), ("events/tracked.tmp", "t")]);
+    t.commit_all("c");
+    t.write(".gitignore", "*.tmp\nbuild/\n");
+    t.write("events/new.tmp", "untracked, ignored");
+    t.write("events/build/out.md", "ignored dir");
+    t.write("events/excluded.md", "excluded");
+    std::fs::write(t.path().join(".git/info/exclude"), "events/excluded.md\n").unwrap();
+    let repo = open(&t);
+    let set = repo.read_worktree("events").unwrap();
+    assert_eq!(paths(&set), ["keep.md", "tracked.tmp"]);
+}
+
+#[test]
+fn invalid_index_file() {
+    let t = TestRepo::new();
+    t.write("events/E.md", "e");
+    t.commit_all("c");
+    std::fs::write(t.path().join(".git/index"), b"garbage").unwrap();
+    let repo = open(&t);
+    let err = repo.read_staged("").unwrap_err();
+    assert!(matches!(err, Error::InvalidIndex { .. }), "{err}");
+}
+
+#[test]
+fn partial_clone_names_the_missing_blob() {
+    let (t, _) = branchy();
+    t.git(&["config", "uploadpack.allowFilter", "true"]);
+    let partial = t.clone_with(&["--no-local", "--filter=blob:none", "--no-checkout"]);
+    let repo = open(&partial);
+    let head = commit(&repo, "HEAD");
+    let err = repo.read_commit(head, "").unwrap_err();
+    let Error::ObjectMissing { path, id, .. } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(id.len(), 40);
+    assert!(
+        ["README.md", "events/E/index.mdx", "services/S/index.mdx"].contains(&path.as_str()),
+        "{path}"
+    );
+    assert!(
+        err.to_string().contains("partial clone")
+            && err.to_string().contains("git fetch --refetch"),
+        "{err}"
+    );
+    // Trees are all there: detection and tree ids still work.
+    assert!(repo.tree_id(head, "events").unwrap().is_some());
+}
+
+/// A pre-commit hook of `git commit -a` sees a temporary index through `GIT_INDEX_FILE`. The
+/// variable is set for a child process (this same test binary), never in this process.
+#[test]
+fn git_index_file_is_honoured() {
+    if let Ok(repo_path) = std::env::var("CATALOG_DIFF_TEST_CHILD_REPO") {
+        let repo = Repo::discover(std::path::Path::new(&repo_path)).unwrap();
+        let staged = repo.read_staged("").unwrap();
+        assert_eq!(&*staged.get("events/A.md").unwrap().data, b"temporary");
+        return;
+    }
+    let t = TestRepo::new();
+    t.write("events/A.md", "committed");
+    t.commit_all("c");
+    let temp_index = t.path().join(".git/index.hook");
+    std::fs::copy(t.path().join(".git/index"), &temp_index).unwrap();
+    t.write("events/A.md", "temporary");
+    let out = support::git_command(&t.path(), 0)
+        .env("GIT_INDEX_FILE", &temp_index)
+        .args(["add", "events/A.md"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let repo = open(&t);
+    assert_eq!(
+        &*repo
+            .read_staged("")
+            .unwrap()
+            .get("events/A.md")
+            .unwrap()
+            .data,
+        b"committed"
+    );
+
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "git_index_file_is_honoured", "--test-threads=1"])
+        .env("CATALOG_DIFF_TEST_CHILD_REPO", t.path())
+        .env("GIT_INDEX_FILE", &temp_index)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn detection_falls_back_to_the_baseline_only_when_the_candidate_has_no_catalog() {
+    let t = TestRepo::new();
+    t.write_all(&[
+        ("cat/eventcatalog.config.js", "x"),
+        ("cat/events/E/index.mdx", "e"),
+    ]);
+    t.commit_all("catalog");
+    t.git(&["rm", "-q", "-r", "cat"]);
+    let repo = open(&t);
+    // The candidate (working tree) deleted the catalog: the baseline still says where it was.
+    let sides = repo.parse_range(None, false).unwrap();
+    assert_eq!(repo.detect_catalog_dir_for(&sides, None).unwrap(), "cat");
+    // A candidate whose root holds catalog folders wins.
+    t.write("events/F/index.mdx", "f");
+    assert_eq!(repo.detect_catalog_dir_for(&sides, None).unwrap(), "");
+}
+
+#[test]
+fn repo_clones_read_on_other_threads() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Repo>();
+    let (t, commits) = branchy();
+    let repo = open(&t);
+    let ids: Vec<CommitId> = commits.iter().map(|c| commit(&repo, c)).collect();
+    let sequential: Vec<_> = ids
+        .iter()
+        .map(|c| summary(&repo.read_commit(*c, "").unwrap()))
+        .collect();
+    let fresh = open(&t);
+    let parallel: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = ids
+            .iter()
+            .map(|c| {
+                let local = fresh.clone();
+                s.spawn(move || summary(&local.read_commit(*c, "").unwrap()))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(sequential, parallel);
+}
+
+/// A real pre-commit hook: `git commit -a` runs it with a temporary index in `GIT_INDEX_FILE`.
+/// The hook runs this test binary again, which reads the staged side from the hook's
+/// environment and checks it is exactly what the commit records.
+#[cfg(unix)]
+#[test]
+fn pre_commit_hook_sees_what_commit_records() {
+    if let Ok(expected) = std::env::var("CATALOG_DIFF_TEST_HOOK_EXPECT") {
+        let cwd = std::env::current_dir().unwrap();
+        let repo = Repo::discover(&cwd).unwrap();
+        let staged = repo.read_staged("").unwrap();
+        assert_eq!(
+            std::str::from_utf8(&staged.get("events/A.md").unwrap().data).unwrap(),
+            expected
+        );
+        assert!(staged.get("events/untracked.md").is_none());
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let t = TestRepo::new();
+    t.write("events/A.md", "v1");
+    t.commit_all("c1");
+    let hook = t.path().join(".git/hooks/pre-commit");
+    std::fs::create_dir_all(hook.parent().unwrap()).unwrap();
+    std::fs::write(
+        &hook,
+        "#!/bin/sh\nexec \"$CATALOG_DIFF_TEST_EXE\" --exact pre_commit_hook_sees_what_commit_records --test-threads=1 --quiet >&2\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    t.write("events/A.md", "v2 via commit -a");
+    t.write("events/untracked.md", "not committed");
+    let commit_expecting = |expect: &str| {
+        support::git_command(&t.path(), 120)
+            .env("CATALOG_DIFF_TEST_EXE", std::env::current_exe().unwrap())
+            .env("CATALOG_DIFF_TEST_HOOK_EXPECT", expect)
+            .args(["commit", "-q", "-a", "-m", "c2"])
+            .output()
+            .unwrap()
+    };
+    // The hook really checks: a wrong expectation aborts the commit.
+    assert!(!commit_expecting("v1").status.success());
+    let out = commit_expecting("v2 via commit -a");
+    assert!(
+        out.status.success(),
+        "hook failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(t.git(&["show", "HEAD:events/A.md"]), "v2 via commit -a");
+}
+
+#[test]
+fn sparse_checkout_and_sparse_index_read_like_the_commit() {
+    let t = TestRepo::new();
+    t.write_all(CATALOG);
+    t.write("services/Orders/nested/deep.md", "deep");
+    t.commit_all("catalog");
+    for sparse_index in [false, true] {
+        let mut args = vec!["sparse-checkout", "init", "--cone"];
+        if sparse_index {
+            args.push("--sparse-index");
+        }
+        t.git(&args);
+        t.git(&["sparse-checkout", "set", "events"]);
+        assert!(
+            !t.path().join("services").exists(),
+            "services are not checked out"
+        );
+        let repo = open(&t);
+        let head = repo.read_commit(commit(&repo, "HEAD"), "").unwrap();
+        for dir in ["", "services", "services/Orders"] {
+            let at_commit = repo.read_commit(commit(&repo, "HEAD"), dir).unwrap();
+            assert!(!at_commit.files.is_empty());
+            let staged = repo.read_staged(dir).unwrap();
+            assert_eq!(
+                summary(&at_commit),
+                summary(&staged),
+                "staged {dir:?}, sparse index {sparse_index}"
+            );
+            let worktree = repo.read_worktree(dir).unwrap();
+            assert_eq!(
+                summary(&at_commit),
+                summary(&worktree),
+                "worktree {dir:?}, sparse index {sparse_index}"
+            );
+        }
+        assert_eq!(head.files.len(), CATALOG.len() + 1);
+        t.git(&["sparse-checkout", "disable"]);
+    }
+}
+
+#[test]
+fn detection_sees_through_a_sparse_index() {
+    let t = TestRepo::new();
+    t.write_all(&[
+        ("README.md", "r"),
+        ("docs/cat/eventcatalog.config.js", "x"),
+        ("docs/cat/events/E/index.mdx", "e"),
+    ]);
+    t.commit_all("c");
+    t.git(&["sparse-checkout", "init", "--cone", "--sparse-index"]);
+    t.git(&["sparse-checkout", "set", "other"]);
+    assert!(!t.path().join("docs").exists());
+    let repo = open(&t);
+    for side in [Side::Staged, Side::Worktree] {
+        assert_eq!(
+            repo.detect_catalog_dir(side, None).unwrap(),
+            "docs/cat",
+            "{side:?}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "prints error messages for a human to look at"]
+fn show_error_messages() {
+    let (t, _) = branchy();
+    let repo = open(&t);
+    eprintln!("{}", repo.resolve_commit("nope").unwrap_err());
+    let shallow = t.clone_with(&["--depth", "1", "--no-local"]);
+    let srepo = open(&shallow);
+    eprintln!("{}", srepo.resolve_commit("HEAD~1").unwrap_err());
+    t.git(&["config", "uploadpack.allowFilter", "true"]);
+    let partial = t.clone_with(&["--no-local", "--filter=blob:none", "--no-checkout"]);
+    let prepo = open(&partial);
+    eprintln!(
+        "{}",
+        prepo.read_commit(commit(&prepo, "HEAD"), "").unwrap_err()
+    );
+    eprintln!("{}", Repo::discover(std::path::Path::new("/")).unwrap_err());
+}
