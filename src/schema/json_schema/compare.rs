@@ -368,7 +368,7 @@ pub fn canon_schema(value: &Value) -> String {
                 entries.sort();
                 format!("{{{}}}", entries.join(","))
             }
-            ("enum" | "required", Value::Array(values)) => {
+            ("enum" | "required" | "type", Value::Array(values)) => {
                 let mut entries: Vec<String> = values.iter().map(canon_value).collect();
                 entries.sort();
                 entries.dedup();
