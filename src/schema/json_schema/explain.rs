@@ -1,0 +1,78 @@
+//! Turn a [`Verdict`] into text for people: a one-line summary, then one sentence per op. This
+//! is formatting only; every decision was already made by the rules table.
+
+use crate::schema::{Direction, Op, Verdict};
+
+use super::rules::Effect;
+
+/// Which directions one op breaks, limited to what the verdict (that is, the strategy) checked.
+fn op_direction(op: &Op, verdict: &Verdict) -> Option<Direction> {
+    if !op.breaking {
+        return None;
+    }
+    let rule = op.kind.rule();
+    let checked_backward = matches!(
+        verdict.direction,
+        Some(Direction::Backward | Direction::Both)
+    );
+    let checked_forward = matches!(
+        verdict.direction,
+        Some(Direction::Forward | Direction::Both)
+    );
+    Direction::from_flags(
+        checked_backward && rule.backward == Effect::Breaks,
+        checked_forward && rule.forward == Effect::Breaks,
+    )
+}
+
+/// A summary line, then `BREAKING (direction) path: reason` or `ok path: reason` per op.
+pub fn explain(verdict: &Verdict) -> String {
+    let mut out = String::new();
+    let breaking = verdict.ops.iter().filter(|op| op.breaking).count();
+    let summary = match (verdict.ops.len(), verdict.direction) {
+        (0, _) => "No changes: the schemas accept the same values.".to_owned(),
+        (total, Some(direction)) => {
+            format!(
+                "Breaking ({}): {breaking} of {total} change(s) break compatibility.",
+                direction.as_str()
+            )
+        }
+        (total, None) => format!("Compatible: {total} change(s), none breaking."),
+    };
+    out.push_str(&summary);
+    out.push('\n');
+    for op in &verdict.ops {
+        let path = if op.path.is_empty() {
+            "/"
+        } else {
+            op.path.as_str()
+        };
+        match op_direction(op, verdict) {
+            Some(direction) => out.push_str(&format!(
+                "BREAKING ({}) {path}: {}\n",
+                direction.as_str(),
+                op.reason
+            )),
+            None => out.push_str(&format!("ok {path}: {}\n", op.reason)),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::schema::{Strategy, compare_json_schema, explain};
+    use serde_json::json;
+
+    #[test]
+    fn explains_a_removed_requirement() {
+        let before = json!({"type": "object", "properties": {"customerId": {"type": "string"}}, "required": ["customerId"]});
+        let after = json!({"type": "object", "properties": {"customerId": {"type": "string"}}});
+        let verdict = compare_json_schema(&before, &after, Strategy::Full).unwrap();
+        let text = explain(&verdict);
+        assert!(
+            text.contains("BREAKING (forward) /properties/customerId: `customerId` is no longer required: new messages may omit it, old readers insist on it"),
+            "{text}"
+        );
+    }
+}
