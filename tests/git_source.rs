@@ -114,6 +114,12 @@ fn staged_and_unstaged_edits() {
 
     let head = repo.read_commit(commit(&repo, "HEAD"), "").unwrap();
     assert_eq!(paths(&head), ["events/A.md", "events/B.md", "events/C.md"]);
+
+    let (a, b) = repo
+        .read_sides(&repo.parse_range(None, true).unwrap(), "events")
+        .unwrap();
+    assert_eq!(paths(&a), ["A.md", "B.md", "C.md"]);
+    assert_eq!(paths(&b), ["A.md", "B.md"]);
 }
 
 /// main: c1 - c2 ------- merge
@@ -235,6 +241,8 @@ fn first_parent_walk_is_oldest_first() {
     assert_eq!(last.id.to_string(), merge);
     assert_eq!(last.parents.len(), 2);
     assert_eq!(all[0].id.to_string(), c1);
+    assert_eq!(all[0].first_parent(), None);
+    assert_eq!(all[1].first_parent(), Some(all[0].id));
     assert_eq!(all[0].author, "Test Author <author@example.com>");
     assert_eq!(all[0].date, "2023-11-14T22:14:20+00:00");
 

@@ -30,6 +30,14 @@ impl Repo {
         }
     }
 
+    /// Both sides of a comparison: `(baseline, candidate)`.
+    pub fn read_sides(&self, sides: &super::Sides, dir: &str) -> Result<(FileSet, FileSet)> {
+        Ok((
+            self.read(sides.baseline(), dir)?,
+            self.read(sides.candidate(), dir)?,
+        ))
+    }
+
     /// Every file under `dir` in the tree of `commit`, paths relative to `dir`. A commit without
     /// `dir` gives an empty FileSet.
     pub fn read_commit(&self, commit: super::CommitId, dir: &str) -> Result<FileSet> {
@@ -480,4 +488,21 @@ pub(crate) fn strip_dir<'a>(path: &'a str, dir: &str) -> Option<&'a str> {
     path.strip_prefix(dir)?
         .strip_prefix('/')
         .filter(|rest| !rest.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strip_and_join() {
+        assert_eq!(strip_dir("a/b/c", ""), Some("a/b/c"));
+        assert_eq!(strip_dir("a/b/c", "a"), Some("b/c"));
+        assert_eq!(strip_dir("a/b/c", "a/b"), Some("c"));
+        assert_eq!(strip_dir("ab/c", "a"), None);
+        assert_eq!(strip_dir("a", "a"), None);
+        assert_eq!(join("", "x"), "x");
+        assert_eq!(join("d", ""), "d");
+        assert_eq!(join("d", "x"), "d/x");
+    }
 }
