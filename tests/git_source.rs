@@ -816,3 +816,19 @@ fn show_error_messages() {
     );
     eprintln!("{}", Repo::discover(std::path::Path::new("/")).unwrap_err());
 }
+
+#[test]
+fn core_excludes_file_is_honoured() {
+    let t = TestRepo::new();
+    t.write("events/E/index.mdx", "e");
+    t.commit_all("c");
+    let excludes = t.path().join(".git/my-excludes");
+    std::fs::write(&excludes, ".DS_Store\n").unwrap();
+    t.git(&["config", "core.excludesFile", excludes.to_str().unwrap()]);
+    t.write("events/E/.DS_Store", "junk");
+    let repo = open(&t);
+    assert_eq!(
+        paths(&repo.read_worktree("events").unwrap()),
+        ["E/index.mdx"]
+    );
+}

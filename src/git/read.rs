@@ -288,6 +288,10 @@ impl Repo {
         if self.repo.common_dir() != workdir.join(".git") && exclude.is_file() {
             builder.add_ignore(&exclude);
         }
+        if let Some(global) = self.global_excludes_file().filter(|p| p.is_file()) {
+            // git's global excludes (`core.excludesFile`, else `~/.config/git/ignore`), e.g. `.DS_Store`.
+            builder.add_ignore(&global);
+        }
         let root = workdir.to_owned();
         let dir_owned = dir.to_owned();
         builder.filter_entry(move |entry| {
@@ -336,6 +340,19 @@ impl Repo {
             }
         }
         Ok(out)
+    }
+
+    /// `core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore` or `~/.config/git/ignore`, the way
+    /// git finds it (gix's own lookup needs its `excludes` feature, which we do not enable).
+    fn global_excludes_file(&self) -> Option<PathBuf> {
+        let configured = self
+            .repo
+            .config_snapshot()
+            .trusted_path("core.excludesFile")
+            .ok()
+            .flatten();
+        configured
+            .or_else(|| gix::path::env::xdg_config("ignore", &mut |name| std::env::var_os(name)))
     }
 
     /// Loads the bytes of every listed blob: cached ones are free, the rest are read in parallel,
