@@ -1,6 +1,9 @@
 //! The git source against real repositories built with the git CLI ([`support::TestRepo`]):
 //! revisions, ranges, the staged index, the working tree, plain folders, catalog detection,
-//! special entries and the errors a user can run into.
+//! special entries, sparse checkouts and the errors a user can run into.
+//!
+//! Tests that need `GIT_INDEX_FILE` (a pre-commit hook) re-run this test binary as a child
+//! process with the variable set, so this process's environment is never modified.
 
 mod support;
 
