@@ -1,6 +1,9 @@
 //! The git source against real repositories built with the git CLI ([`support::TestRepo`]):
 //! revisions, ranges, the staged index, the working tree, plain folders, catalog detection,
-//! special entries and the errors a user can run into.
+//! special entries, sparse checkouts and the errors a user can run into.
+//!
+//! Tests that need `GIT_INDEX_FILE` (a pre-commit hook) re-run this test binary as a child
+//! process with the variable set, so this process's environment is never modified.
 
 mod support;
 
@@ -114,6 +117,12 @@ fn staged_and_unstaged_edits() {
 
     let head = repo.read_commit(commit(&repo, "HEAD"), "").unwrap();
     assert_eq!(paths(&head), ["events/A.md", "events/B.md", "events/C.md"]);
+
+    let (a, b) = repo
+        .read_sides(&repo.parse_range(None, true).unwrap(), "events")
+        .unwrap();
+    assert_eq!(paths(&a), ["A.md", "B.md", "C.md"]);
+    assert_eq!(paths(&b), ["A.md", "B.md"]);
 }
 
 /// main: c1 - c2 ------- merge
@@ -235,6 +244,8 @@ fn first_parent_walk_is_oldest_first() {
     assert_eq!(last.id.to_string(), merge);
     assert_eq!(last.parents.len(), 2);
     assert_eq!(all[0].id.to_string(), c1);
+    assert_eq!(all[0].first_parent(), None);
+    assert_eq!(all[1].first_parent(), Some(all[0].id));
     assert_eq!(all[0].author, "Test Author <author@example.com>");
     assert_eq!(all[0].date, "2023-11-14T22:14:20+00:00");
 
@@ -807,4 +818,20 @@ fn show_error_messages() {
         prepo.read_commit(commit(&prepo, "HEAD"), "").unwrap_err()
     );
     eprintln!("{}", Repo::discover(std::path::Path::new("/")).unwrap_err());
+}
+
+#[test]
+fn core_excludes_file_is_honoured() {
+    let t = TestRepo::new();
+    t.write("events/E/index.mdx", "e");
+    t.commit_all("c");
+    let excludes = t.path().join(".git/my-excludes");
+    std::fs::write(&excludes, ".DS_Store\n").unwrap();
+    t.git(&["config", "core.excludesFile", excludes.to_str().unwrap()]);
+    t.write("events/E/.DS_Store", "junk");
+    let repo = open(&t);
+    assert_eq!(
+        paths(&repo.read_worktree("events").unwrap()),
+        ["E/index.mdx"]
+    );
 }

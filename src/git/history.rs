@@ -18,6 +18,13 @@ pub struct CommitInfo {
     pub subject: String,
 }
 
+impl CommitInfo {
+    /// The parent `log` diffs against; `None` for a root commit (or a shallow boundary).
+    pub fn first_parent(&self) -> Option<CommitId> {
+        self.parents.first().copied()
+    }
+}
+
 impl Repo {
     /// The first-parent history selected by `range`, oldest first: `None` is all of HEAD's
     /// history (empty while HEAD is unborn); `REV` all of REV's; `A..B` the commits of B not

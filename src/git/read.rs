@@ -30,6 +30,14 @@ impl Repo {
         }
     }
 
+    /// Both sides of a comparison: `(baseline, candidate)`.
+    pub fn read_sides(&self, sides: &super::Sides, dir: &str) -> Result<(FileSet, FileSet)> {
+        Ok((
+            self.read(sides.baseline(), dir)?,
+            self.read(sides.candidate(), dir)?,
+        ))
+    }
+
     /// Every file under `dir` in the tree of `commit`, paths relative to `dir`. A commit without
     /// `dir` gives an empty FileSet.
     pub fn read_commit(&self, commit: super::CommitId, dir: &str) -> Result<FileSet> {
@@ -280,6 +288,10 @@ impl Repo {
         if self.repo.common_dir() != workdir.join(".git") && exclude.is_file() {
             builder.add_ignore(&exclude);
         }
+        if let Some(global) = self.global_excludes_file().filter(|p| p.is_file()) {
+            // git's global excludes (`core.excludesFile`, else `~/.config/git/ignore`), e.g. `.DS_Store`.
+            builder.add_ignore(&global);
+        }
         let root = workdir.to_owned();
         let dir_owned = dir.to_owned();
         builder.filter_entry(move |entry| {
@@ -328,6 +340,19 @@ impl Repo {
             }
         }
         Ok(out)
+    }
+
+    /// `core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore` or `~/.config/git/ignore`, the way
+    /// git finds it (gix's own lookup needs its `excludes` feature, which we do not enable).
+    fn global_excludes_file(&self) -> Option<PathBuf> {
+        let configured = self
+            .repo
+            .config_snapshot()
+            .trusted_path("core.excludesFile")
+            .ok()
+            .flatten();
+        configured
+            .or_else(|| gix::path::env::xdg_config("ignore", &mut |name| std::env::var_os(name)))
     }
 
     /// Loads the bytes of every listed blob: cached ones are free, the rest are read in parallel,
@@ -480,4 +505,21 @@ pub(crate) fn strip_dir<'a>(path: &'a str, dir: &str) -> Option<&'a str> {
     path.strip_prefix(dir)?
         .strip_prefix('/')
         .filter(|rest| !rest.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strip_and_join() {
+        assert_eq!(strip_dir("a/b/c", ""), Some("a/b/c"));
+        assert_eq!(strip_dir("a/b/c", "a"), Some("b/c"));
+        assert_eq!(strip_dir("a/b/c", "a/b"), Some("c"));
+        assert_eq!(strip_dir("ab/c", "a"), None);
+        assert_eq!(strip_dir("a", "a"), None);
+        assert_eq!(join("", "x"), "x");
+        assert_eq!(join("d", ""), "d");
+        assert_eq!(join("d", "x"), "d/x");
+    }
 }
