@@ -193,6 +193,9 @@ const KEY_ORDER: &[&str] = &[
 ];
 const COMPUTED: &[&str] = &["type", "contentPath", "contentHash", "schemas", "specifications", "sidecars", "references"];
 
+/// The directory store the SDK reads teams and users from, besides the local files.
+const STORE: &str = ".eventcatalog/store/directory.json";
+
 const SKIPPED_DIRS: &[&str] = &[".git", ".hg", ".svn", "node_modules"];
 const SKIPPED_FILES: &[&str] = &[".DS_Store", ".gitignore", ".gitkeep", ".npmignore", "Thumbs.db", "desktop.ini"];
 
@@ -277,7 +280,7 @@ impl<'a> Builder<'a> {
         let mut resources: Vec<Resource> = drafts.iter().map(|d| self.resource(d, &resource_dirs)).collect();
         resources.sort_by(|a, b| {
             cmp_code_units(a.kind(), b.kind())
-                .then_with(|| cmp_code_units(a.id(), b.id()))
+                .then_with(|| id_order(a, b))
                 .then_with(|| index_order(sort_version(a), sort_version(b)))
         });
         let assets = self.assets();
@@ -332,8 +335,9 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// Teams and users: files directly in the root folder; their content path is
-    /// `<folder>/<id>.mdx` whatever the real file is called (§3.3, §4.3).
+    /// Teams and users: files directly in the root folder, then the entries of the directory
+    /// store; their content path is `<folder>/<id>.mdx` whatever the real file is called
+    /// (§3.3, §4.3). With hashing we read the file that is there instead, and say so.
     fn people(&mut self, folder: &str, kind: &'static str, drafts: &mut Vec<Draft<'a>>) {
         let prefix = format!("{folder}/");
         let mut paths: Vec<&'a str> = self
@@ -348,25 +352,61 @@ impl<'a> Builder<'a> {
             })
             .collect();
         paths.sort_by(|a, b| b.as_bytes().cmp(a.as_bytes()));
+        let mut local_ids = HashSet::new();
         for candidate in self.parse_all(paths) {
-            let Some(Value::Object(data)) = candidate.data() else { continue };
-            let id = data.get("id").map(js_string).unwrap_or_else(|| "undefined".into());
-            let expected = normalize(&format!("{folder}/{id}.mdx")).unwrap_or_default();
-            let content_path = if expected == candidate.path {
-                expected
+            if !matches!(candidate.data(), Some(Value::Object(_))) {
+                continue;
+            }
+            let id = candidate.data().and_then(|d| d.get("id")).map(js_string);
+            let expected = people_path(folder, id.as_deref());
+            let content_path = if expected == candidate.path || !self.options.hash_content {
+                expected.clone()
             } else {
+                candidate.path.to_owned()
+            };
+            if expected != candidate.path {
                 self.diagnostics.push(Diagnostic {
-                    hint: Some(format!("rename the file to `{expected}` (the SDK reads that name and fails without it)")),
+                    hint: Some(format!("rename the file to `{expected}`: the SDK reads that name and fails without it")),
                     ..diagnostic(
                         Severity::Warning,
                         candidate.path,
                         Some("id"),
-                        format!("{kind} `{id}` is read from `{}`, but the SDK expects `{expected}`", candidate.path),
+                        format!("the SDK expects {kind} `{}` in `{expected}`", id.as_deref().unwrap_or("undefined")),
                     )
                 });
-                candidate.path.to_owned()
-            };
+            }
+            local_ids.extend(id);
             drafts.push(Draft { kind, source_path: candidate.path, parsed: candidate.parsed.clone(), content_path });
+        }
+        for entry in self.store_entries(folder) {
+            let id = entry.get("id").map(js_string);
+            if id.as_ref().is_some_and(|id| local_ids.contains(id)) {
+                continue;
+            }
+            let content_path = people_path(folder, id.as_deref());
+            if self.options.hash_content && self.files.get(&content_path).is_none() {
+                self.diagnostics.push(Diagnostic {
+                    hint: Some(format!("add `{content_path}` to the catalog, or build without hashes")),
+                    ..diagnostic(
+                        Severity::Warning,
+                        STORE,
+                        Some(folder),
+                        format!("{kind} `{}` from the directory store has no file `{content_path}`", id.as_deref().unwrap_or("undefined")),
+                    )
+                });
+            }
+            drafts.push(Draft { kind, source_path: STORE, parsed: Arc::new(Ok(Value::Object(entry))), content_path });
+        }
+    }
+
+    /// `resources.<folder>` of `.eventcatalog/store/directory.json`; an unreadable store is
+    /// ignored, as the SDK does.
+    fn store_entries(&self, folder: &str) -> Vec<Map<String, Value>> {
+        let Some(blob) = self.files.get(STORE) else { return Vec::new() };
+        let Ok(store) = serde_json::from_slice::<Value>(&blob.data) else { return Vec::new() };
+        match store.get("resources").and_then(|r| r.get(folder)) {
+            Some(Value::Array(entries)) => entries.iter().filter_map(|e| e.as_object().cloned()).collect(),
+            _ => Vec::new(),
         }
     }
 
@@ -587,6 +627,10 @@ impl<'a> Builder<'a> {
             return None;
         }
         let dir = parent(content_path);
+        // The walk starts in the resource's own folder, which the ignore file can rule out too.
+        if !dir.is_empty() && self.ignore.matched(dir, true).is_ignore() {
+            return None;
+        }
         let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
         let mut found: Vec<&str> = self
             .files
@@ -603,7 +647,7 @@ impl<'a> Builder<'a> {
                     walked = if walked.is_empty() { segment.to_owned() } else { format!("{walked}/{segment}") };
                     SKIPPED_DIRS.contains(&segment)
                         || resource_dirs.contains(walked.as_str())
-                        || self.ignore.matched(format!("{walked}/"), true).is_ignore()
+                        || self.ignore.matched(&walked, true).is_ignore()
                 });
                 !blocked_dir
                     && !SKIPPED_FILES.contains(&name)
@@ -634,7 +678,7 @@ impl<'a> Builder<'a> {
                 let mut walked = String::new();
                 let blocked = directory_segments(path).any(|segment| {
                     walked = if walked.is_empty() { segment.to_owned() } else { format!("{walked}/{segment}") };
-                    self.ignore.matched(format!("{walked}/"), true).is_ignore()
+                    self.ignore.matched(&walked, true).is_ignore()
                 });
                 !blocked && !self.ignore.matched(path, false).is_ignore()
             })
@@ -764,6 +808,14 @@ fn locate(kind: &str, path: &str, data: &Value, lookup: &Lookup) -> Result<Strin
     let found = match version {
         None => entries.iter().find(|e| !e.versioned),
         Some(v) if !truthy(v) || v.as_str() == Some("latest") => entries.iter().find(|e| !e.versioned),
+        // js-yaml made a Date of an unquoted `version: 2024-01-01`; the SDK cannot locate it.
+        Some(Value::String(v)) if super::yaml::is_iso_timestamp(v) => {
+            return Err(problem(
+                "version",
+                format!("`version` is a date ({v}), not a version string"),
+                "quote the version, for example `version: '2024-01-01'`",
+            ));
+        }
         Some(Value::String(v)) => entries.iter().find(|e| e.version == *v),
         Some(v) => {
             return Err(problem(
@@ -780,6 +832,20 @@ fn locate(kind: &str, path: &str, data: &Value, lookup: &Lookup) -> Result<Strin
             format!("{kind} `{id}` has no version and every file with that id is under a `versioned` folder"),
             "give the resource a `version`, or move its current version out of `versioned/`",
         )),
+    }
+}
+
+/// `teams/<id>.mdx`, with the id written as JavaScript would (`undefined` when absent).
+fn people_path(folder: &str, id: Option<&str>) -> String {
+    let path = format!("{folder}/{}.mdx", id.unwrap_or("undefined"));
+    normalize(&path).unwrap_or(path)
+}
+
+/// JavaScript compares a missing id as neither less nor greater than anything.
+fn id_order(a: &Resource, b: &Resource) -> Ordering {
+    match (a.0.get("id"), b.0.get("id")) {
+        (Some(_), Some(_)) => cmp_code_units(a.id(), b.id()),
+        _ => Ordering::Equal,
     }
 }
 

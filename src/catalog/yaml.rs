@@ -348,7 +348,7 @@ fn merge_into(
 }
 
 /// `YYYY-MM-DDTHH:MM:SS.sssZ`, what [`iso_string`] prints for years 0 to 9999.
-fn is_iso_timestamp(s: &str) -> bool {
+pub(crate) fn is_iso_timestamp(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() == 24
         && b.iter().enumerate().all(|(i, &c)| match i {
