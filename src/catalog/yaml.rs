@@ -53,18 +53,51 @@ pub(crate) fn parse(text: &str) -> Result<Value, Error> {
     let mut retries = 0;
     loop {
         match Builder::default().run(&text) {
-            Err(BuildError::BadEscape(error, at)) if retries < MAX_ESCAPE_RETRIES => {
+            Err(BuildError::Fixable(error, fix, at)) if retries < MAX_RETRIES => {
                 retries += 1;
-                text = Cow::Owned(join_surrogates(&text, at).ok_or(error)?);
+                let fixed = match fix {
+                    Fix::SurrogatePairs => join_surrogates(&text, at),
+                    Fix::TabAfterColon => tab_after_colon(&text, at),
+                };
+                text = Cow::Owned(fixed.ok_or(error)?);
             }
-            Err(BuildError::BadEscape(error, _) | BuildError::Other(error)) => return Err(error),
+            Err(BuildError::Fixable(error, ..) | BuildError::Other(error)) => return Err(error),
             Ok(value) => return Ok(value),
         }
     }
 }
 
-/// How many double-quoted scalars with UTF-16 surrogate-pair escapes one document may hold.
-const MAX_ESCAPE_RETRIES: usize = 64;
+/// How many places one document may need a [`Fix`] at (each costs one more parse).
+const MAX_RETRIES: usize = 64;
+
+/// Where saphyr-parser (strict YAML 1.2 test suite) refuses text that js-yaml 3 reads, and the
+/// rewrite that makes it read the same value.
+#[derive(Debug, Clone, Copy)]
+enum Fix {
+    /// See [`join_surrogates`].
+    SurrogatePairs,
+    /// See [`tab_after_colon`].
+    TabAfterColon,
+}
+
+/// `key:<TAB>value`: js-yaml reads `value`, saphyr-parser refuses it. The parser points at the
+/// value; the blanks between the `:` and it become spaces, which leaves the value unchanged.
+fn tab_after_colon(text: &str, value_at_char: usize) -> Option<String> {
+    let end = text
+        .char_indices()
+        .nth(value_at_char)
+        .map_or(text.len(), |(i, _)| i);
+    let gap_start = text[..end].trim_end_matches([' ', '\t']).len();
+    if !text[..gap_start].ends_with(':') || !text[gap_start..end].contains('\t') {
+        return None;
+    }
+    Some(format!(
+        "{}{}{}",
+        &text[..gap_start],
+        " ".repeat(end - gap_start),
+        &text[end..]
+    ))
+}
 
 /// saphyr-parser refuses `"\ud83d\ude00"` (a UTF-16 surrogate pair written as two escapes, as
 /// JSON tools write it), which js-yaml joins into one character. On that error the parser points
@@ -119,10 +152,10 @@ fn join_surrogates(text: &str, quote_at_char: usize) -> Option<String> {
     changed.then_some(out)
 }
 
-/// Why [`Builder::run`] failed: a surrogate-pair escape (retried by [`parse`]) or anything else.
+/// Why [`Builder::run`] failed: text that [`parse`] can rewrite and retry, or anything else.
 enum BuildError {
-    /// The error, and the character index of the opening quote of the offending scalar.
-    BadEscape(Error, usize),
+    /// The error, the rewrite, and the character index the parser pointed at.
+    Fixable(Error, Fix, usize),
     Other(Error),
 }
 
@@ -181,8 +214,11 @@ impl Builder {
         for event in parser {
             let (event, span): (Event<'_>, Span) = event.map_err(|e| {
                 let error = Error::at(*e.marker(), e.info().to_owned());
+                let at = e.marker().index();
                 if e.info().contains("invalid Unicode character escape code") {
-                    BuildError::BadEscape(error, e.marker().index())
+                    BuildError::Fixable(error, Fix::SurrogatePairs, at)
+                } else if e.info() == "':' must be followed by a valid YAML whitespace" {
+                    BuildError::Fixable(error, Fix::TabAfterColon, at)
                 } else {
                     BuildError::Other(error)
                 }
@@ -1220,6 +1256,15 @@ mod tests {
         assert_eq!(load("# only a comment\n"), Value::Null);
         assert_eq!(load("- 1\n- x\n"), json!([1, "x"]));
         assert!(parse("a: 1\n...\nb: 2\n").is_err());
+    }
+
+    #[test]
+    fn tab_after_colon_is_read_as_js_yaml_does() {
+        assert_eq!(
+            load("a:\t1\nb: \tx y\nc:\t\t[1]\n"),
+            json!({"a": 1, "b": "x y", "c": [1]})
+        );
+        assert_eq!(load("a: \"q:\tx\"\n"), json!({"a": "q:\tx"}));
     }
 
     #[test]
