@@ -101,3 +101,16 @@ fn large_inputs_are_fast() {
     // Debug builds are slow; this only catches quadratic behaviour.
     assert!(start.elapsed().as_secs() < 60, "took {:?}", start.elapsed());
 }
+
+proptest::proptest! {
+    /// Arbitrary YAML-ish text never panics, and whatever parses prints as JSON that reads
+    /// back to the same value. `PROPTEST_CASES` raises the number of cases (default 256).
+    #[test]
+    fn arbitrary_blocks_parse_or_fail_cleanly(body in "[a-z0-9 :\\-\\[\\]{},.'\"&*<>!#|~\n\t]{0,80}") {
+        if let Ok(value) = frontmatter::parse(&format!("---\n{body}\n---\n")) {
+            let text = json_text::to_pretty(&value);
+            let back: serde_json::Value = serde_json::from_str(&text).expect("our JSON is valid");
+            proptest::prop_assert_eq!(json_text::to_pretty(&back), text);
+        }
+    }
+}

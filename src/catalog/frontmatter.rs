@@ -2,10 +2,11 @@
 //!
 //! [`parse`] follows gray-matter 4.0.3 with its defaults (§2.1): the `---` opening line and its
 //! language, the closing `\n---`, the comment-only shortcut and "null means `{}`". YAML goes to
-//! [`super::yaml`]; JSON front matter is read with serde_json and given JavaScript's number and
-//! key-order semantics. JavaScript front matter is refused: the SDK would evaluate it, we never
-//! execute anything. Positions in errors are lines and columns of the whole file (1-based), so
-//! the caller only has to put the file name in front: `format!("{file}:{err}")`.
+//! the private `yaml` module (js-yaml 3 `safeLoad` semantics, nesting limited to 128 levels,
+//! alias expansion capped); JSON front matter is read with serde_json and given JavaScript's
+//! number and key-order semantics. JavaScript front matter is refused: the SDK would evaluate
+//! it, we never execute anything. Positions in errors are lines and columns of the whole file
+//! (1-based), so the caller only has to put the file name in front: `format!("{file}:{err}")`.
 
 use serde_json::{Map, Number, Value};
 

@@ -11,6 +11,7 @@
 //! and alias expansion is capped at [`MAX_ALIAS_NODES`] copied nodes so that a "billion laughs"
 //! document stays linear.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle, Span, Tag};
@@ -48,7 +49,120 @@ impl Error {
 
 /// Parses one YAML document. An empty stream (only comments or blanks) is `Value::Null`.
 pub(crate) fn parse(text: &str) -> Result<Value, Error> {
-    Builder::default().run(text)
+    let mut text = Cow::Borrowed(text);
+    let mut retries = 0;
+    loop {
+        match Builder::default().run(&text) {
+            Err(BuildError::Fixable(error, fix, at)) if retries < MAX_RETRIES => {
+                retries += 1;
+                let fixed = match fix {
+                    Fix::SurrogatePairs => join_surrogates(&text, at),
+                    Fix::TabAfterColon => tab_after_colon(&text, at),
+                };
+                text = Cow::Owned(fixed.ok_or(error)?);
+            }
+            Err(BuildError::Fixable(error, ..) | BuildError::Other(error)) => return Err(error),
+            Ok(value) => return Ok(value),
+        }
+    }
+}
+
+/// How many places one document may need a [`Fix`] at (each costs one more parse).
+const MAX_RETRIES: usize = 64;
+
+/// Where saphyr-parser (strict YAML 1.2 test suite) refuses text that js-yaml 3 reads, and the
+/// rewrite that makes it read the same value.
+#[derive(Debug, Clone, Copy)]
+enum Fix {
+    /// See [`join_surrogates`].
+    SurrogatePairs,
+    /// See [`tab_after_colon`].
+    TabAfterColon,
+}
+
+/// `key:<TAB>value`: js-yaml reads `value`, saphyr-parser refuses it. The parser points at the
+/// value; the blanks between the `:` and it become spaces, which leaves the value unchanged.
+fn tab_after_colon(text: &str, value_at_char: usize) -> Option<String> {
+    let end = text
+        .char_indices()
+        .nth(value_at_char)
+        .map_or(text.len(), |(i, _)| i);
+    let gap_start = text[..end].trim_end_matches([' ', '\t']).len();
+    if !text[..gap_start].ends_with(':') || !text[gap_start..end].contains('\t') {
+        return None;
+    }
+    Some(format!(
+        "{}{}{}",
+        &text[..gap_start],
+        " ".repeat(end - gap_start),
+        &text[end..]
+    ))
+}
+
+/// saphyr-parser refuses `"\ud83d\ude00"` (a UTF-16 surrogate pair written as two escapes, as
+/// JSON tools write it), which js-yaml joins into one character. On that error the parser points
+/// at the opening quote of the scalar: rewrite each pair in that scalar only into the
+/// equivalent `\U0001f600` and parse again. `None` when there is nothing to rewrite.
+fn join_surrogates(text: &str, quote_at_char: usize) -> Option<String> {
+    let start = text.char_indices().nth(quote_at_char).map(|(i, _)| i)?;
+    let bytes = text.as_bytes();
+    if bytes.get(start) != Some(&b'"') {
+        return None;
+    }
+    let hex4 = |at: usize| -> Option<u32> {
+        let digits = text.get(at..at + 4)?;
+        if digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+            u32::from_str_radix(digits, 16).ok()
+        } else {
+            None
+        }
+    };
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..=start]);
+    let (mut i, mut copied, mut changed) = (start + 1, start + 1, false);
+    while i < bytes.len() && bytes[i] != b'"' {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let pair = (bytes.get(i + 1) == Some(&b'u'))
+            .then(|| hex4(i + 2))
+            .flatten()
+            .filter(|high| (0xD800..0xDC00).contains(high))
+            .zip(
+                (text.get(i + 6..i + 8) == Some("\\u"))
+                    .then(|| hex4(i + 8))
+                    .flatten()
+                    .filter(|low| (0xDC00..0xE000).contains(low)),
+            );
+        match pair {
+            Some((high, low)) => {
+                let code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+                out.push_str(&text[copied..i]);
+                out.push_str(&format!("\\U{code:08x}"));
+                i += 12;
+                copied = i;
+                changed = true;
+            }
+            // Any other escape: skip the backslash and the byte after it (never a quote).
+            None => i += 2,
+        }
+    }
+    out.push_str(&text[copied.min(text.len())..]);
+    changed.then_some(out)
+}
+
+/// Why [`Builder::run`] failed: text that [`parse`] can rewrite and retry, or anything else.
+enum BuildError {
+    /// The error, the rewrite, and the character index the parser pointed at.
+    Fixable(Error, Fix, usize),
+    Other(Error),
+}
+
+impl From<Error> for BuildError {
+    fn from(error: Error) -> Self {
+        BuildError::Other(error)
+    }
 }
 
 /// A finished node on its way to its parent.
@@ -95,11 +209,20 @@ struct Builder {
 }
 
 impl Builder {
-    fn run(mut self, text: &str) -> Result<Value, Error> {
+    fn run(mut self, text: &str) -> Result<Value, BuildError> {
         let parser = Parser::new_from_str(text);
         for event in parser {
-            let (event, span): (Event<'_>, Span) =
-                event.map_err(|e| Error::at(*e.marker(), e.info().to_owned()))?;
+            let (event, span): (Event<'_>, Span) = event.map_err(|e| {
+                let error = Error::at(*e.marker(), e.info().to_owned());
+                let at = e.marker().index();
+                if e.info().contains("invalid Unicode character escape code") {
+                    BuildError::Fixable(error, Fix::SurrogatePairs, at)
+                } else if e.info() == "':' must be followed by a valid YAML whitespace" {
+                    BuildError::Fixable(error, Fix::TabAfterColon, at)
+                } else {
+                    BuildError::Other(error)
+                }
+            })?;
             let mark = span.start;
             match event {
                 Event::DocumentStart(_) => {
@@ -108,7 +231,8 @@ impl Builder {
                         return Err(Error::at(
                             mark,
                             "expected a single document in the stream, but found more",
-                        ));
+                        )
+                        .into());
                     }
                 }
                 Event::Scalar(text, style, anchor, tag) => {
@@ -129,11 +253,12 @@ impl Builder {
                         return Err(Error::at(
                             mark,
                             format!("nesting deeper than {MAX_DEPTH} levels"),
-                        ));
+                        )
+                        .into());
                     }
                     self.copied += size;
                     if self.copied > MAX_ALIAS_NODES {
-                        return Err(Error::at(mark, "too many alias expansions"));
+                        return Err(Error::at(mark, "too many alias expansions").into());
                     }
                     let (value, key_text) = match self.anchors.get(&id) {
                         Some((value, key_text, _, _)) => (value.clone(), key_text.clone()),
@@ -1131,5 +1256,26 @@ mod tests {
         assert_eq!(load("# only a comment\n"), Value::Null);
         assert_eq!(load("- 1\n- x\n"), json!([1, "x"]));
         assert!(parse("a: 1\n...\nb: 2\n").is_err());
+    }
+
+    #[test]
+    fn tab_after_colon_is_read_as_js_yaml_does() {
+        assert_eq!(
+            load("a:\t1\nb: \tx y\nc:\t\t[1]\n"),
+            json!({"a": 1, "b": "x y", "c": [1]})
+        );
+        assert_eq!(load("a: \"q:\tx\"\n"), json!({"a": "q:\tx"}));
+    }
+
+    #[test]
+    fn surrogate_pair_escapes_are_joined() {
+        let v = load(
+            "a: \"x \\ud83d\\ude00 \\\" \\ud83d\\ude00\"\nb: 'raw \\ud83d\\ude00'\nc: \"\\u00e9\"\n",
+        );
+        assert_eq!(
+            v,
+            json!({"a": "x \u{1f600} \" \u{1f600}", "b": "raw \\ud83d\\ude00", "c": "é"})
+        );
+        assert!(parse("a: \"\\ud83d alone\"\n").is_err());
     }
 }
