@@ -12,7 +12,7 @@ use std::path::Path;
 
 use catalog_diff::catalog::Index;
 use catalog_diff::catalog::resolve::{EdgeStatus, Resolved, resolve};
-use catalog_diff::catalog::version::{Range, SemVer};
+use catalog_diff::catalog::version::{Range, SemVer, index_order, is_higher};
 use serde_json::Value;
 
 fn read_json(path: &Path) -> Value {
@@ -84,6 +84,21 @@ fn semver_matches_node_semver() {
             failures.push(format!(
                 "satisfies(_, {input:?}): ours {ours:?}, node {node:?}"
             ));
+        }
+    }
+    for case in cases["indexOrder"].as_array().expect("indexOrder") {
+        let (a, b) = (case[0].as_str(), case[1].as_str());
+        let node = case[2].as_i64().expect("sign");
+        let ours = index_order(a, b) as i64;
+        if ours != node {
+            failures.push(format!("index_order({a:?}, {b:?}): ours {ours}, SDK {node}"));
+        }
+    }
+    for case in cases["isHigher"].as_array().expect("isHigher") {
+        let (a, b) = (case[0].as_str(), case[1].as_str());
+        let node = case[2].as_bool().expect("bool");
+        if is_higher(a, b) != node {
+            failures.push(format!("is_higher({a:?}, {b:?}): SDK {node}"));
         }
     }
     assert!(

@@ -922,6 +922,71 @@ fn stable_sort_by<T>(items: &mut Vec<T>, mut cmp: impl FnMut(&T, &T) -> Ordering
 mod tests {
     use super::*;
 
+    fn index(resources: Value) -> Index {
+        let doc = serde_json::json!({"indexVersion": 1, "source": "s", "commit": "c", "resources": resources});
+        Index::from_value(&doc).expect("index")
+    }
+
+    #[test]
+    fn bad_pointer_shapes_are_problems_not_crashes() {
+        let r = resolve(&[index(serde_json::json!([
+            {"type": "event", "id": "E", "version": "1.0.0"},
+            {"type": "service", "id": "S", "version": "1.0.0",
+             "sends": "E",
+             "receives": [{"id": "E"}, {"version": "1.0.0"}, null, {"id": "E", "from": "Q", "triggers": [{"id": "E"}, 7]}],
+             "channels": {"id": "E"}}
+        ]))]);
+        let found: Vec<(&str, ProblemKind)> = r
+            .problems
+            .iter()
+            .map(|p| (p.field.as_str(), p.kind))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("sends", ProblemKind::NotAList),
+                ("receives[1]", ProblemKind::MissingId),
+                ("receives[2]", ProblemKind::NotAPointer),
+                ("channels", ProblemKind::NotAList),
+                ("receives[3].from", ProblemKind::NotAPointer),
+                ("receives[3].triggers[1]", ProblemKind::NotAPointer),
+            ]
+        );
+        assert!(
+            r.problems
+                .iter()
+                .all(|p| p.entity == "S" && p.index_source == "s")
+        );
+        // The well-formed pointers still give the SDK's edges.
+        let edges: Vec<(&str, Option<&str>)> =
+            r.edges.iter().map(|e| (e.direction, e.via)).collect();
+        assert_eq!(
+            edges,
+            vec![
+                ("receives", None),
+                ("receives", None),
+                ("sends", Some("receives.triggers"))
+            ]
+        );
+        assert_eq!(
+            r.problems[0].to_string(),
+            "s: service `S`: `sends` is not a list of pointers"
+        );
+    }
+
+    #[test]
+    fn single_object_under_to_is_one_pointer() {
+        // `flatMap` keeps a non-list value as one entry, so the SDK resolves it.
+        let r = resolve(&[index(serde_json::json!([
+            {"type": "channel", "id": "Q", "version": "1.0.0"},
+            {"type": "service", "id": "S", "sends": [{"id": "Q", "to": {"id": "Q"}}]}
+        ]))]);
+        assert!(r.problems.is_empty());
+        assert_eq!(r.edges.len(), 2);
+        assert_eq!(r.edges[1].via, Some("sends.to"));
+        assert_eq!(r.edges[1].status, EdgeStatus::Resolved);
+    }
+
     #[test]
     fn merge_sort_is_stable() {
         let mut v = vec![(2, 'a'), (1, 'b'), (2, 'c'), (1, 'd'), (0, 'e')];
