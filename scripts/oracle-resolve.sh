@@ -61,3 +61,6 @@ HASH_CONTENT=0 node "$oracle/index.mjs" "$own/assets-b" b c1 > "$dir/index-2.jso
 
 dir=$(fresh assets-same-source)
 index "$own/assets-a" a c2 "$dir/index-1.json"; index "$own/assets-a" a c1 "$dir/index-2.json"; expected "$dir"
+
+# Number and mixed semver/non-semver versions, `type` values that are not strings.
+dir=$(fresh odd-versions); index "$own/odd-versions" odd-versions local "$dir/index.json"; expected "$dir"

@@ -91,7 +91,9 @@ fn semver_matches_node_semver() {
         let node = case[2].as_i64().expect("sign");
         let ours = index_order(a, b) as i64;
         if ours != node {
-            failures.push(format!("index_order({a:?}, {b:?}): ours {ours}, SDK {node}"));
+            failures.push(format!(
+                "index_order({a:?}, {b:?}): ours {ours}, SDK {node}"
+            ));
         }
     }
     for case in cases["isHigher"].as_array().expect("isHigher") {
