@@ -5,6 +5,8 @@
 //! * `testdata/resolve/<case>/`: `index*.json` (SDK `buildIndex` outputs, resolved in file-name
 //!   order) and `expected.json` (the SDK's `resolve()` output). Adding a case means adding a
 //!   folder; `scripts/oracle-resolve.sh` regenerates them all with the oracle.
+//! * `RESOLVE_EXTRA_CASES=<dir>`: also check every case folder under `<dir>` (same layout), for
+//!   data too large to commit, such as the 152 commits of `examples-default` (§14.2).
 
 use std::cmp::Ordering;
 use std::fs;
@@ -111,15 +113,19 @@ fn semver_matches_node_semver() {
     );
 }
 
-/// Every case folder under `testdata/resolve/` (those with an `expected.json`).
-fn cases() -> Vec<std::path::PathBuf> {
-    let mut dirs: Vec<_> = fs::read_dir("testdata/resolve")
-        .expect("testdata/resolve")
+/// Every case folder (one with an `expected.json`) directly under `root`.
+fn cases_in(root: &Path) -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<_> = fs::read_dir(root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
         .map(|e| e.expect("entry").path())
         .filter(|p| p.join("expected.json").is_file())
         .collect();
     dirs.sort();
     dirs
+}
+
+fn cases() -> Vec<std::path::PathBuf> {
+    cases_in(Path::new("testdata/resolve"))
 }
 
 fn resolve_case(dir: &Path) -> Resolved {
@@ -146,12 +152,15 @@ fn resolve_case(dir: &Path) -> Resolved {
 #[test]
 fn resolve_matches_sdk() {
     let mut failures = Vec::new();
-    let all = cases();
+    let mut all = cases();
     assert!(
         all.len() >= 10,
         "expected the shared and synthetic cases, found {}",
         all.len()
     );
+    if let Some(extra) = std::env::var_os("RESOLVE_EXTRA_CASES") {
+        all.extend(cases_in(Path::new(&extra)));
+    }
     for dir in all {
         let expected = read_json(&dir.join("expected.json"));
         let resolved = resolve_case(&dir);

@@ -757,19 +757,15 @@ fn unique<T: PartialEq>(values: impl IntoIterator<Item = T>) -> Vec<T> {
     out
 }
 
-/// A key with JavaScript `Map`/`Set` identity for primitives (objects are never equal).
+/// A key with JavaScript `Map`/`Set` identity: primitives by value, objects and arrays by
+/// reference (their address stands in for the reference).
 fn js_key(value: Option<&Value>) -> String {
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     match value {
         None => "u".to_owned(),
         Some(Value::String(s)) => format!("s{s}"),
         Some(Value::Number(n)) => format!("n{}", n.as_f64().unwrap_or(f64::NAN)),
         Some(v @ (Value::Null | Value::Bool(_))) => format!("p{v}"),
-        // Distinct objects are distinct keys, like distinct references.
-        Some(_) => format!(
-            "o{}",
-            NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-        ),
+        Some(v) => format!("o{:p}", v),
     }
 }
 
