@@ -38,6 +38,21 @@ const ranges = [
   '1.0.0\t-\t2.0.0', '1.0.0 -2.0.0', '1.0.0- 2.0.0', '^1.0.0 ^2.0.0', '>=1.0.0 * <2.0.0',
 ];
 
+// Plus fuzz-like ranges from a fixed-seed generator, so odd token mixes are covered too.
+let seed = 20261202;
+const rand = (n) => {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed % n;
+};
+const pieces = ['1', '2', '0', '10', '.', '.', 'x', '*', '^', '~', '~>', '>', '<', '=', ' ', ' ',
+  '-', ' - ', '||', 'v', 'beta', '+b', '-0', '1.2.3', '2.0.0-beta.1', '01'];
+for (let i = 0; i < 600; i++) {
+  let r = '';
+  const len = 1 + rand(7);
+  for (let j = 0; j < len; j++) r += pieces[rand(pieces.length)];
+  ranges.push(r);
+}
+
 const out = {
   versions: versions.map((input) => ({ input, valid: semver.valid(input) })),
   compare: [],
