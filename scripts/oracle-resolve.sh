@@ -3,6 +3,8 @@
 # index*.json = `node index.mjs` (buildIndex), expected.json = `node resolve.mjs` over them, in
 # file-name order. The oracle must be installed (see shared/tools/sdk-oracle/README.md):
 #   ORACLE_DIR=/tmp/sdk-oracle scripts/oracle-resolve.sh
+# With `--history DIR`, instead writes one case per commit of examples-default's `main` to DIR
+# (too big to commit; check with RESOLVE_EXTRA_CASES=DIR cargo test --test resolve_conformance).
 # The shared catalogs are read from $CATALOGS (default: ../shared/catalogs); only their SDK
 # outputs are written here. Our own synthetic catalogs live in testdata/resolve/catalogs/.
 set -euo pipefail
@@ -31,6 +33,18 @@ expected() { # expected <caseDir>
 fresh() { rm -rf "${out:?}/$1"; mkdir -p "$out/$1"; echo "$out/$1"; }
 
 git clone -q -b main "$catalogs/examples-default.bundle" "$work/examples-default"
+
+if [[ ${1:-} == --history ]]; then
+  dest=$(mkdir -p "$2" && cd "$2" && pwd)
+  for sha in $(git -C "$work/examples-default" rev-list --reverse main); do
+    git -C "$work/examples-default" checkout -q -f "$sha"
+    git -C "$work/examples-default" clean -fdxq
+    mkdir -p "$dest/$sha"
+    HASH_CONTENT=0 node "$oracle/index.mjs" "$work/examples-default" examples-default "$sha" > "$dest/$sha/index.json"
+    node "$oracle/resolve.mjs" "$dest/$sha/index.json" > "$dest/$sha/expected.json" 2> /dev/null
+  done
+  exit 0
+fi
 
 for name in sdk-test-catalog template-default template-asyncapi; do
   dir=$(fresh "$name"); index "$catalogs/$name" "$name" local "$dir/index.json"; expected "$dir"
