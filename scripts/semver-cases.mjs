@@ -38,6 +38,21 @@ const ranges = [
   '1.0.0\t-\t2.0.0', '1.0.0 -2.0.0', '1.0.0- 2.0.0', '^1.0.0 ^2.0.0', '>=1.0.0 * <2.0.0',
 ];
 
+// Plus fuzz-like ranges from a fixed-seed generator, so odd token mixes are covered too.
+let seed = 20261202;
+const rand = (n) => {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed % n;
+};
+const pieces = ['1', '2', '0', '10', '.', '.', 'x', '*', '^', '~', '~>', '>', '<', '=', ' ', ' ',
+  '-', ' - ', '||', 'v', 'beta', '+b', '-0', '1.2.3', '2.0.0-beta.1', '01'];
+for (let i = 0; i < 600; i++) {
+  let r = '';
+  const len = 1 + rand(7);
+  for (let j = 0; j < len; j++) r += pieces[rand(pieces.length)];
+  ranges.push(r);
+}
+
 const out = {
   versions: versions.map((input) => ({ input, valid: semver.valid(input) })),
   compare: [],
@@ -52,5 +67,31 @@ for (const range of ranges) {
     valid: normal !== null,
     satisfied: normal === null ? [] : valid.filter((v) => semver.satisfies(v, range)),
   });
+}
+// The SDK's own comparators (dist/index.mjs of 2.27.1), copied verbatim; `null` below = absent.
+const compareText = (left, right) => (left < right ? -1 : left > right ? 1 : 0);
+const compareVersions = (left, right) => {
+  if (left === right) return 0;
+  if (left === void 0) return 1;
+  if (right === void 0) return -1;
+  if (semver.valid(left) && semver.valid(right)) return semver.rcompare(left, right);
+  return compareText(right, left);
+};
+const isHigherVersion = (candidate, current) => {
+  if (candidate === current || candidate === void 0) return false;
+  if (current === void 0) return true;
+  if (semver.valid(candidate) && semver.valid(current)) return semver.gt(candidate, current);
+  return compareText(candidate, current) > 0;
+};
+const mixed = [null, '1.0.0', 'v1.0.0', '1.0.0+b', '2.0.0', '10.0.0', '1.0.0-beta', '2.0', '10.0',
+  '1.0', 'latest', '', 'Z', 'a', '\u{10000}', '\uffff', '0.0.1'];
+const undef = (v) => (v === null ? undefined : v);
+out.indexOrder = [];
+out.isHigher = [];
+for (const a of mixed) {
+  for (const b of mixed) {
+    out.indexOrder.push([a, b, Math.sign(compareVersions(undef(a), undef(b)))]);
+    out.isHigher.push([a, b, isHigherVersion(undef(a), undef(b))]);
+  }
 }
 process.stdout.write(`${JSON.stringify(out, null, 1)}\n`);

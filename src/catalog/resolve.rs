@@ -1,1 +1,1011 @@
-//! `resolve(indexes)`: Index documents -> entities, edges, conflicts, externals, exactly as SDK 2.27.1 (catalog-index.md §10).
+//! `resolve(indexes)`: Index documents -> entities, assets, edges, conflicts, warnings and
+//! externals, exactly as SDK 2.27.1 computes them (catalog-index.md §10).
+//!
+//! The SDK works on untyped JavaScript objects, so the comparisons here follow JavaScript's
+//! `<` and `===` on JSON values (a version may be a number or null). The one deliberate
+//! deviation: pointer lists of the wrong shape, on which the SDK crashes or emits garbage
+//! edges, are skipped and reported as [`ResolveProblem`]s (§10.8). Pure, no I/O.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use super::version::{Range, SemVer, cmp_code_units};
+use super::{Index, Resource};
+
+/// The `{source, commit}` an entity, asset or edge target came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResolvedFrom {
+    pub source: String,
+    pub commit: String,
+}
+
+impl ResolvedFrom {
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("source".into(), Value::from(self.source.clone()));
+        map.insert("commit".into(), Value::from(self.commit.clone()));
+        Value::Object(map)
+    }
+}
+
+/// A resource of one index, tagged with where it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entity {
+    pub resource: Resource,
+    pub resolved_from: ResolvedFrom,
+}
+
+impl Entity {
+    pub fn id(&self) -> &str {
+        self.resource.id()
+    }
+
+    fn version(&self) -> Option<&Value> {
+        self.resource.0.get("version")
+    }
+
+    pub fn to_value(&self) -> Value {
+        let mut map = self.resource.0.clone();
+        // Like `{...resource, resolvedFrom}`: appended last unless the key already exists.
+        map.insert("resolvedFrom".into(), self.resolved_from.to_value());
+        Value::Object(map)
+    }
+}
+
+/// The winning copy of one asset path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResolvedAsset {
+    /// The asset object as the index had it (`path`, `hash`?).
+    pub asset: Map<String, Value>,
+    pub resolved_from: ResolvedFrom,
+    /// Present when several indexes agree on the asset: the other sources.
+    pub contributors: Option<Vec<String>>,
+}
+
+impl ResolvedAsset {
+    pub fn path(&self) -> Option<&str> {
+        self.asset.get("path").and_then(Value::as_str)
+    }
+
+    pub fn to_value(&self) -> Value {
+        let mut map = self.asset.clone();
+        map.insert("resolvedFrom".into(), self.resolved_from.to_value());
+        if let Some(contributors) = &self.contributors {
+            map.insert("contributors".into(), strings(contributors));
+        }
+        Value::Object(map)
+    }
+}
+
+/// `asset-collision`: indexes disagree on (or cannot prove) an asset's content.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AssetCollision {
+    pub path: Value,
+    pub sources: Vec<String>,
+    pub winner: String,
+}
+
+impl AssetCollision {
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("kind".into(), Value::from("asset-collision"));
+        map.insert("path".into(), self.path.clone());
+        map.insert("sources".into(), strings(&self.sources));
+        map.insert("winner".into(), Value::from(self.winner.clone()));
+        Value::Object(map)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConflictKind {
+    TypeCollision,
+    DuplicateSource,
+    PointerTypeMismatch,
+}
+
+impl ConflictKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConflictKind::TypeCollision => "type-collision",
+            ConflictKind::DuplicateSource => "duplicate-source",
+            ConflictKind::PointerTypeMismatch => "pointer-type-mismatch",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Conflict {
+    pub kind: ConflictKind,
+    pub id: String,
+    pub sources: Vec<String>,
+    pub detail: Option<String>,
+}
+
+impl Conflict {
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("kind".into(), Value::from(self.kind.as_str()));
+        map.insert("id".into(), Value::from(self.id.clone()));
+        map.insert("sources".into(), strings(&self.sources));
+        if let Some(detail) = &self.detail {
+            map.insert("detail".into(), Value::from(detail.clone()));
+        }
+        Value::Object(map)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeStatus {
+    Resolved,
+    /// The id exists but no version matches.
+    Unresolved,
+    /// The id exists nowhere.
+    External,
+}
+
+impl EdgeStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeStatus::Resolved => "resolved",
+            EdgeStatus::Unresolved => "unresolved",
+            EdgeStatus::External => "external",
+        }
+    }
+}
+
+/// One pointer, resolved (§10.6).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Edge {
+    pub from: String,
+    /// The holding entity's version, `null` when it has none.
+    pub from_version: Value,
+    pub from_resolved_from: ResolvedFrom,
+    pub to: String,
+    pub direction: &'static str,
+    pub via: Option<&'static str>,
+    /// The pointer's `label`, when the pointer has that key.
+    pub label: Option<Value>,
+    /// The pointer's `version`, `null` when absent.
+    pub pointer: Value,
+    /// The target's version; `null` when it has none or nothing was resolved.
+    pub resolved: Value,
+    /// Only for resolved edges.
+    pub resolved_from: Option<ResolvedFrom>,
+    pub status: EdgeStatus,
+}
+
+impl Edge {
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("from".into(), Value::from(self.from.clone()));
+        map.insert("fromVersion".into(), self.from_version.clone());
+        map.insert(
+            "fromResolvedFrom".into(),
+            self.from_resolved_from.to_value(),
+        );
+        map.insert("to".into(), Value::from(self.to.clone()));
+        map.insert("direction".into(), Value::from(self.direction));
+        if let Some(via) = self.via {
+            map.insert("via".into(), Value::from(via));
+        }
+        if let Some(label) = &self.label {
+            map.insert("label".into(), label.clone());
+        }
+        map.insert("pointer".into(), self.pointer.clone());
+        map.insert("resolved".into(), self.resolved.clone());
+        if let Some(from) = &self.resolved_from {
+            map.insert("resolvedFrom".into(), from.to_value());
+        }
+        map.insert("status".into(), Value::from(self.status.as_str()));
+        Value::Object(map)
+    }
+}
+
+/// A pointer id nothing in the indexes defines (§10.7).
+#[derive(Clone, Debug, PartialEq)]
+pub struct External {
+    pub id: String,
+    /// The pointer's version when the first such pointer had that key (may be `null`).
+    pub version: Option<Value>,
+    pub referenced_by: Vec<String>,
+}
+
+impl External {
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("id".into(), Value::from(self.id.clone()));
+        if let Some(version) = &self.version {
+            map.insert("version".into(), version.clone());
+        }
+        map.insert("referencedBy".into(), strings(&self.referenced_by));
+        Value::Object(map)
+    }
+}
+
+/// What is wrong with a pointer field the SDK cannot handle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// The field is not a list (a string is iterated per character by the SDK, or crashes it).
+    NotAList,
+    /// A list entry is not an object.
+    NotAPointer,
+    /// A pointer object without a string `id`.
+    MissingId,
+}
+
+impl fmt::Display for ProblemKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ProblemKind::NotAList => "is not a list of pointers",
+            ProblemKind::NotAPointer => "is not a pointer object",
+            ProblemKind::MissingId => "is a pointer without a string `id`",
+        })
+    }
+}
+
+/// A pointer that was skipped because of its shape (§10.8); no edge is made for it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{index_source}: {entity_type} `{entity}`: `{field}` {kind}")]
+pub struct ResolveProblem {
+    /// Source of the index holding the entity.
+    pub index_source: String,
+    pub entity_type: String,
+    pub entity: String,
+    pub entity_version: Option<String>,
+    /// The field path, e.g. `sends`, `sends[1]`, `receives[0].triggers`.
+    pub field: String,
+    pub kind: ProblemKind,
+}
+
+/// The result of [`resolve`]: the SDK's document plus the problems it would trip over.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Resolved {
+    pub entities: Vec<Entity>,
+    pub assets: Vec<ResolvedAsset>,
+    pub edges: Vec<Edge>,
+    pub conflicts: Vec<Conflict>,
+    pub warnings: Vec<AssetCollision>,
+    pub externals: Vec<External>,
+    /// Not part of the SDK document.
+    pub problems: Vec<ResolveProblem>,
+}
+
+impl Resolved {
+    /// The document exactly as the SDK returns it (keys in order).
+    pub fn to_value(&self) -> Value {
+        let mut doc = Map::new();
+        let list = |items: Vec<Value>| Value::Array(items);
+        doc.insert(
+            "entities".into(),
+            list(self.entities.iter().map(Entity::to_value).collect()),
+        );
+        doc.insert(
+            "assets".into(),
+            list(self.assets.iter().map(ResolvedAsset::to_value).collect()),
+        );
+        doc.insert(
+            "edges".into(),
+            list(self.edges.iter().map(Edge::to_value).collect()),
+        );
+        doc.insert(
+            "conflicts".into(),
+            list(self.conflicts.iter().map(Conflict::to_value).collect()),
+        );
+        doc.insert(
+            "warnings".into(),
+            list(self.warnings.iter().map(AssetCollision::to_value).collect()),
+        );
+        doc.insert(
+            "externals".into(),
+            list(self.externals.iter().map(External::to_value).collect()),
+        );
+        Value::Object(doc)
+    }
+}
+
+fn strings(items: &[String]) -> Value {
+    Value::Array(items.iter().cloned().map(Value::from).collect())
+}
+
+/// How a pointer list is reached from an entity (§10.4).
+#[derive(Clone, Copy)]
+enum Reach {
+    /// `entity[field]` is the list.
+    Direct(&'static str),
+    /// Every `sub` of every entry of `entity[field]` (`sends[].to` and friends).
+    Nested(&'static str, &'static str),
+}
+
+/// §10.4, in scan order: (how to reach the list, direction, via).
+#[rustfmt::skip]
+const POINTER_FIELDS: [(Reach, &str, Option<&str>); 28] = [
+    (Reach::Direct("sends"), "sends", None),
+    (Reach::Direct("receives"), "receives", None),
+    (Reach::Direct("writesTo"), "writesTo", None),
+    (Reach::Direct("readsFrom"), "readsFrom", None),
+    (Reach::Direct("services"), "contains", Some("services")),
+    (Reach::Direct("agents"), "contains", Some("agents")),
+    (Reach::Direct("domains"), "contains", Some("domains")),
+    (Reach::Direct("dataProducts"), "contains", Some("dataProducts")),
+    (Reach::Direct("systems"), "contains", Some("systems")),
+    (Reach::Direct("entities"), "contains", Some("entities")),
+    (Reach::Direct("containers"), "contains", Some("containers")),
+    (Reach::Direct("flows"), "contains", Some("flows")),
+    (Reach::Direct("relationships"), "relatesTo", Some("relationships")),
+    (Reach::Direct("inputs"), "receives", Some("inputs")),
+    (Reach::Direct("outputs"), "sends", Some("outputs")),
+    (Reach::Direct("references"), "references", Some("steps")),
+    (Reach::Direct("appliesTo"), "appliesTo", None),
+    (Reach::Direct("related"), "relatesTo", Some("related")),
+    (Reach::Direct("supersedes"), "relatesTo", Some("supersedes")),
+    (Reach::Direct("supersededBy"), "relatesTo", Some("supersededBy")),
+    (Reach::Direct("amends"), "relatesTo", Some("amends")),
+    (Reach::Direct("amendedBy"), "relatesTo", Some("amendedBy")),
+    (Reach::Direct("diagrams"), "relatesTo", Some("diagrams")),
+    (Reach::Direct("channels"), "references", Some("channels")),
+    (Reach::Direct("routes"), "references", Some("routes")),
+    (Reach::Nested("sends", "to"), "sends", Some("sends.to")),
+    (Reach::Nested("receives", "from"), "receives", Some("receives.from")),
+    (Reach::Nested("receives", "triggers"), "sends", Some("receives.triggers")),
+];
+
+/// Resolves the indexes against each other, in the given order (SDK `resolve`).
+pub fn resolve(indexes: &[Index]) -> Resolved {
+    let (assets, warnings) = resolve_assets(indexes);
+    let mut problems = Vec::new();
+
+    let mut entities: Vec<Entity> = indexes
+        .iter()
+        .flat_map(|index| {
+            let from = ResolvedFrom {
+                source: index.source.clone(),
+                commit: index.commit.clone(),
+            };
+            index.resources.iter().map(move |r| Entity {
+                resource: r.clone(),
+                resolved_from: from.clone(),
+            })
+        })
+        .collect();
+    let empty = Value::from("");
+    stable_sort_by(&mut entities, |a, b| {
+        compare_text(a.resource.0.get("id"), b.resource.0.get("id"))
+            .then_with(|| {
+                compare_text(
+                    Some(nullish_or(a.version(), &empty)),
+                    Some(nullish_or(b.version(), &empty)),
+                )
+            })
+            .then_with(|| compare_text(a.resource.0.get("type"), b.resource.0.get("type")))
+            .then_with(|| {
+                a.resolved_from
+                    .source
+                    .encode_utf16()
+                    .cmp(b.resolved_from.source.encode_utf16())
+            })
+    });
+
+    // `entitiesById`, in first-seen order.
+    let mut by_id: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut id_order: Vec<&str> = Vec::new();
+    for (i, entity) in entities.iter().enumerate() {
+        by_id.entry(entity.id()).or_insert_with(|| {
+            id_order.push(entity.id());
+            Vec::new()
+        });
+        if let Some(list) = by_id.get_mut(entity.id()) {
+            list.push(i);
+        }
+    }
+
+    let mut conflicts = Conflicts::default();
+    for id in &id_order {
+        let matches = &by_id[id];
+        let sources = unique(
+            matches
+                .iter()
+                .map(|&i| entities[i].resolved_from.source.clone()),
+        );
+        let types = unique(
+            matches
+                .iter()
+                .map(|&i| js_key(entities[i].resource.0.get("type"))),
+        );
+        if types.len() > 1 {
+            conflicts.add(ConflictKind::TypeCollision, id, sources, None);
+        } else if sources.len() > 1 {
+            conflicts.add(ConflictKind::DuplicateSource, id, sources, None);
+        }
+    }
+
+    let mut edges = Vec::new();
+    let mut externals: Vec<External> = Vec::new();
+    let mut external_keys: HashMap<String, usize> = HashMap::new();
+    for entity in &entities {
+        for (reach, direction, via) in POINTER_FIELDS {
+            for pointer in pointers(entity, reach, &mut problems) {
+                let (Some(pointer_id), pointer_map) =
+                    (pointer.get("id").and_then(Value::as_str), pointer)
+                else {
+                    continue;
+                };
+                let version = pointer_map.get("version");
+                let base = Edge {
+                    from: entity.id().to_owned(),
+                    from_version: entity.version().cloned().unwrap_or(Value::Null),
+                    from_resolved_from: entity.resolved_from.clone(),
+                    to: pointer_id.to_owned(),
+                    direction,
+                    via,
+                    label: pointer_map.get("label").cloned(),
+                    pointer: version.cloned().unwrap_or(Value::Null),
+                    resolved: Value::Null,
+                    resolved_from: None,
+                    status: EdgeStatus::Unresolved,
+                };
+                let candidates = by_id.get(pointer_id).map(Vec::as_slice);
+                let target = candidates.and_then(|c| select_target(&entities, c, version));
+                match (candidates, target) {
+                    (_, Some(t)) => {
+                        let target = &entities[t];
+                        let pointer_type = pointer_map.get("type");
+                        let target_type = target.resource.0.get("type");
+                        if pointer_type.is_some() && !strict_eq(pointer_type, target_type) {
+                            let detail = format!(
+                                "Expected {} but found {}",
+                                js_to_string(pointer_type),
+                                js_to_string(target_type)
+                            );
+                            let sources = vec![
+                                entity.resolved_from.source.clone(),
+                                target.resolved_from.source.clone(),
+                            ];
+                            conflicts.add(
+                                ConflictKind::PointerTypeMismatch,
+                                pointer_id,
+                                unique(sources),
+                                Some(detail),
+                            );
+                        }
+                        edges.push(Edge {
+                            to: target.id().to_owned(),
+                            resolved: target.version().cloned().unwrap_or(Value::Null),
+                            resolved_from: Some(target.resolved_from.clone()),
+                            status: EdgeStatus::Resolved,
+                            ..base
+                        });
+                    }
+                    (Some(_), None) => edges.push(base),
+                    (None, None) => {
+                        let shown = match version {
+                            None | Some(Value::Null) => Cow::Borrowed(""),
+                            v => js_to_string(v),
+                        };
+                        let key = format!("{pointer_id}@{shown}");
+                        let slot = *external_keys.entry(key).or_insert_with(|| {
+                            externals.push(External {
+                                id: pointer_id.to_owned(),
+                                version: version.cloned(),
+                                referenced_by: Vec::new(),
+                            });
+                            externals.len() - 1
+                        });
+                        let referenced_by = &mut externals[slot].referenced_by;
+                        if !referenced_by.iter().any(|r| r == entity.id()) {
+                            referenced_by.push(entity.id().to_owned());
+                        }
+                        edges.push(Edge {
+                            status: EdgeStatus::External,
+                            ..base
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    Resolved {
+        entities,
+        assets,
+        edges,
+        conflicts: conflicts.finish(),
+        warnings,
+        externals,
+        problems,
+    }
+}
+
+fn resolve_assets(indexes: &[Index]) -> (Vec<ResolvedAsset>, Vec<AssetCollision>) {
+    // Candidates grouped by path, groups in first-seen order (a JavaScript Map).
+    let mut groups: Vec<(Value, Vec<ResolvedAsset>)> = Vec::new();
+    let mut slots: HashMap<String, usize> = HashMap::new();
+    for index in indexes {
+        let from = ResolvedFrom {
+            source: index.source.clone(),
+            commit: index.commit.clone(),
+        };
+        for asset in &index.assets {
+            let path = asset.get("path");
+            let slot = *slots.entry(js_key(path)).or_insert_with(|| {
+                groups.push((path.cloned().unwrap_or(Value::Null), Vec::new()));
+                groups.len() - 1
+            });
+            groups[slot].1.push(ResolvedAsset {
+                asset: asset.clone(),
+                resolved_from: from.clone(),
+                contributors: None,
+            });
+        }
+    }
+    let mut assets = Vec::new();
+    let mut warnings = Vec::new();
+    for (path, mut candidates) in groups {
+        stable_sort_by(&mut candidates, |a, b| {
+            cmp_code_units(&a.resolved_from.source, &b.resolved_from.source)
+                .then_with(|| cmp_code_units(&a.resolved_from.commit, &b.resolved_from.commit))
+        });
+        let mut sources = unique(candidates.iter().map(|c| c.resolved_from.source.clone()));
+        stable_sort_by(&mut sources, |a, b| cmp_code_units(a, b));
+        let hashes = unique(candidates.iter().map(|c| js_key(c.asset.get("hash"))));
+        let comparable = candidates.iter().all(|c| c.asset.contains_key("hash"));
+        let several = candidates.len() > 1;
+        let collision = several && (!comparable || hashes.len() > 1);
+        let mut winner = candidates.swap_remove(0);
+        if collision {
+            warnings.push(AssetCollision {
+                path,
+                sources: sources.clone(),
+                winner: winner.resolved_from.source.clone(),
+            });
+        } else if several {
+            winner.contributors = Some(
+                sources
+                    .into_iter()
+                    .filter(|s| *s != winner.resolved_from.source)
+                    .collect(),
+            );
+        }
+        assets.push(winner);
+    }
+    stable_sort_by(&mut assets, |a, b| {
+        compare_text(a.asset.get("path"), b.asset.get("path"))
+    });
+    stable_sort_by(&mut warnings, |a, b| {
+        compare_text(Some(&a.path), Some(&b.path))
+    });
+    (assets, warnings)
+}
+
+/// Conflicts merged by (kind, id), in first-added order until sorted.
+#[derive(Default)]
+struct Conflicts {
+    list: Vec<Conflict>,
+    slots: HashMap<(ConflictKind, String), usize>,
+}
+
+impl Conflicts {
+    fn add(&mut self, kind: ConflictKind, id: &str, sources: Vec<String>, detail: Option<String>) {
+        let key = (kind, id.to_owned());
+        if let Some(&slot) = self.slots.get(&key) {
+            let conflict = &mut self.list[slot];
+            let mut merged = unique(conflict.sources.iter().cloned().chain(sources));
+            stable_sort_by(&mut merged, |a, b| cmp_code_units(a, b));
+            conflict.sources = merged;
+            if conflict.detail.is_none() {
+                conflict.detail = detail;
+            }
+            return;
+        }
+        let mut sources = unique(sources);
+        stable_sort_by(&mut sources, |a, b| cmp_code_units(a, b));
+        self.slots.insert(key, self.list.len());
+        self.list.push(Conflict {
+            kind,
+            id: id.to_owned(),
+            sources,
+            detail,
+        });
+    }
+
+    fn finish(self) -> Vec<Conflict> {
+        let mut list = self.list;
+        stable_sort_by(&mut list, |a, b| {
+            cmp_code_units(&a.id, &b.id)
+                .then_with(|| cmp_code_units(a.kind.as_str(), b.kind.as_str()))
+        });
+        list
+    }
+}
+
+/// The pointer objects of one field of `entity`; entries of the wrong shape become problems.
+fn pointers<'a>(
+    entity: &'a Entity,
+    reach: Reach,
+    problems: &mut Vec<ResolveProblem>,
+) -> Vec<&'a Map<String, Value>> {
+    let mut problem = |field: String, kind| {
+        problems.push(ResolveProblem {
+            index_source: entity.resolved_from.source.clone(),
+            entity_type: entity.resource.kind().to_owned(),
+            entity: entity.id().to_owned(),
+            entity_version: entity.resource.version().map(str::to_owned),
+            field,
+            kind,
+        })
+    };
+    let mut entries: Vec<(String, &Value)> = Vec::new();
+    match reach {
+        Reach::Direct(field) => match entity.resource.0.get(field) {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(list)) => entries.extend(
+                list.iter()
+                    .enumerate()
+                    .map(|(i, v)| (format!("{field}[{i}]"), v)),
+            ),
+            Some(_) => problem(field.to_owned(), ProblemKind::NotAList),
+        },
+        Reach::Nested(field, sub) => {
+            // A non-list `field` was already reported by its `Direct` scan.
+            if let Some(Value::Array(list)) = entity.resource.0.get(field) {
+                // Scalar entries have no `to`; the `Direct` scan already reported them.
+                for (i, map) in list
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| Some((i, v.as_object()?)))
+                {
+                    match map.get(sub) {
+                        None | Some(Value::Null) => {}
+                        // `flatMap` spreads a list and keeps any other value as one entry.
+                        Some(Value::Array(list)) => entries.extend(
+                            list.iter()
+                                .enumerate()
+                                .map(|(j, v)| (format!("{field}[{i}].{sub}[{j}]"), v)),
+                        ),
+                        Some(v) => entries.push((format!("{field}[{i}].{sub}"), v)),
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (field, value) in entries {
+        match value {
+            Value::Object(map) if map.get("id").is_some_and(Value::is_string) => out.push(map),
+            Value::Object(_) => problem(field, ProblemKind::MissingId),
+            _ => problem(field, ProblemKind::NotAPointer),
+        }
+    }
+    out
+}
+
+/// SDK `selectTarget` (§10.5): the index of the chosen entity.
+fn select_target(
+    entities: &[Entity],
+    candidates: &[usize],
+    version: Option<&Value>,
+) -> Option<usize> {
+    let (&first, rest) = candidates.split_first()?;
+    let version_of = |i: usize| entities[i].version();
+    if version.is_none() || version.and_then(Value::as_str) == Some("latest") {
+        return Some(rest.iter().fold(first, |best, &c| {
+            if is_higher(version_of(c), version_of(best)) {
+                c
+            } else {
+                best
+            }
+        }));
+    }
+    if let Some(&exact) = candidates
+        .iter()
+        .find(|&&c| strict_eq(version_of(c), version))
+    {
+        return Some(exact);
+    }
+    let range = Range::parse(version.and_then(Value::as_str)?)?;
+    candidates.iter().fold(None, |best, &c| {
+        let Some(v) = version_of(c)
+            .and_then(Value::as_str)
+            .and_then(SemVer::parse)
+        else {
+            return best;
+        };
+        if !range.satisfies(&v) {
+            return best;
+        }
+        match best {
+            Some(b) if !is_higher(version_of(c), version_of(b)) => Some(b),
+            _ => Some(c),
+        }
+    })
+}
+
+/// SDK `isHigherVersion` on raw JSON values (versions may be numbers or null).
+fn is_higher(candidate: Option<&Value>, current: Option<&Value>) -> bool {
+    if candidate.is_none() || strict_eq(candidate, current) {
+        return false;
+    }
+    if current.is_none() {
+        return true;
+    }
+    let semver = |v: Option<&Value>| v.and_then(Value::as_str).and_then(SemVer::parse);
+    if let (Some(a), Some(b)) = (semver(candidate), semver(current)) {
+        return a > b;
+    }
+    compare_text(candidate, current) == Ordering::Greater
+}
+
+/// `value ?? fallback`.
+fn nullish_or<'a>(value: Option<&'a Value>, fallback: &'a Value) -> &'a Value {
+    match value {
+        None | Some(Value::Null) => fallback,
+        Some(v) => v,
+    }
+}
+
+/// Distinct values in first-seen order (`[...new Set(values)]`).
+fn unique<T: PartialEq>(values: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for v in values {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// A key with JavaScript `Map`/`Set` identity: primitives by value, objects and arrays by
+/// reference (their address stands in for the reference).
+fn js_key(value: Option<&Value>) -> String {
+    match value {
+        None => "u".to_owned(),
+        Some(Value::String(s)) => format!("s{s}"),
+        Some(Value::Number(n)) => format!("n{}", n.as_f64().unwrap_or(f64::NAN)),
+        Some(v @ (Value::Null | Value::Bool(_))) => format!("p{v}"),
+        Some(v) => format!("o{:p}", v),
+    }
+}
+
+/// JavaScript `===` on JSON values: objects and arrays are never equal (distinct references).
+fn strict_eq(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(Value::Null), Some(Value::Null)) => true,
+        (Some(Value::Bool(x)), Some(Value::Bool(y))) => x == y,
+        (Some(Value::Number(x)), Some(Value::Number(y))) => x.as_f64() == y.as_f64(),
+        (Some(Value::String(x)), Some(Value::String(y))) => x == y,
+        _ => false,
+    }
+}
+
+/// JavaScript `String(value)`.
+fn js_to_string(value: Option<&Value>) -> Cow<'_, str> {
+    match value {
+        None => Cow::Borrowed("undefined"),
+        Some(Value::Null) => Cow::Borrowed("null"),
+        Some(Value::Bool(b)) => Cow::Borrowed(if *b { "true" } else { "false" }),
+        Some(Value::Number(n)) => Cow::Owned(js_number(n.as_f64().unwrap_or(f64::NAN))),
+        Some(Value::String(s)) => Cow::Borrowed(s),
+        Some(Value::Array(items)) => Cow::Owned(
+            items
+                .iter()
+                .map(|v| match v {
+                    Value::Null => Cow::Borrowed(""),
+                    v => js_to_string(Some(v)),
+                })
+                .collect::<Vec<_>>()
+                .join(","),
+        ),
+        Some(Value::Object(_)) => Cow::Borrowed("[object Object]"),
+    }
+}
+
+fn js_number(n: f64) -> String {
+    ryu_js::Buffer::new().format(n).to_owned()
+}
+
+/// JavaScript `ToNumber` of a primitive string.
+fn string_to_number(s: &str) -> f64 {
+    let t = s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    if t.is_empty() {
+        return 0.0;
+    }
+    match t {
+        "Infinity" | "+Infinity" => return f64::INFINITY,
+        "-Infinity" => return f64::NEG_INFINITY,
+        _ => {}
+    }
+    for (prefix, radix) in [
+        ("0x", 16),
+        ("0X", 16),
+        ("0o", 8),
+        ("0O", 8),
+        ("0b", 2),
+        ("0B", 2),
+    ] {
+        if let Some(digits) = t.strip_prefix(prefix) {
+            return u128::from_str_radix(digits, radix).map_or(f64::NAN, |v| v as f64);
+        }
+    }
+    let body = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let digits_ok = mantissa.bytes().filter(|b| *b == b'.').count() <= 1
+        && mantissa.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && mantissa.bytes().any(|b| b.is_ascii_digit());
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit())
+    });
+    if digits_ok && exponent_ok {
+        t.parse().unwrap_or(f64::NAN)
+    } else {
+        f64::NAN
+    }
+}
+
+/// JavaScript `a < b` (abstract relational comparison) on JSON values.
+fn js_less(a: Option<&Value>, b: Option<&Value>) -> bool {
+    /// `ToPrimitive`: a string (`Ok`) or already a number (`Err`).
+    fn prim(v: Option<&Value>) -> Result<Cow<'_, str>, f64> {
+        match v {
+            None => Err(f64::NAN),
+            Some(Value::Null) => Err(0.0),
+            Some(Value::Bool(b)) => Err(f64::from(u8::from(*b))),
+            Some(Value::Number(n)) => Err(n.as_f64().unwrap_or(f64::NAN)),
+            Some(other) => Ok(js_to_string(Some(other))),
+        }
+    }
+    match (prim(a), prim(b)) {
+        (Ok(x), Ok(y)) => cmp_code_units(&x, &y) == Ordering::Less,
+        (x, y) => {
+            let num = |p: Result<Cow<'_, str>, f64>| p.map_or_else(|n| n, |s| string_to_number(&s));
+            num(x) < num(y)
+        }
+    }
+}
+
+/// The SDK's `compareText`: `a < b ? -1 : a > b ? 1 : 0`.
+fn compare_text(a: Option<&Value>, b: Option<&Value>) -> Ordering {
+    if js_less(a, b) {
+        Ordering::Less
+    } else if js_less(b, a) {
+        Ordering::Greater
+    } else {
+        Ordering::Equal
+    }
+}
+
+/// A stable merge sort that tolerates inconsistent comparators (JavaScript ones can be, with
+/// mixed-type versions), where `slice::sort_by` may panic.
+fn stable_sort_by<T>(items: &mut Vec<T>, mut cmp: impl FnMut(&T, &T) -> Ordering) {
+    let n = items.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut buf = vec![0; n];
+    let mut width = 1;
+    while width < n {
+        for start in (0..n).step_by(2 * width) {
+            let mid = (start + width).min(n);
+            let end = (start + 2 * width).min(n);
+            let (mut i, mut j, mut k) = (start, mid, start);
+            while i < mid && j < end {
+                if cmp(&items[order[j]], &items[order[i]]) == Ordering::Less {
+                    buf[k] = order[j];
+                    j += 1;
+                } else {
+                    buf[k] = order[i];
+                    i += 1;
+                }
+                k += 1;
+            }
+            buf[k..k + mid - i].copy_from_slice(&order[i..mid]);
+            k += mid - i;
+            buf[k..k + end - j].copy_from_slice(&order[j..end]);
+            order[start..end].copy_from_slice(&buf[start..end]);
+        }
+        width *= 2;
+    }
+    let mut slots: Vec<Option<T>> = items.drain(..).map(Some).collect();
+    items.extend(order.into_iter().filter_map(|i| slots[i].take()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(resources: Value) -> Index {
+        let doc = serde_json::json!({"indexVersion": 1, "source": "s", "commit": "c", "resources": resources});
+        Index::from_value(&doc).expect("index")
+    }
+
+    #[test]
+    fn bad_pointer_shapes_are_problems_not_crashes() {
+        let r = resolve(&[index(serde_json::json!([
+            {"type": "event", "id": "E", "version": "1.0.0"},
+            {"type": "service", "id": "S", "version": "1.0.0",
+             "sends": "E",
+             "receives": [{"id": "E"}, {"version": "1.0.0"}, null, {"id": "E", "from": "Q", "triggers": [{"id": "E"}, 7]}],
+             "channels": {"id": "E"}}
+        ]))]);
+        let found: Vec<(&str, ProblemKind)> = r
+            .problems
+            .iter()
+            .map(|p| (p.field.as_str(), p.kind))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("sends", ProblemKind::NotAList),
+                ("receives[1]", ProblemKind::MissingId),
+                ("receives[2]", ProblemKind::NotAPointer),
+                ("channels", ProblemKind::NotAList),
+                ("receives[3].from", ProblemKind::NotAPointer),
+                ("receives[3].triggers[1]", ProblemKind::NotAPointer),
+            ]
+        );
+        assert!(
+            r.problems
+                .iter()
+                .all(|p| p.entity == "S" && p.index_source == "s")
+        );
+        // The well-formed pointers still give the SDK's edges.
+        let edges: Vec<(&str, Option<&str>)> =
+            r.edges.iter().map(|e| (e.direction, e.via)).collect();
+        assert_eq!(
+            edges,
+            vec![
+                ("receives", None),
+                ("receives", None),
+                ("sends", Some("receives.triggers"))
+            ]
+        );
+        assert_eq!(
+            r.problems[0].to_string(),
+            "s: service `S`: `sends` is not a list of pointers"
+        );
+    }
+
+    #[test]
+    fn single_object_under_to_is_one_pointer() {
+        // `flatMap` keeps a non-list value as one entry, so the SDK resolves it.
+        let r = resolve(&[index(serde_json::json!([
+            {"type": "channel", "id": "Q", "version": "1.0.0"},
+            {"type": "service", "id": "S", "sends": [{"id": "Q", "to": {"id": "Q"}}]}
+        ]))]);
+        assert!(r.problems.is_empty());
+        assert_eq!(r.edges.len(), 2);
+        assert_eq!(r.edges[1].via, Some("sends.to"));
+        assert_eq!(r.edges[1].status, EdgeStatus::Resolved);
+    }
+
+    #[test]
+    fn merge_sort_is_stable() {
+        let mut v = vec![(2, 'a'), (1, 'b'), (2, 'c'), (1, 'd'), (0, 'e')];
+        stable_sort_by(&mut v, |a, b| a.0.cmp(&b.0));
+        assert_eq!(v, vec![(0, 'e'), (1, 'b'), (1, 'd'), (2, 'a'), (2, 'c')]);
+    }
+
+    #[test]
+    fn js_comparisons() {
+        let s = |x: &str| Value::from(x);
+        assert_eq!(
+            compare_text(Some(&s("Zeta")), Some(&s("alpha"))),
+            Ordering::Less
+        );
+        assert_eq!(
+            compare_text(Some(&Value::from(0)), Some(&s("1.0.0"))),
+            Ordering::Equal
+        );
+        assert_eq!(
+            compare_text(Some(&Value::from(1)), Some(&s("0.5"))),
+            Ordering::Greater
+        );
+        assert!(strict_eq(Some(&Value::Null), Some(&Value::Null)));
+        assert!(!strict_eq(None, Some(&Value::Null)));
+    }
+}
