@@ -176,6 +176,10 @@ pub struct Edge {
     /// Only for resolved edges.
     pub resolved_from: Option<ResolvedFrom>,
     pub status: EdgeStatus,
+    /// The holding entity's `type` (not in the SDK's output; the diff needs typed ends).
+    pub from_type: String,
+    /// The target's `type` when resolved.
+    pub to_type: Option<String>,
 }
 
 impl Edge {
@@ -446,6 +450,8 @@ pub fn resolve(indexes: &[Index]) -> Resolved {
                     resolved: Value::Null,
                     resolved_from: None,
                     status: EdgeStatus::Unresolved,
+                    from_type: entity.resource.kind().to_owned(),
+                    to_type: None,
                 };
                 let candidates = by_id.get(pointer_id).map(Vec::as_slice);
                 let target = candidates.and_then(|c| select_target(&entities, c, version));
@@ -476,6 +482,7 @@ pub fn resolve(indexes: &[Index]) -> Resolved {
                             resolved: target.version().cloned().unwrap_or(Value::Null),
                             resolved_from: Some(target.resolved_from.clone()),
                             status: EdgeStatus::Resolved,
+                            to_type: Some(target.resource.kind().to_owned()),
                             ..base
                         });
                     }

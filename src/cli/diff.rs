@@ -7,7 +7,7 @@ use anyhow::Context;
 use catalog_diff::catalog::build::{self, Built, Options as BuildOptions, ParseCache};
 use catalog_diff::catalog::{FileSet, Index, Severity};
 use catalog_diff::diff::{self, ArchitectureDiff, SchemaChange, SideDiagnostic};
-use catalog_diff::git::{self, Repo, Sides};
+use catalog_diff::git::{self, Repo};
 use catalog_diff::report;
 use catalog_diff::schema::Strategy;
 
@@ -82,8 +82,8 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let repo = Repo::discover(&args.catalog.repo)?;
     let sides = repo.parse_range(args.range.as_deref(), args.staged)?;
     let source = args.catalog.source.clone().or_else(|| repo.workdir_name()).unwrap_or_else(|| "catalog".into());
-    let dir = catalog_dir(&repo, &sides, args.catalog.dir.as_deref())?;
-    let (side_a, side_b) = (read_side(&repo, &sides, Which::A, &dir)?, read_side(&repo, &sides, Which::B, &dir)?);
+    let dir = repo.detect_catalog_dir_for(&sides, args.catalog.dir.as_deref())?;
+    let (side_a, side_b) = (read_side(&repo, sides.baseline(), &dir)?, read_side(&repo, sides.candidate(), &dir)?);
     for (name, side) in [("a", &side_a), ("b", &side_b)] {
         if side.files.files.is_empty() {
             eprintln!("note: the catalog folder `{}` is empty or missing on side {name} ({}); comparing with an empty catalog", display_dir(&dir), side.commit);
@@ -196,38 +196,13 @@ fn side_diagnostics(a: &Built, b: &Built) -> Vec<SideDiagnostic> {
         .collect()
 }
 
-#[derive(Clone, Copy)]
-enum Which {
-    A,
-    B,
-}
-
 struct ReadSide {
     files: FileSet,
     commit: String,
 }
 
-fn catalog_dir(repo: &Repo, sides: &Sides, explicit: Option<&str>) -> anyhow::Result<String> {
-    // The candidate decides where the catalog is; a catalog that only exists in the baseline
-    // (deleted in the candidate) is found there.
-    let candidate = match sides {
-        Sides::Commits { b, .. } => git::Side::Commit(*b),
-        Sides::CommitVsWorktree(_) => git::Side::Worktree,
-        Sides::CommitVsStaged(_) => git::Side::Staged,
-    };
-    Ok(repo.detect_catalog_dir(candidate, explicit)?)
-}
-
-fn read_side(repo: &Repo, sides: &Sides, which: Which, dir: &str) -> anyhow::Result<ReadSide> {
-    let (files, commit) = match (sides, which) {
-        (Sides::Commits { a, .. }, Which::A)
-        | (Sides::CommitVsWorktree(a), Which::A)
-        | (Sides::CommitVsStaged(a), Which::A) => (repo.read_commit(*a, dir)?, a.to_string()),
-        (Sides::Commits { b, .. }, Which::B) => (repo.read_commit(*b, dir)?, b.to_string()),
-        (Sides::CommitVsWorktree(_), Which::B) => (repo.read_worktree(dir)?, "worktree".to_owned()),
-        (Sides::CommitVsStaged(_), Which::B) => (repo.read_staged(dir)?, "staged".to_owned()),
-    };
-    Ok(ReadSide { files, commit })
+fn read_side(repo: &Repo, side: git::Side, dir: &str) -> anyhow::Result<ReadSide> {
+    Ok(ReadSide { files: repo.read(side, dir)?, commit: side.label() })
 }
 
 fn display_dir(dir: &str) -> &str {

@@ -71,22 +71,22 @@ impl Graph {
             .edges
             .iter()
             .map(|edge| {
-                let from_owners = edge
-                    .from_type
-                    .as_deref()
-                    .and_then(|kind| owners.get(&(kind, edge.from.as_str(), edge.from_version.as_deref())).cloned().flatten());
+                let from_version = edge.from_version.as_str().map(str::to_owned);
+                let from_owners =
+                    owners.get(&(edge.from_type.as_str(), edge.from.as_str(), from_version.as_deref())).cloned().flatten();
                 GraphEdge {
-                    direction: edge.direction.to_string(),
+                    direction: edge.direction.to_owned(),
                     via: edge.via.map(str::to_owned),
-                    from: End { kind: edge.from_type.clone(), id: edge.from.clone(), version: edge.from_version.clone() },
+                    from: End { kind: Some(edge.from_type.clone()), id: edge.from.clone(), version: from_version },
                     from_owners,
                     to: End {
                         kind: edge.to_type.clone(),
                         id: edge.to.clone(),
                         version: match edge.status {
-                            EdgeStatus::Resolved => edge.resolved.clone(),
-                            _ => edge.pointer.as_ref().and_then(Value::as_str).map(str::to_owned),
-                        },
+                            EdgeStatus::Resolved => edge.resolved.as_str(),
+                            _ => edge.pointer.as_str(),
+                        }
+                        .map(str::to_owned),
                     },
                     status: edge.status,
                 }
