@@ -18,7 +18,11 @@ fn git(dir: &Path, args: &[&str]) -> String {
         .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
         .output()
         .expect("git runs");
-    assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     String::from_utf8_lossy(&output.stdout).trim().to_owned()
 }
 
@@ -29,7 +33,12 @@ fn write(root: &Path, path: &str, text: &[u8]) {
 }
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_catalog-diff")).args(args).current_dir(dir).env("NO_COLOR", "1").output().expect("runs")
+    Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("runs")
 }
 
 fn stderr(output: &Output) -> String {
@@ -74,15 +83,27 @@ fn revision_staged_worktree_and_plain_folder_agree() {
     assert_eq!(staged["commit"], "staged");
     assert_eq!(worktree["commit"], "worktree");
     let plain_copy = root.parent().expect("parent").join("plain/shop");
-    for path in ["events/OrderPlaced/index.mdx", "events/OrderPlaced/schema.json"] {
-        write(&plain_copy, path, &std::fs::read(root.join(path)).expect("read"));
+    for path in [
+        "events/OrderPlaced/index.mdx",
+        "events/OrderPlaced/schema.json",
+    ] {
+        write(
+            &plain_copy,
+            path,
+            &std::fs::read(root.join(path)).expect("read"),
+        );
     }
     let plain = index_of(&run(&plain_copy, &["index"]));
     let expected = without_commit(head);
     assert_eq!(without_commit(staged), expected);
     assert_eq!(without_commit(worktree), expected);
     assert_eq!(without_commit(plain), expected);
-    assert_eq!(expected["resources"][0]["schemas"][0]["hash"].as_str().map(|h| h.starts_with("sha256:")), Some(true));
+    assert_eq!(
+        expected["resources"][0]["schemas"][0]["hash"]
+            .as_str()
+            .map(|h| h.starts_with("sha256:")),
+        Some(true)
+    );
 }
 
 #[test]
@@ -99,11 +120,23 @@ fn dangling_schema_is_a_warning_and_strict_makes_it_fatal() {
     git(&root, &["commit", "-qam", "drop schema"]);
     let output = run(&root, &["index"]);
     let index = index_of(&output);
-    assert_eq!(index["resources"][0]["schemas"][0], serde_json::json!({"path": "schema.json", "default": true}));
+    assert_eq!(
+        index["resources"][0]["schemas"][0],
+        serde_json::json!({"path": "schema.json", "default": true})
+    );
     let message = stderr(&output);
-    assert!(message.contains("events/OrderPlaced/index.mdx"), "{message}");
-    assert!(message.contains("schemaPath") || message.contains("schemas"), "{message}");
-    assert!(message.contains("events/OrderPlaced/schema.json` does not exist"), "{message}");
+    assert!(
+        message.contains("events/OrderPlaced/index.mdx"),
+        "{message}"
+    );
+    assert!(
+        message.contains("schemaPath") || message.contains("schemas"),
+        "{message}"
+    );
+    assert!(
+        message.contains("events/OrderPlaced/schema.json` does not exist"),
+        "{message}"
+    );
     let strict = run(&root, &["index", "--strict"]);
     assert_eq!(strict.status.code(), Some(2));
     assert!(strict.stdout.is_empty());
@@ -112,11 +145,27 @@ fn dangling_schema_is_a_warning_and_strict_makes_it_fatal() {
 #[test]
 fn every_bad_file_is_reported_at_once_with_its_line() {
     let (_temp, root) = repo();
-    write(&root, "events/Broken/index.mdx", b"---\nid: Broken\nversion: 1.0.0\nname: [unclosed\n---\n");
+    write(
+        &root,
+        "events/Broken/index.mdx",
+        b"---\nid: Broken\nversion: 1.0.0\nname: [unclosed\n---\n",
+    );
     write(&root, "events/NoId/index.mdx", b"---\nname: nobody\n---\n");
-    write(&root, "events/Escapes/index.mdx", b"---\nid: Escapes\nversion: 1.0.0\nschemaPath: ../../../../etc/passwd\n---\n");
-    write(&root, "events/Latin1/index.mdx", b"---\nid: Latin1\nname: caf\xe9\n---\n");
-    write(&root, "events/Unquoted/index.mdx", b"---\nid: Unquoted\nversion: 1.0\n---\n");
+    write(
+        &root,
+        "events/Escapes/index.mdx",
+        b"---\nid: Escapes\nversion: 1.0.0\nschemaPath: ../../../../etc/passwd\n---\n",
+    );
+    write(
+        &root,
+        "events/Latin1/index.mdx",
+        b"---\nid: Latin1\nname: caf\xe9\n---\n",
+    );
+    write(
+        &root,
+        "events/Unquoted/index.mdx",
+        b"---\nid: Unquoted\nversion: 1.0\n---\n",
+    );
     git(&root, &["add", "-A"]);
     git(&root, &["commit", "-qm", "bad"]);
     let output = run(&root, &["index"]);
@@ -134,23 +183,41 @@ fn every_bad_file_is_reported_at_once_with_its_line() {
         "events/Unquoted/index.mdx",
         "quote the version",
     ] {
-        assert!(message.contains(expected), "missing {expected:?} in:\n{message}");
+        assert!(
+            message.contains(expected),
+            "missing {expected:?} in:\n{message}"
+        );
     }
 }
 
 #[test]
 fn symlinks_and_submodules_are_errors() {
     let (_temp, root) = repo();
-    std::os::unix::fs::symlink("schema.json", root.join("events/OrderPlaced/link.json")).expect("symlink");
+    std::os::unix::fs::symlink("schema.json", root.join("events/OrderPlaced/link.json"))
+        .expect("symlink");
     git(&root, &["add", "-A"]);
     let head = git(&root, &["rev-parse", "HEAD"]);
-    git(&root, &["update-index", "--add", "--cacheinfo", &format!("160000,{head},events/OrderPlaced/vendor")]);
+    git(
+        &root,
+        &[
+            "update-index",
+            "--add",
+            "--cacheinfo",
+            &format!("160000,{head},events/OrderPlaced/vendor"),
+        ],
+    );
     git(&root, &["commit", "-qm", "odd entries"]);
     let output = run(&root, &["index"]);
     assert_eq!(output.status.code(), Some(2));
     let message = stderr(&output);
-    assert!(message.contains("events/OrderPlaced/link.json") && message.contains("symbolic link"), "{message}");
-    assert!(message.contains("events/OrderPlaced/vendor") && message.contains("submodule"), "{message}");
+    assert!(
+        message.contains("events/OrderPlaced/link.json") && message.contains("symbolic link"),
+        "{message}"
+    );
+    assert!(
+        message.contains("events/OrderPlaced/vendor") && message.contains("submodule"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -158,21 +225,46 @@ fn unknown_revision_and_non_repository_paths_are_errors() {
     let (temp, root) = repo();
     let output = run(&root, &["index", "no-such-branch"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("no-such-branch"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("no-such-branch"),
+        "{}",
+        stderr(&output)
+    );
     let missing = temp.path().join("does-not-exist");
-    let output = run(temp.path(), &["index", "-C", missing.to_str().expect("utf-8 path")]);
+    let output = run(
+        temp.path(),
+        &["index", "-C", missing.to_str().expect("utf-8 path")],
+    );
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("does-not-exist"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("does-not-exist"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
 fn a_shallow_clone_names_what_is_missing() {
     let (temp, root) = repo();
-    write(&root, "events/OrderPlaced/schema.json", b"{\"type\": \"object\", \"required\": [\"id\"]}\n");
+    write(
+        &root,
+        "events/OrderPlaced/schema.json",
+        b"{\"type\": \"object\", \"required\": [\"id\"]}\n",
+    );
     git(&root, &["commit", "-qam", "second"]);
     let shallow = temp.path().join("shallow");
     let url = format!("file://{}", root.display());
-    git(temp.path(), &["clone", "-q", "--depth", "1", &url, shallow.to_str().expect("utf-8")]);
+    git(
+        temp.path(),
+        &[
+            "clone",
+            "-q",
+            "--depth",
+            "1",
+            &url,
+            shallow.to_str().expect("utf-8"),
+        ],
+    );
     let output = run(&shallow, &["index", "HEAD~1"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("HEAD~1"), "{}", stderr(&output));
@@ -184,9 +276,16 @@ fn nothing_in_the_repository_is_written() {
     let (_temp, root) = repo();
     let before = git(&root, &["status", "--porcelain", "--ignored"]);
     let index_file = std::fs::read(root.join(".git/index")).expect("index");
-    for args in [&["index"][..], &["index", "--staged"], &["index", "--worktree"]] {
+    for args in [
+        &["index"][..],
+        &["index", "--staged"],
+        &["index", "--worktree"],
+    ] {
         assert_eq!(run(&root, args).status.code(), Some(0));
     }
     assert_eq!(git(&root, &["status", "--porcelain", "--ignored"]), before);
-    assert_eq!(std::fs::read(root.join(".git/index")).expect("index"), index_file);
+    assert_eq!(
+        std::fs::read(root.join(".git/index")).expect("index"),
+        index_file
+    );
 }

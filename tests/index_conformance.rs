@@ -26,12 +26,30 @@ fn shared() -> Option<PathBuf> {
     path.join("catalogs").is_dir().then_some(path)
 }
 
-fn index_text(files: &FileSet, source: &str, commit: &str, hash_content: bool) -> (String, Vec<String>, usize) {
-    let options = Options { source: source.into(), commit: commit.into(), hash_content, include_schema_content: false };
+fn index_text(
+    files: &FileSet,
+    source: &str,
+    commit: &str,
+    hash_content: bool,
+) -> (String, Vec<String>, usize) {
+    let options = Options {
+        source: source.into(),
+        commit: commit.into(),
+        hash_content,
+        include_schema_content: false,
+    };
     let built = build(files, &options, &ParseCache::default());
-    let errors = built.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    let errors = built
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
     let shown = built.diagnostics.iter().map(ToString::to_string).collect();
-    (format!("{}\n", json_text::to_pretty(&built.index.to_value())), shown, errors)
+    (
+        format!("{}\n", json_text::to_pretty(&built.index.to_value())),
+        shown,
+        errors,
+    )
 }
 
 fn read(path: &Path) -> String {
@@ -40,7 +58,8 @@ fn read(path: &Path) -> String {
 
 /// Compares one catalog folder with its expected files; returns a failure description.
 fn check_case(catalog: &Path, expected_dir: &Path, source: &str) -> Option<String> {
-    let files = git::read_dir(catalog).unwrap_or_else(|e| panic!("reading {}: {e}", catalog.display()));
+    let files =
+        git::read_dir(catalog).unwrap_or_else(|e| panic!("reading {}: {e}", catalog.display()));
     let sdk_failed = expected_dir.join("expected.sdk-error.txt").exists();
     let mut failures = Vec::new();
     let (hashed, diagnostics, errors) = index_text(&files, source, "local", true);
@@ -55,11 +74,17 @@ fn check_case(catalog: &Path, expected_dir: &Path, source: &str) -> Option<Strin
             let (plain, _, _) = index_text(&files, source, "local", false);
             let expected = read(&nohash);
             if plain != expected {
-                failures.push(format!("hash-less index differs\n{}", first_difference(&expected, &plain)));
+                failures.push(format!(
+                    "hash-less index differs\n{}",
+                    first_difference(&expected, &plain)
+                ));
             }
         } else if errors == 0 {
             let sdk = read(&expected_dir.join("expected.sdk-error.txt"));
-            failures.push(format!("the SDK fails ({}) but we reported no error: {diagnostics:#?}", sdk.trim()));
+            failures.push(format!(
+                "the SDK fails ({}) but we reported no error: {diagnostics:#?}",
+                sdk.trim()
+            ));
         }
     } else {
         if errors > 0 {
@@ -67,14 +92,20 @@ fn check_case(catalog: &Path, expected_dir: &Path, source: &str) -> Option<Strin
         }
         let expected = read(&expected_dir.join("expected.index.json"));
         if hashed != expected {
-            failures.push(format!("index differs\n{}", first_difference(&expected, &hashed)));
+            failures.push(format!(
+                "index differs\n{}",
+                first_difference(&expected, &hashed)
+            ));
         }
     }
     (!failures.is_empty()).then(|| format!("{}: {}", expected_dir.display(), failures.join("\n")))
 }
 
 fn first_difference(expected: &str, actual: &str) -> String {
-    let line = expected.lines().zip(actual.lines()).position(|(e, a)| e != a);
+    let line = expected
+        .lines()
+        .zip(actual.lines())
+        .position(|(e, a)| e != a);
     match line {
         Some(n) => format!(
             "line {}:\n  expected: {}\n  actual:   {}",
@@ -82,7 +113,11 @@ fn first_difference(expected: &str, actual: &str) -> String {
             expected.lines().nth(n).unwrap_or_default(),
             actual.lines().nth(n).unwrap_or_default()
         ),
-        None => format!("lengths differ: expected {} lines, got {}", expected.lines().count(), actual.lines().count()),
+        None => format!(
+            "lengths differ: expected {} lines, got {}",
+            expected.lines().count(),
+            actual.lines().count()
+        ),
     }
 }
 
@@ -97,11 +132,20 @@ fn synthetic_cases_match_the_sdk() {
             continue;
         }
         count += 1;
-        let name = case.file_name().expect("folder name").to_string_lossy().into_owned();
+        let name = case
+            .file_name()
+            .expect("folder name")
+            .to_string_lossy()
+            .into_owned();
         failures.extend(check_case(&case.join("catalog"), &case, &name));
     }
     assert!(count > 0, "no cases under {}", dir.display());
-    assert!(failures.is_empty(), "{} of {count} cases differ:\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {count} cases differ:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }
 
 #[test]
@@ -111,9 +155,15 @@ fn shared_catalogs_match_the_sdk() {
         return;
     };
     let mut failures = Vec::new();
-    for entry in std::fs::read_dir(root().join("testdata/conformance")).expect("testdata/conformance exists") {
+    for entry in
+        std::fs::read_dir(root().join("testdata/conformance")).expect("testdata/conformance exists")
+    {
         let expected = entry.expect("readable entry").path();
-        let name = expected.file_name().expect("folder name").to_string_lossy().into_owned();
+        let name = expected
+            .file_name()
+            .expect("folder name")
+            .to_string_lossy()
+            .into_owned();
         let catalog = shared.join("catalogs").join(&name);
         if catalog.is_dir() {
             failures.extend(check_case(&catalog, &expected, &name));
@@ -124,7 +174,10 @@ fn shared_catalogs_match_the_sdk() {
 
 fn sha256_hex(text: &str) -> String {
     use sha2::Digest;
-    sha2::Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+    sha2::Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 #[test]
@@ -148,9 +201,18 @@ fn every_commit_of_examples_default_indexes_like_the_sdk() {
     let history = read(&shared.join("spec/examples-default-history.tsv"));
     let mut rows = history.lines();
     let header: Vec<&str> = rows.next().expect("header").split('\t').collect();
-    let column = |name: &str| header.iter().position(|h| *h == name).expect("column exists");
-    let (sha_col, missing_col, nohash_col, hashed_col) =
-        (column("commit"), column("missing_files"), column("sha256_nohash_json"), column("sha256_hashed_json"));
+    let column = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .expect("column exists")
+    };
+    let (sha_col, missing_col, nohash_col, hashed_col) = (
+        column("commit"),
+        column("missing_files"),
+        column("sha256_nohash_json"),
+        column("sha256_hashed_json"),
+    );
 
     let mut failures = Vec::new();
     let mut commits = 0;
@@ -168,7 +230,10 @@ fn every_commit_of_examples_default_indexes_like_the_sdk() {
         if errors > 0 {
             failures.push(format!("{sha}: errors: {diagnostics:#?}"));
         }
-        let dangling = diagnostics.iter().filter(|d| d.contains("does not exist") || d.contains("the SDK expects")).count();
+        let dangling = diagnostics
+            .iter()
+            .filter(|d| d.contains("does not exist") || d.contains("the SDK expects"))
+            .count();
         let missing: usize = cells[missing_col].parse().expect("a count");
         if dangling != missing {
             failures.push(format!("{sha}: {dangling} dangling references reported, the SDK trips on {missing}: {diagnostics:#?}"));
@@ -177,12 +242,19 @@ fn every_commit_of_examples_default_indexes_like_the_sdk() {
             if sha256_hex(&hashed) != cells[hashed_col] {
                 failures.push(format!("{sha}: hashed index differs from the SDK's"));
             }
-            let expected = root().join(format!("testdata/conformance/examples-default/{sha}.index.json"));
+            let expected = root().join(format!(
+                "testdata/conformance/examples-default/{sha}.index.json"
+            ));
             if expected.exists() && read(&expected) != hashed {
                 failures.push(format!("{sha}: differs from {}", expected.display()));
             }
         }
     }
     assert_eq!(commits, 152);
-    assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} problems:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -19,27 +19,49 @@ use serde_json::Value;
 fn side(case: &Path, name: &str) -> Index {
     let json = case.join(format!("{name}.json"));
     if json.exists() {
-        let value: Value = serde_json::from_str(&std::fs::read_to_string(&json).expect("readable")).expect("valid JSON");
+        let value: Value = serde_json::from_str(&std::fs::read_to_string(&json).expect("readable"))
+            .expect("valid JSON");
         return Index::from_value(&value).expect("an Index document");
     }
     let files = git::read_dir(&case.join(name)).expect("a catalog folder");
-    let options = Options { source: "scenario".into(), commit: name.into(), hash_content: true, include_schema_content: true };
+    let options = Options {
+        source: "scenario".into(),
+        commit: name.into(),
+        hash_content: true,
+        include_schema_content: true,
+    };
     build(&files, &options, &ParseCache::default()).index
 }
 
 fn options(case: &Path) -> diff::Options {
     let path = case.join("options.json");
-    let value: Value =
-        if path.exists() { serde_json::from_str(&std::fs::read_to_string(path).expect("readable")).expect("valid") } else { Value::Null };
+    let value: Value = if path.exists() {
+        serde_json::from_str(&std::fs::read_to_string(path).expect("readable")).expect("valid")
+    } else {
+        Value::Null
+    };
     diff::Options {
-        strategy: value.get("strategy").and_then(Value::as_str).map_or(Strategy::Full, |s| s.parse().expect("a strategy")),
-        include_schema_content: value.get("includeSchemaContent").and_then(Value::as_bool).unwrap_or(false),
+        strategy: value
+            .get("strategy")
+            .and_then(Value::as_str)
+            .map_or(Strategy::Full, |s| s.parse().expect("a strategy")),
+        include_schema_content: value
+            .get("includeSchemaContent")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
     }
 }
 
 fn is_empty(result: &ArchitectureDiff) -> bool {
     let s = &result.summary;
-    !s.breaking && s.resources_added + s.resources_removed + s.resources_changed + s.edges_added + s.edges_removed + s.schema_changes == 0
+    !s.breaking
+        && s.resources_added
+            + s.resources_removed
+            + s.resources_changed
+            + s.edges_added
+            + s.edges_removed
+            + s.schema_changes
+            == 0
         && result.impact.is_empty()
 }
 
@@ -58,16 +80,25 @@ fn every_scenario_gives_its_expected_diff() {
         let (a, b, options) = (side(&case, "a"), side(&case, "b"), options(&case));
         for (name, index) in [("a", &a), ("b", &b)] {
             if !is_empty(&diff::diff(index, index, &options)) {
-                failures.push(format!("{}: side {name} against itself is not empty", case.display()));
+                failures.push(format!(
+                    "{}: side {name} against itself is not empty",
+                    case.display()
+                ));
             }
         }
         let actual = serde_json::to_value(diff::diff(&a, &b, &options)).expect("serialisable");
         let expected_path = case.join("expected.json");
         if write {
-            std::fs::write(&expected_path, serde_json::to_string_pretty(&actual).expect("json") + "\n").expect("write");
+            std::fs::write(
+                &expected_path,
+                serde_json::to_string_pretty(&actual).expect("json") + "\n",
+            )
+            .expect("write");
             continue;
         }
-        let expected: Value = serde_json::from_str(&std::fs::read_to_string(&expected_path).unwrap_or_default()).unwrap_or(Value::Null);
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(&expected_path).unwrap_or_default())
+                .unwrap_or(Value::Null);
         if expected != actual {
             failures.push(format!(
                 "{}:\nexpected {}\nactual   {}",
@@ -78,5 +109,10 @@ fn every_scenario_gives_its_expected_diff() {
         }
     }
     assert!(count > 0, "no scenarios");
-    assert!(failures.is_empty(), "{} of {count} scenarios differ:\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {count} scenarios differ:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }

@@ -31,7 +31,12 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { source: String::new(), commit: String::new(), hash_content: true, include_schema_content: false }
+        Options {
+            source: String::new(),
+            commit: String::new(),
+            hash_content: true,
+            include_schema_content: false,
+        }
     }
 }
 
@@ -45,11 +50,13 @@ pub struct Built {
 
 impl Built {
     pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
     }
 }
 
-type Parsed = Result<Value, Diagnostic>;
+type Parsed = Result<Value, Box<Diagnostic>>;
 
 /// Parsed front matter and content hashes keyed by blob id, shared by every build that sees the
 /// same blobs (a history walk parses each file version once).
@@ -83,24 +90,44 @@ impl ParseCache {
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // A poisoned cache only means another thread panicked mid-insert; the map is still valid.
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// A diagnostic's file is the catalog path; the parsed value keeps it in the error.
 fn parse_front_matter(path: &str, bytes: &[u8]) -> Parsed {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+    let text = std::str::from_utf8(bytes).map_err(|e| -> Box<Diagnostic> {
+        let line = bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
         Diagnostic {
             line: Some(line),
             hint: Some("save the file as UTF-8".into()),
-            ..diagnostic(Severity::Error, path, None, "the file is not valid UTF-8 text".into())
+            ..diagnostic(
+                Severity::Error,
+                path,
+                None,
+                "the file is not valid UTF-8 text".into(),
+            )
         }
+        .into()
     })?;
-    frontmatter::parse(text).map_err(|e| Diagnostic {
-        line: Some(e.line),
-        column: Some(e.column),
-        hint: Some("fix the YAML front matter between the `---` lines".into()),
-        ..diagnostic(Severity::Error, path, None, format!("invalid front matter: {}", e.message))
+    frontmatter::parse(text).map_err(|e| -> Box<Diagnostic> {
+        Diagnostic {
+            line: Some(e.line),
+            column: Some(e.column),
+            hint: Some("fix the YAML front matter between the `---` lines".into()),
+            ..diagnostic(
+                Severity::Error,
+                path,
+                None,
+                format!("invalid front matter: {}", e.message),
+            )
+        }
+        .into()
     })
 }
 
@@ -123,20 +150,59 @@ const TYPES: &[TypeRule] = &[
         kind: "domain",
         folder: "domains",
         excluded: &[
-            "services", "agents", "events", "commands", "queries", "flows", "entities", "systems", "containers",
-            "data-products", "adrs", "diagrams", "channels",
+            "services",
+            "agents",
+            "events",
+            "commands",
+            "queries",
+            "flows",
+            "entities",
+            "systems",
+            "containers",
+            "data-products",
+            "adrs",
+            "diagrams",
+            "channels",
         ],
         excluded_after_folder_only: false,
     },
-    TypeRule { kind: "channel", folder: "channels", excluded: &[], excluded_after_folder_only: false },
-    TypeRule { kind: "event", folder: "events", excluded: &[], excluded_after_folder_only: false },
-    TypeRule { kind: "command", folder: "commands", excluded: &[], excluded_after_folder_only: false },
-    TypeRule { kind: "query", folder: "queries", excluded: &[], excluded_after_folder_only: false },
+    TypeRule {
+        kind: "channel",
+        folder: "channels",
+        excluded: &[],
+        excluded_after_folder_only: false,
+    },
+    TypeRule {
+        kind: "event",
+        folder: "events",
+        excluded: &[],
+        excluded_after_folder_only: false,
+    },
+    TypeRule {
+        kind: "command",
+        folder: "commands",
+        excluded: &[],
+        excluded_after_folder_only: false,
+    },
+    TypeRule {
+        kind: "query",
+        folder: "queries",
+        excluded: &[],
+        excluded_after_folder_only: false,
+    },
     TypeRule {
         kind: "service",
         folder: "services",
         excluded: &[
-            "events", "commands", "queries", "entities", "channels", "containers", "data-products", "data-stores", "flows",
+            "events",
+            "commands",
+            "queries",
+            "entities",
+            "channels",
+            "containers",
+            "data-products",
+            "data-stores",
+            "flows",
         ],
         excluded_after_folder_only: false,
     },
@@ -144,28 +210,77 @@ const TYPES: &[TypeRule] = &[
         kind: "system",
         folder: "systems",
         excluded: &[
-            "agents", "services", "events", "commands", "queries", "flows", "channels", "entities", "containers",
-            "diagrams", "data-products", "adrs", "docs",
+            "agents",
+            "services",
+            "events",
+            "commands",
+            "queries",
+            "flows",
+            "channels",
+            "entities",
+            "containers",
+            "diagrams",
+            "data-products",
+            "adrs",
+            "docs",
         ],
         excluded_after_folder_only: true,
     },
-    TypeRule { kind: "data-product", folder: "data-products", excluded: &[], excluded_after_folder_only: false },
-    TypeRule { kind: "container", folder: "containers", excluded: &[], excluded_after_folder_only: false },
-    TypeRule { kind: "entity", folder: "entities", excluded: &[], excluded_after_folder_only: false },
-    TypeRule { kind: "flow", folder: "flows", excluded: &[], excluded_after_folder_only: false },
-    TypeRule { kind: "adr", folder: "adrs", excluded: &[], excluded_after_folder_only: false },
+    TypeRule {
+        kind: "data-product",
+        folder: "data-products",
+        excluded: &[],
+        excluded_after_folder_only: false,
+    },
+    TypeRule {
+        kind: "container",
+        folder: "containers",
+        excluded: &[],
+        excluded_after_folder_only: false,
+    },
+    TypeRule {
+        kind: "entity",
+        folder: "entities",
+        excluded: &[],
+        excluded_after_folder_only: false,
+    },
+    TypeRule {
+        kind: "flow",
+        folder: "flows",
+        excluded: &[],
+        excluded_after_folder_only: false,
+    },
+    TypeRule {
+        kind: "adr",
+        folder: "adrs",
+        excluded: &[],
+        excluded_after_folder_only: false,
+    },
     TypeRule {
         kind: "agent",
         folder: "agents",
         excluded: &[
-            "events", "commands", "queries", "entities", "channels", "containers", "data-products", "data-stores", "flows",
+            "events",
+            "commands",
+            "queries",
+            "entities",
+            "channels",
+            "containers",
+            "data-products",
+            "data-stores",
+            "flows",
         ],
         excluded_after_folder_only: false,
     },
 ];
 
 /// Diagrams come after teams and users in the SDK's concatenation.
-const DIAGRAM: TypeRule = TypeRule { kind: "diagram", folder: "diagrams", excluded: &[], excluded_after_folder_only: false };
+const DIAGRAM: TypeRule = TypeRule {
+    kind: "diagram",
+    folder: "diagrams",
+    excluded: &[],
+    excluded_after_folder_only: false,
+};
 
 struct TypeRule {
     kind: &'static str,
@@ -177,27 +292,88 @@ struct TypeRule {
 
 impl TypeRule {
     fn matches(&self, dirs: &[&str]) -> bool {
-        let Some(first) = dirs.iter().position(|d| *d == self.folder) else { return false };
-        let scope = if self.excluded_after_folder_only { &dirs[first + 1..] } else { dirs };
+        let Some(first) = dirs.iter().position(|d| *d == self.folder) else {
+            return false;
+        };
+        let scope = if self.excluded_after_folder_only {
+            &dirs[first + 1..]
+        } else {
+            dirs
+        };
         !scope.iter().any(|d| self.excluded.contains(d))
     }
 }
 
 /// The keys of an IndexResource in emitted order (§5.2); `None` marks computed keys.
 const KEY_ORDER: &[&str] = &[
-    "type", "id", "version", "name", "contentPath", "contentHash", "draft", "deprecated", "owners", "diagrams",
-    "schemas", "specifications", "sidecars", "container_type", "references", "sends", "receives", "channels", "address",
-    "protocols", "deliveryGuarantee", "routes", "parameters", "services", "agents", "domains", "systems", "entities",
-    "dataProducts", "flows", "writesTo", "readsFrom", "containers", "relationships", "actors", "inputs", "outputs",
-    "status", "appliesTo", "supersedes", "supersededBy", "amends", "amendedBy", "related", "members",
+    "type",
+    "id",
+    "version",
+    "name",
+    "contentPath",
+    "contentHash",
+    "draft",
+    "deprecated",
+    "owners",
+    "diagrams",
+    "schemas",
+    "specifications",
+    "sidecars",
+    "container_type",
+    "references",
+    "sends",
+    "receives",
+    "channels",
+    "address",
+    "protocols",
+    "deliveryGuarantee",
+    "routes",
+    "parameters",
+    "services",
+    "agents",
+    "domains",
+    "systems",
+    "entities",
+    "dataProducts",
+    "flows",
+    "writesTo",
+    "readsFrom",
+    "containers",
+    "relationships",
+    "actors",
+    "inputs",
+    "outputs",
+    "status",
+    "appliesTo",
+    "supersedes",
+    "supersededBy",
+    "amends",
+    "amendedBy",
+    "related",
+    "members",
 ];
-const COMPUTED: &[&str] = &["type", "contentPath", "contentHash", "schemas", "specifications", "sidecars", "references"];
+const COMPUTED: &[&str] = &[
+    "type",
+    "contentPath",
+    "contentHash",
+    "schemas",
+    "specifications",
+    "sidecars",
+    "references",
+];
 
 /// The directory store the SDK reads teams and users from, besides the local files.
 const STORE: &str = ".eventcatalog/store/directory.json";
 
 const SKIPPED_DIRS: &[&str] = &[".git", ".hg", ".svn", "node_modules"];
-const SKIPPED_FILES: &[&str] = &[".DS_Store", ".gitignore", ".gitkeep", ".npmignore", "Thumbs.db", "desktop.ini"];
+const SKIPPED_FILES: &[&str] = &[
+    ".DS_Store",
+    ".gitignore",
+    ".gitkeep",
+    ".npmignore",
+    "Thumbs.db",
+    "desktop.ini",
+];
 
 /// Builds the Index of `files` (catalog-index.md §3-§9).
 pub fn build(files: &FileSet, options: &Options, cache: &ParseCache) -> Built {
@@ -249,15 +425,32 @@ impl<'a> Builder<'a> {
         let ignore = ignore_rules(files, &mut diagnostics);
         for (path, entry) in &files.special {
             let (what, hint) = match entry {
-                SpecialEntry::Symlink => ("a symbolic link", "replace the link with the file it points to"),
-                SpecialEntry::Submodule => ("a submodule", "move the catalog out of the submodule or use --dir"),
+                SpecialEntry::Symlink => (
+                    "a symbolic link",
+                    "replace the link with the file it points to",
+                ),
+                SpecialEntry::Submodule => (
+                    "a submodule",
+                    "move the catalog out of the submodule or use --dir",
+                ),
             };
             diagnostics.push(Diagnostic {
                 hint: Some(hint.into()),
-                ..diagnostic(Severity::Error, path, None, format!("{what} inside the catalog cannot be indexed"))
+                ..diagnostic(
+                    Severity::Error,
+                    path,
+                    None,
+                    format!("{what} inside the catalog cannot be indexed"),
+                )
             });
         }
-        Builder { files, options, cache, ignore, diagnostics }
+        Builder {
+            files,
+            options,
+            cache,
+            ignore,
+            diagnostics,
+        }
     }
 
     fn run(mut self) -> Built {
@@ -277,7 +470,10 @@ impl<'a> Builder<'a> {
             .filter(|d| is_index_file(file_name(&d.content_path)))
             .map(|d| parent(&d.content_path))
             .collect();
-        let mut resources: Vec<Resource> = drafts.iter().map(|d| self.resource(d, &resource_dirs)).collect();
+        let mut resources: Vec<Resource> = drafts
+            .iter()
+            .map(|d| self.resource(d, &resource_dirs))
+            .collect();
         resources.sort_by(|a, b| {
             cmp_code_units(a.kind(), b.kind())
                 .then_with(|| id_order(a, b))
@@ -304,25 +500,39 @@ impl<'a> Builder<'a> {
             .par_iter()
             .filter_map(|path| {
                 let blob = self.files.get(path)?;
-                Some(Candidate { path, parsed: self.cache.front_matter(path, blob.id, &blob.data) })
+                Some(Candidate {
+                    path,
+                    parsed: self.cache.front_matter(path, blob.id, &blob.data),
+                })
             })
             .collect();
         for candidate in &parsed {
             if let Err(error) = candidate.parsed.as_ref() {
                 // The cached error may have been made for the same blob at another path.
-                self.diagnostics.push(Diagnostic { file: candidate.path.to_owned(), ..error.clone() });
+                self.diagnostics.push(Diagnostic {
+                    file: candidate.path.to_owned(),
+                    ..(**error).clone()
+                });
             }
         }
         parsed
     }
 
-    fn classify(&mut self, rule: &TypeRule, candidates: &[Candidate<'a>], lookup: &Lookup, drafts: &mut Vec<Draft<'a>>) {
+    fn classify(
+        &mut self,
+        rule: &TypeRule,
+        candidates: &[Candidate<'a>],
+        lookup: &Lookup,
+        drafts: &mut Vec<Draft<'a>>,
+    ) {
         for candidate in candidates {
             let dirs: Vec<&str> = directory_segments(candidate.path).collect();
             if !rule.matches(&dirs) {
                 continue;
             }
-            let Some(data) = candidate.data() else { continue };
+            let Some(data) = candidate.data() else {
+                continue;
+            };
             match locate(rule.kind, candidate.path, data, lookup) {
                 Ok(content_path) => drafts.push(Draft {
                     kind: rule.kind,
@@ -330,7 +540,7 @@ impl<'a> Builder<'a> {
                     parsed: candidate.parsed.clone(),
                     content_path,
                 }),
-                Err(problem) => self.diagnostics.push(problem),
+                Err(problem) => self.diagnostics.push(*problem),
             }
         }
     }
@@ -348,7 +558,9 @@ impl<'a> Builder<'a> {
             .take_while(|path| path.starts_with(&prefix))
             .filter(|path| {
                 let name = &path[prefix.len()..];
-                !name.contains('/') && !name.starts_with('.') && (name.ends_with(".md") || name.ends_with(".mdx"))
+                !name.contains('/')
+                    && !name.starts_with('.')
+                    && (name.ends_with(".md") || name.ends_with(".mdx"))
             })
             .collect();
         paths.sort_by(|a, b| b.as_bytes().cmp(a.as_bytes()));
@@ -376,7 +588,12 @@ impl<'a> Builder<'a> {
                 });
             }
             local_ids.extend(id);
-            drafts.push(Draft { kind, source_path: candidate.path, parsed: candidate.parsed.clone(), content_path });
+            drafts.push(Draft {
+                kind,
+                source_path: candidate.path,
+                parsed: candidate.parsed.clone(),
+                content_path,
+            });
         }
         for entry in self.store_entries(folder) {
             let id = entry.get("id").map(js_string);
@@ -386,26 +603,43 @@ impl<'a> Builder<'a> {
             let content_path = people_path(folder, id.as_deref());
             if self.options.hash_content && self.files.get(&content_path).is_none() {
                 self.diagnostics.push(Diagnostic {
-                    hint: Some(format!("add `{content_path}` to the catalog, or build without hashes")),
+                    hint: Some(format!(
+                        "add `{content_path}` to the catalog, or build without hashes"
+                    )),
                     ..diagnostic(
                         Severity::Warning,
                         STORE,
                         Some(folder),
-                        format!("{kind} `{}` from the directory store has no file `{content_path}`", id.as_deref().unwrap_or("undefined")),
+                        format!(
+                            "{kind} `{}` from the directory store has no file `{content_path}`",
+                            id.as_deref().unwrap_or("undefined")
+                        ),
                     )
                 });
             }
-            drafts.push(Draft { kind, source_path: STORE, parsed: Arc::new(Ok(Value::Object(entry))), content_path });
+            drafts.push(Draft {
+                kind,
+                source_path: STORE,
+                parsed: Arc::new(Ok(Value::Object(entry))),
+                content_path,
+            });
         }
     }
 
     /// `resources.<folder>` of `.eventcatalog/store/directory.json`; an unreadable store is
     /// ignored, as the SDK does.
     fn store_entries(&self, folder: &str) -> Vec<Map<String, Value>> {
-        let Some(blob) = self.files.get(STORE) else { return Vec::new() };
-        let Ok(store) = serde_json::from_slice::<Value>(&blob.data) else { return Vec::new() };
+        let Some(blob) = self.files.get(STORE) else {
+            return Vec::new();
+        };
+        let Ok(store) = serde_json::from_slice::<Value>(&blob.data) else {
+            return Vec::new();
+        };
         match store.get("resources").and_then(|r| r.get(folder)) {
-            Some(Value::Array(entries)) => entries.iter().filter_map(|e| e.as_object().cloned()).collect(),
+            Some(Value::Array(entries)) => entries
+                .iter()
+                .filter_map(|e| e.as_object().cloned())
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -435,9 +669,10 @@ impl<'a> Builder<'a> {
             let value = match key {
                 "type" => Some(Value::from(draft.kind)),
                 "contentPath" => Some(Value::from(draft.content_path.clone())),
-                "contentHash" if self.options.hash_content => {
-                    self.files.get(&draft.content_path).map(|b| Value::from(&*self.cache.hash(b.id, &b.data)))
-                }
+                "contentHash" if self.options.hash_content => self
+                    .files
+                    .get(&draft.content_path)
+                    .map(|b| Value::from(&*self.cache.hash(b.id, &b.data))),
                 "schemas" => self.schemas(draft, &base, &mut represented),
                 "specifications" => self.specifications(draft, &base, &mut represented),
                 "sidecars" => self.sidecars(&draft.content_path, &represented, resource_dirs),
@@ -453,7 +688,12 @@ impl<'a> Builder<'a> {
     }
 
     /// `schemas`, or `schemaPath` as a one-entry list (§5.3).
-    fn schemas(&mut self, draft: &Draft<'a>, base: &str, represented: &mut HashSet<String>) -> Option<Value> {
+    fn schemas(
+        &mut self,
+        draft: &Draft<'a>,
+        base: &str,
+        represented: &mut HashSet<String>,
+    ) -> Option<Value> {
         let entries = match draft.data().get("schemas") {
             Some(Value::Null) | None => match draft.data().get("schemaPath") {
                 Some(path) if truthy(path) => {
@@ -466,14 +706,22 @@ impl<'a> Builder<'a> {
             },
             Some(Value::Array(list)) => list.clone(),
             Some(_) => {
-                self.error(draft.source_path, "schemas", "`schemas` must be a list of schema entries".into());
+                self.error(
+                    draft.source_path,
+                    "schemas",
+                    "`schemas` must be a list of schema entries".into(),
+                );
                 return None;
             }
         };
         let mut out = Vec::with_capacity(entries.len());
         for entry in entries {
             let Value::Object(mut entry) = entry else {
-                self.error(draft.source_path, "schemas", "each `schemas` entry must be a mapping".into());
+                self.error(
+                    draft.source_path,
+                    "schemas",
+                    "each `schemas` entry must be a mapping".into(),
+                );
                 continue;
             };
             let file = entry.shift_remove("file");
@@ -496,7 +744,10 @@ impl<'a> Builder<'a> {
                             entry.insert("hash".into(), Value::from(&*resolved.0));
                         }
                         if self.options.include_schema_content {
-                            entry.insert("content".into(), Value::from(String::from_utf8_lossy(&resolved.1).into_owned()));
+                            entry.insert(
+                                "content".into(),
+                                Value::from(String::from_utf8_lossy(&resolved.1).into_owned()),
+                            );
                         }
                     }
                     if let Some(full) = join(base, &path) {
@@ -504,7 +755,11 @@ impl<'a> Builder<'a> {
                     }
                 }
                 Some(Value::String(_)) | Some(Value::Null) | None => {}
-                Some(_) => self.error(draft.source_path, "schemas", "a schema `path` must be a string".into()),
+                Some(_) => self.error(
+                    draft.source_path,
+                    "schemas",
+                    "a schema `path` must be a string".into(),
+                ),
             }
             out.push(Value::Object(entry));
         }
@@ -512,16 +767,27 @@ impl<'a> Builder<'a> {
     }
 
     /// `specifications` as a list, or the `asyncapiPath`/`openapiPath`/`graphqlPath` mapping (§5.4).
-    fn specifications(&mut self, draft: &Draft<'a>, base: &str, represented: &mut HashSet<String>) -> Option<Value> {
+    fn specifications(
+        &mut self,
+        draft: &Draft<'a>,
+        base: &str,
+        represented: &mut HashSet<String>,
+    ) -> Option<Value> {
         let entries: Vec<Map<String, Value>> = match draft.data().get("specifications")? {
             Value::Null => {
-                self.error(draft.source_path, "specifications", "`specifications` is empty".into());
+                self.error(
+                    draft.source_path,
+                    "specifications",
+                    "`specifications` is empty".into(),
+                );
                 return None;
             }
             Value::Array(list) => list
                 .iter()
                 .filter_map(|entry| match entry {
-                    Value::Object(map) if map.get("path").is_some_and(Value::is_string) => Some(map.clone()),
+                    Value::Object(map) if map.get("path").is_some_and(Value::is_string) => {
+                        Some(map.clone())
+                    }
                     _ => {
                         self.error(
                             draft.source_path,
@@ -532,24 +798,28 @@ impl<'a> Builder<'a> {
                     }
                 })
                 .collect(),
-            other => [("asyncapiPath", "asyncapi"), ("openapiPath", "openapi"), ("graphqlPath", "graphql")]
-                .iter()
-                .filter_map(|(key, kind)| {
-                    let path = other.get(key).filter(|v| truthy(v))?;
-                    let mut entry = Map::new();
-                    entry.insert("type".into(), Value::from(*kind));
-                    entry.insert("path".into(), path.clone());
-                    Some(entry)
-                })
-                .collect(),
+            other => [
+                ("asyncapiPath", "asyncapi"),
+                ("openapiPath", "openapi"),
+                ("graphqlPath", "graphql"),
+            ]
+            .iter()
+            .filter_map(|(key, kind)| {
+                let path = other.get(key).filter(|v| truthy(v))?;
+                let mut entry = Map::new();
+                entry.insert("type".into(), Value::from(*kind));
+                entry.insert("path".into(), path.clone());
+                Some(entry)
+            })
+            .collect(),
         };
         let mut out = Vec::with_capacity(entries.len());
         for mut entry in entries {
             if let Some(Value::String(path)) = entry.get("path").cloned() {
-                if let Some((hash, _)) = self.referenced_file(draft, "specifications", base, &path) {
-                    if self.options.hash_content {
-                        entry.insert("hash".into(), Value::from(&*hash));
-                    }
+                if let Some((hash, _)) = self.referenced_file(draft, "specifications", base, &path)
+                    && self.options.hash_content
+                {
+                    entry.insert("hash".into(), Value::from(&*hash));
                 }
                 if let Some(full) = join(base, &path) {
                     represented.insert(full);
@@ -561,10 +831,18 @@ impl<'a> Builder<'a> {
     }
 
     /// The hash and bytes of a file named in front matter, or a diagnostic saying why not.
-    fn referenced_file(&mut self, draft: &Draft<'a>, field: &str, base: &str, path: &str) -> Option<(Arc<str>, Arc<[u8]>)> {
+    fn referenced_file(
+        &mut self,
+        draft: &Draft<'a>,
+        field: &str,
+        base: &str,
+        path: &str,
+    ) -> Option<(Arc<str>, Arc<[u8]>)> {
         let Some(full) = join(base, path) else {
             self.diagnostics.push(Diagnostic {
-                hint: Some("schema and specification paths must stay inside the catalog folder".into()),
+                hint: Some(
+                    "schema and specification paths must stay inside the catalog folder".into(),
+                ),
                 ..diagnostic(
                     Severity::Error,
                     draft.source_path,
@@ -577,17 +855,30 @@ impl<'a> Builder<'a> {
         if let Some(blob) = self.files.get(&full) {
             return Some((self.cache.hash(blob.id, &blob.data), blob.data.clone()));
         }
-        let what = if self.is_directory(&full) { "is a directory, not a file" } else { "does not exist" };
+        let what = if self.is_directory(&full) {
+            "is a directory, not a file"
+        } else {
+            "does not exist"
+        };
         self.diagnostics.push(Diagnostic {
             hint: Some(format!("add `{full}` or fix the path in the front matter")),
-            ..diagnostic(Severity::Warning, draft.source_path, Some(field), format!("`{full}` {what}"))
+            ..diagnostic(
+                Severity::Warning,
+                draft.source_path,
+                Some(field),
+                format!("`{full}` {what}"),
+            )
         });
         None
     }
 
     fn is_directory(&self, path: &str) -> bool {
         let prefix = format!("{path}/");
-        self.files.files.range(prefix.clone()..).next().is_some_and(|(p, _)| p.starts_with(&prefix))
+        self.files
+            .files
+            .range(prefix.clone()..)
+            .next()
+            .is_some_and(|(p, _)| p.starts_with(&prefix))
     }
 
     fn references(&mut self, draft: &Draft<'a>) -> Option<Value> {
@@ -609,7 +900,9 @@ impl<'a> Builder<'a> {
         let mut out = Vec::new();
         for step in steps {
             for (key, kind) in STEP_KEYS {
-                let Some(target) = step.get(key).filter(|v| truthy(v)) else { continue };
+                let Some(target) = step.get(key).filter(|v| truthy(v)) else {
+                    continue;
+                };
                 let mut entry = Map::new();
                 entry.insert("kind".into(), Value::from(*kind));
                 if let Value::Object(fields) = target {
@@ -622,7 +915,12 @@ impl<'a> Builder<'a> {
     }
 
     /// Files beside an `index.md(x)` that no nested resource or filter claims (§7.1).
-    fn sidecars(&self, content_path: &str, represented: &HashSet<String>, resource_dirs: &HashSet<&str>) -> Option<Value> {
+    fn sidecars(
+        &self,
+        content_path: &str,
+        represented: &HashSet<String>,
+        resource_dirs: &HashSet<&str>,
+    ) -> Option<Value> {
         if !is_index_file(file_name(content_path)) {
             return None;
         }
@@ -631,7 +929,11 @@ impl<'a> Builder<'a> {
         if !dir.is_empty() && self.ignore.matched(dir, true).is_ignore() {
             return None;
         }
-        let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
         let mut found: Vec<&str> = self
             .files
             .files
@@ -644,7 +946,11 @@ impl<'a> Builder<'a> {
                 let name = file_name(rest);
                 let mut walked = dir.to_owned();
                 let blocked_dir = directory_segments(rest).any(|segment| {
-                    walked = if walked.is_empty() { segment.to_owned() } else { format!("{walked}/{segment}") };
+                    walked = if walked.is_empty() {
+                        segment.to_owned()
+                    } else {
+                        format!("{walked}/{segment}")
+                    };
                     SKIPPED_DIRS.contains(&segment)
                         || resource_dirs.contains(walked.as_str())
                         || self.ignore.matched(&walked, true).is_ignore()
@@ -652,7 +958,8 @@ impl<'a> Builder<'a> {
                 !blocked_dir
                     && !SKIPPED_FILES.contains(&name)
                     && !name.ends_with('~')
-                    && !(name.starts_with('.') && (name.ends_with(".swp") || name.ends_with(".swo")))
+                    && !(name.starts_with('.')
+                        && (name.ends_with(".swp") || name.ends_with(".swo")))
                     && !self.ignore.matched(path, false).is_ignore()
             })
             .collect();
@@ -660,7 +967,9 @@ impl<'a> Builder<'a> {
             return None;
         }
         found.sort_by(|a, b| cmp_code_units(a, b));
-        Some(Value::Array(found.into_iter().map(|path| self.file_ref(path)).collect()))
+        Some(Value::Array(
+            found.into_iter().map(|path| self.file_ref(path)).collect(),
+        ))
     }
 
     /// Every file under `components/` and `public/`, filtered only by `.eventcatalogignore` (§7.2).
@@ -677,7 +986,11 @@ impl<'a> Builder<'a> {
             .filter(|path| {
                 let mut walked = String::new();
                 let blocked = directory_segments(path).any(|segment| {
-                    walked = if walked.is_empty() { segment.to_owned() } else { format!("{walked}/{segment}") };
+                    walked = if walked.is_empty() {
+                        segment.to_owned()
+                    } else {
+                        format!("{walked}/{segment}")
+                    };
                     self.ignore.matched(&walked, true).is_ignore()
                 });
                 !blocked && !self.ignore.matched(path, false).is_ignore()
@@ -696,33 +1009,47 @@ impl<'a> Builder<'a> {
     fn file_ref(&self, path: &str) -> Value {
         let mut entry = Map::new();
         entry.insert("path".into(), Value::from(path));
-        if self.options.hash_content {
-            if let Some(blob) = self.files.get(path) {
-                entry.insert("hash".into(), Value::from(&*self.cache.hash(blob.id, &blob.data)));
-            }
+        if self.options.hash_content
+            && let Some(blob) = self.files.get(path)
+        {
+            entry.insert(
+                "hash".into(),
+                Value::from(&*self.cache.hash(blob.id, &blob.data)),
+            );
         }
         Value::Object(entry)
     }
 
     fn error(&mut self, file: &str, field: &str, message: String) {
-        self.diagnostics.push(diagnostic(Severity::Error, file, Some(field), message));
+        self.diagnostics
+            .push(diagnostic(Severity::Error, file, Some(field), message));
     }
 }
 
 /// The `.eventcatalogignore` rules at the catalog root (gitignore syntax, §7.3).
-fn ignore_rules(files: &FileSet, diagnostics: &mut Vec<Diagnostic>) -> ignore::gitignore::Gitignore {
+fn ignore_rules(
+    files: &FileSet,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> ignore::gitignore::Gitignore {
     let mut builder = ignore::gitignore::GitignoreBuilder::new("");
     if let Some(blob) = files.get(".eventcatalogignore") {
         for (number, line) in String::from_utf8_lossy(&blob.data).lines().enumerate() {
             if let Err(error) = builder.add_line(None, line) {
                 diagnostics.push(Diagnostic {
                     line: Some(number + 1),
-                    ..diagnostic(Severity::Error, ".eventcatalogignore", None, format!("invalid pattern: {error}"))
+                    ..diagnostic(
+                        Severity::Error,
+                        ".eventcatalogignore",
+                        None,
+                        format!("invalid pattern: {error}"),
+                    )
                 });
             }
         }
     }
-    builder.build().unwrap_or_else(|_| ignore::gitignore::Gitignore::empty())
+    builder
+        .build()
+        .unwrap_or_else(|_| ignore::gitignore::Gitignore::empty())
 }
 
 /// `index.md`/`index.mdx` files outside hidden folders and the root `node_modules`, in the
@@ -749,7 +1076,9 @@ fn discovery_order(a: &str, b: &str) -> Ordering {
             (Some(x), Some(y)) if x == y => continue,
             (Some(x), Some(y)) => {
                 let (x_file, y_file) = (left.peek().is_none(), right.peek().is_none());
-                return y_file.cmp(&x_file).then_with(|| y.as_bytes().cmp(x.as_bytes()));
+                return y_file
+                    .cmp(&x_file)
+                    .then_with(|| y.as_bytes().cmp(x.as_bytes()));
             }
             (x, y) => return y.is_some().cmp(&x.is_some()).reverse(),
         }
@@ -771,9 +1100,17 @@ impl Lookup {
     fn new(candidates: &[Candidate<'_>]) -> Self {
         let mut entries: HashMap<String, Vec<LookupEntry>> = HashMap::new();
         for candidate in candidates {
-            let Some(Value::Object(data)) = candidate.data() else { continue };
-            let Some(id) = data.get("id").filter(|v| truthy(v)) else { continue };
-            let version = data.get("version").filter(|v| truthy(v)).map(js_string).unwrap_or_default();
+            let Some(Value::Object(data)) = candidate.data() else {
+                continue;
+            };
+            let Some(id) = data.get("id").filter(|v| truthy(v)) else {
+                continue;
+            };
+            let version = data
+                .get("version")
+                .filter(|v| truthy(v))
+                .map(js_string)
+                .unwrap_or_default();
             entries.entry(js_string(id)).or_default().push(LookupEntry {
                 version,
                 versioned: candidate.path.contains("versioned"),
@@ -785,29 +1122,54 @@ impl Lookup {
 }
 
 /// Finds a resource's content path by id and version, as the SDK does (§4.2).
-fn locate(kind: &str, path: &str, data: &Value, lookup: &Lookup) -> Result<String, Diagnostic> {
-    let problem = |field: &str, message: String, hint: &str| Diagnostic {
-        hint: Some(hint.to_owned()),
-        ..diagnostic(Severity::Error, path, Some(field), message)
+fn locate(
+    kind: &str,
+    path: &str,
+    data: &Value,
+    lookup: &Lookup,
+) -> Result<String, Box<Diagnostic>> {
+    let problem = |field: &str, message: String, hint: &str| {
+        Box::new(Diagnostic {
+            hint: Some(hint.to_owned()),
+            ..diagnostic(Severity::Error, path, Some(field), message)
+        })
     };
     let Value::Object(map) = data else {
-        return Err(problem("id", format!("the front matter of this {kind} is not a mapping"), "write `id: <id>` and `version: <version>` in the front matter"));
+        return Err(problem(
+            "id",
+            format!("the front matter of this {kind} is not a mapping"),
+            "write `id: <id>` and `version: <version>` in the front matter",
+        ));
     };
     let id = match map.get("id") {
         Some(id) if !truthy(id) || id.is_null() => None,
         other => other,
     };
     let Some(id) = id else {
-        return Err(problem("id", format!("this {kind} has no `id`"), "add `id: <id>` to the front matter"));
+        return Err(problem(
+            "id",
+            format!("this {kind} has no `id`"),
+            "add `id: <id>` to the front matter",
+        ));
     };
     let Value::String(id) = id else {
-        return Err(problem("id", format!("`id` must be a string, found {}", json_text::to_compact(id)), "quote the id"));
+        return Err(problem(
+            "id",
+            format!("`id` must be a string, found {}", json_text::to_compact(id)),
+            "quote the id",
+        ));
     };
     let version = map.get("version");
-    let entries = lookup.entries.get(id.as_str()).map(Vec::as_slice).unwrap_or_default();
+    let entries = lookup
+        .entries
+        .get(id.as_str())
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     let found = match version {
         None => entries.iter().find(|e| !e.versioned),
-        Some(v) if !truthy(v) || v.as_str() == Some("latest") => entries.iter().find(|e| !e.versioned),
+        Some(v) if !truthy(v) || v.as_str() == Some("latest") => {
+            entries.iter().find(|e| !e.versioned)
+        }
         // js-yaml made a Date of an unquoted `version: 2024-01-01`; the SDK cannot locate it.
         Some(Value::String(v)) if super::yaml::is_iso_timestamp(v) => {
             return Err(problem(
@@ -820,7 +1182,10 @@ fn locate(kind: &str, path: &str, data: &Value, lookup: &Lookup) -> Result<Strin
         Some(v) => {
             return Err(problem(
                 "version",
-                format!("`version` must be a string, found {}", json_text::to_compact(v)),
+                format!(
+                    "`version` must be a string, found {}",
+                    json_text::to_compact(v)
+                ),
                 "quote the version, for example `version: '1.0.0'`",
             ));
         }
@@ -829,7 +1194,9 @@ fn locate(kind: &str, path: &str, data: &Value, lookup: &Lookup) -> Result<Strin
         Some(entry) => Ok(entry.path.clone()),
         None => Err(problem(
             "version",
-            format!("{kind} `{id}` has no version and every file with that id is under a `versioned` folder"),
+            format!(
+                "{kind} `{id}` has no version and every file with that id is under a `versioned` folder"
+            ),
             "give the resource a `version`, or move its current version out of `versioned/`",
         )),
     }

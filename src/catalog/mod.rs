@@ -151,7 +151,12 @@ impl Index {
         doc.insert("commit".into(), Value::from(self.commit.clone()));
         doc.insert(
             "resources".into(),
-            Value::Array(self.resources.iter().map(|r| Value::Object(r.0.clone())).collect()),
+            Value::Array(
+                self.resources
+                    .iter()
+                    .map(|r| Value::Object(r.0.clone()))
+                    .collect(),
+            ),
         );
         if !self.assets.is_empty() {
             doc.insert(
@@ -172,7 +177,11 @@ impl Index {
             .map(|r| r.as_object().cloned().map(Resource))
             .collect::<Option<Vec<_>>>()?;
         let assets = match doc.get("assets") {
-            Some(list) => list.as_array()?.iter().map(|a| a.as_object().cloned()).collect::<Option<Vec<_>>>()?,
+            Some(list) => list
+                .as_array()?
+                .iter()
+                .map(|a| a.as_object().cloned())
+                .collect::<Option<Vec<_>>>()?,
             None => Vec::new(),
         };
         Some(Index {

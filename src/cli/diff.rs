@@ -45,12 +45,18 @@ pub struct DiffArgs {
 
 impl Default for CatalogArgs {
     fn default() -> Self {
-        CatalogArgs { repo: ".".into(), dir: None, source: None, strict: false }
+        CatalogArgs {
+            repo: ".".into(),
+            dir: None,
+            source: None,
+            strict: false,
+        }
     }
 }
 
 fn parse_strategy(text: &str) -> Result<Strategy, String> {
-    text.parse().map_err(|e: catalog_diff::schema::UnknownStrategy| e.to_string())
+    text.parse()
+        .map_err(|e: catalog_diff::schema::UnknownStrategy| e.to_string())
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -81,12 +87,24 @@ pub enum ColorChoice {
 pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let repo = Repo::discover(&args.catalog.repo)?;
     let sides = repo.parse_range(args.range.as_deref(), args.staged)?;
-    let source = args.catalog.source.clone().or_else(|| repo.workdir_name()).unwrap_or_else(|| "catalog".into());
+    let source = args
+        .catalog
+        .source
+        .clone()
+        .or_else(|| repo.workdir_name())
+        .unwrap_or_else(|| "catalog".into());
     let dir = repo.detect_catalog_dir_for(&sides, args.catalog.dir.as_deref())?;
-    let (side_a, side_b) = (read_side(&repo, sides.baseline(), &dir)?, read_side(&repo, sides.candidate(), &dir)?);
+    let (side_a, side_b) = (
+        read_side(&repo, sides.baseline(), &dir)?,
+        read_side(&repo, sides.candidate(), &dir)?,
+    );
     for (name, side) in [("a", &side_a), ("b", &side_b)] {
         if side.files.files.is_empty() {
-            eprintln!("note: the catalog folder `{}` is empty or missing on side {name} ({}); comparing with an empty catalog", display_dir(&dir), side.commit);
+            eprintln!(
+                "note: the catalog folder `{}` is empty or missing on side {name} ({}); comparing with an empty catalog",
+                display_dir(&dir),
+                side.commit
+            );
         }
     }
 
@@ -105,7 +123,10 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         return Ok(exit_code::ERROR);
     }
 
-    let options = diff::Options { strategy: args.strategy, include_schema_content: args.include_schema_content };
+    let options = diff::Options {
+        strategy: args.strategy,
+        include_schema_content: args.include_schema_content,
+    };
     let mut result = diff::diff(&built_a.index, &built_b.index, &options);
     result.diagnostics = side_diagnostics(&built_a, &built_b);
 
@@ -121,7 +142,11 @@ fn policy(result: &ArchitectureDiff, fail_on: FailOn) -> u8 {
         FailOn::Unknown => result.summary.breaking || result.summary.schema_unknown > 0,
         FailOn::Never => false,
     };
-    if tripped { exit_code::POLICY } else { exit_code::OK }
+    if tripped {
+        exit_code::POLICY
+    } else {
+        exit_code::OK
+    }
 }
 
 fn render(result: &ArchitectureDiff, args: &DiffArgs, candidate: &Index, dir: &str) -> String {
@@ -140,7 +165,10 @@ fn use_color(choice: ColorChoice) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal(),
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
     }
 }
 
@@ -149,15 +177,34 @@ fn use_color(choice: ColorChoice) -> bool {
 fn locate(change: &SchemaChange, candidate: &Index, dir: &str) -> Option<report::Annotation> {
     let file = change.after.as_ref().or(change.before.as_ref())?;
     let resource = candidate.resources.iter().find(|r| {
-        r.kind() == change.message.kind && r.id() == change.message.id && r.version() == change.message.version.b.as_deref()
+        r.kind() == change.message.kind
+            && r.id() == change.message.id
+            && r.version() == change.message.version.b.as_deref()
     })?;
-    let content_dir = resource.str_field("contentPath")?.rsplit_once('/').map_or("", |(d, _)| d);
-    let mut path = [dir, content_dir, file.path.as_str()].iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join("/");
+    let content_dir = resource
+        .str_field("contentPath")?
+        .rsplit_once('/')
+        .map_or("", |(d, _)| d);
+    let mut path = [dir, content_dir, file.path.as_str()]
+        .iter()
+        .filter(|p| !p.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join("/");
     path = path.replace("/./", "/");
-    let content = resource.0.get("schemas")?.as_array()?.iter().find_map(|entry| {
-        (entry.get("path")?.as_str()? == file.path).then(|| entry.get("content")?.as_str().map(str::to_owned))?
-    });
-    Some(report::Annotation { file: path, content })
+    let content = resource
+        .0
+        .get("schemas")?
+        .as_array()?
+        .iter()
+        .find_map(|entry| {
+            (entry.get("path")?.as_str()? == file.path)
+                .then(|| entry.get("content")?.as_str().map(str::to_owned))?
+        });
+    Some(report::Annotation {
+        file: path,
+        content,
+    })
 }
 
 fn failed(a: &Built, b: &Built, strict: bool) -> bool {
@@ -183,7 +230,10 @@ fn failed(a: &Built, b: &Built, strict: bool) -> bool {
                 }
             }
         }
-        let _ = writeln!(stderr, "catalog-diff: {errors} error(s), {warnings} warning(s); no diff was made");
+        let _ = writeln!(
+            stderr,
+            "catalog-diff: {errors} error(s), {warnings} warning(s); no diff was made"
+        );
         return true;
     }
     false
@@ -192,7 +242,12 @@ fn failed(a: &Built, b: &Built, strict: bool) -> bool {
 fn side_diagnostics(a: &Built, b: &Built) -> Vec<SideDiagnostic> {
     [("a", a), ("b", b)]
         .into_iter()
-        .flat_map(|(side, built)| built.diagnostics.iter().map(move |d| SideDiagnostic { side, diagnostic: d.clone() }))
+        .flat_map(|(side, built)| {
+            built.diagnostics.iter().map(move |d| SideDiagnostic {
+                side,
+                diagnostic: d.clone(),
+            })
+        })
         .collect()
 }
 
@@ -202,7 +257,10 @@ struct ReadSide {
 }
 
 fn read_side(repo: &Repo, side: git::Side, dir: &str) -> anyhow::Result<ReadSide> {
-    Ok(ReadSide { files: repo.read(side, dir)?, commit: side.label() })
+    Ok(ReadSide {
+        files: repo.read(side, dir)?,
+        commit: side.label(),
+    })
 }
 
 fn display_dir(dir: &str) -> &str {

@@ -84,13 +84,20 @@ pub fn report_diagnostics(diagnostics: &[catalog_diff::catalog::Diagnostic], str
         // stderr is best effort: a closed stderr must not turn into a panic.
         let _ = writeln!(stderr, "{diagnostic}");
     }
-    let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    let errors = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
     let warnings = diagnostics.len() - errors;
     if errors > 0 || (strict && warnings > 0) {
         let _ = writeln!(
             stderr,
             "catalog-diff: {errors} error(s), {warnings} warning(s){}",
-            if errors == 0 { " (failing because of --strict)" } else { "" }
+            if errors == 0 {
+                " (failing because of --strict)"
+            } else {
+                ""
+            }
         );
         return true;
     }
@@ -101,14 +108,20 @@ fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
     let catalog = &args.catalog;
     let repo = match Repo::discover(&catalog.repo) {
         Ok(repo) => repo,
-        Err(git::Error::NotARepository { .. }) if args.rev.is_none() && !args.staged && !args.worktree => {
+        Err(git::Error::NotARepository { .. })
+            if args.rev.is_none() && !args.staged && !args.worktree =>
+        {
             let root = match &catalog.dir {
                 Some(dir) => catalog.repo.join(dir),
                 None => catalog.repo.clone(),
             };
             let files = git::read_dir(&root)?;
             let source = catalog.source.clone().unwrap_or_else(|| folder_name(&root));
-            return Ok(Side { files, source, commit: "local".into() });
+            return Ok(Side {
+                files,
+                source,
+                commit: "local".into(),
+            });
         }
         Err(error) => return Err(error.into()),
     };
@@ -119,16 +132,28 @@ fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
         .unwrap_or_else(|| folder_name(&catalog.repo));
     if args.staged {
         let dir = repo.detect_catalog_dir(git::Side::Staged, catalog.dir.as_deref())?;
-        return Ok(Side { files: repo.read_staged(&dir)?, source, commit: "staged".into() });
+        return Ok(Side {
+            files: repo.read_staged(&dir)?,
+            source,
+            commit: "staged".into(),
+        });
     }
     if args.worktree {
         let dir = repo.detect_catalog_dir(git::Side::Worktree, catalog.dir.as_deref())?;
-        return Ok(Side { files: repo.read_worktree(&dir)?, source, commit: "worktree".into() });
+        return Ok(Side {
+            files: repo.read_worktree(&dir)?,
+            source,
+            commit: "worktree".into(),
+        });
     }
     let rev = args.rev.as_deref().unwrap_or("HEAD");
     let commit = repo.resolve_commit(rev)?;
     let dir = repo.detect_catalog_dir(git::Side::Commit(commit), catalog.dir.as_deref())?;
-    Ok(Side { files: repo.read_commit(commit, &dir)?, source, commit: commit.to_string() })
+    Ok(Side {
+        files: repo.read_commit(commit, &dir)?,
+        source,
+        commit: commit.to_string(),
+    })
 }
 
 fn folder_name(path: &std::path::Path) -> String {

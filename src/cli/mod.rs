@@ -46,7 +46,11 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => {
             let _ = error.print();
-            return ExitCode::from(if error.use_stderr() { exit_code::ERROR } else { exit_code::OK });
+            return ExitCode::from(if error.use_stderr() {
+                exit_code::ERROR
+            } else {
+                exit_code::OK
+            });
         }
     };
     let outcome = match cli.command {
@@ -68,6 +72,8 @@ pub fn main() -> ExitCode {
 /// `catalog-diff ... | head` closing the pipe early is not a failure.
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {
-        cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
     })
 }

@@ -41,17 +41,34 @@ pub fn diff(a: &Index, b: &Index, options: &Options) -> ArchitectureDiff {
     diff_cached(a, b, options, &VerdictCache::default())
 }
 
-pub fn diff_cached(a: &Index, b: &Index, options: &Options, cache: &VerdictCache) -> ArchitectureDiff {
+pub fn diff_cached(
+    a: &Index,
+    b: &Index,
+    options: &Options,
+    cache: &VerdictCache,
+) -> ArchitectureDiff {
     let (side_a, side_b) = (Side::new(a), Side::new(b));
     let resources = resource_changes(&side_a, &side_b);
     let (graph_a, graph_b) = (Graph::new(a), Graph::new(b));
     let edges = impact::edge_changes(&graph_a, &graph_b);
     let schema_changes = schema_changes(&side_a, &side_b, options, cache);
-    let impact = impact::impact(&graph_a, &side_b.ids(), &schema_changes, &removed_message_versions(&side_a, &side_b), &edges);
+    let impact = impact::impact(
+        &graph_a,
+        &side_b.ids(),
+        &schema_changes,
+        &removed_message_versions(&side_a, &side_b),
+        &edges,
+    );
 
-    let schema_breaking = schema_changes.iter().filter(|c| c.breaking == Some(true)).count();
+    let schema_breaking = schema_changes
+        .iter()
+        .filter(|c| c.breaking == Some(true))
+        .count();
     let summary = Summary {
-        breaking: schema_breaking > 0 || impact.iter().any(|i| i.reason == ImpactReason::MessageRemoved),
+        breaking: schema_breaking > 0
+            || impact
+                .iter()
+                .any(|i| i.reason == ImpactReason::MessageRemoved),
         resources_added: resources.added.len(),
         resources_removed: resources.removed.len(),
         resources_changed: resources.changed.len(),
@@ -59,15 +76,26 @@ pub fn diff_cached(a: &Index, b: &Index, options: &Options, cache: &VerdictCache
         edges_removed: edges.removed.len(),
         schema_changes: schema_changes.len(),
         schema_breaking,
-        schema_unknown: schema_changes.iter().filter(|c| c.breaking.is_none()).count(),
+        schema_unknown: schema_changes
+            .iter()
+            .filter(|c| c.breaking.is_none())
+            .count(),
     };
     ArchitectureDiff {
         schema_version: 1,
         refs: Refs {
-            a: Ref { source: a.source.clone(), commit: a.commit.clone() },
-            b: Ref { source: b.source.clone(), commit: b.commit.clone() },
+            a: Ref {
+                source: a.source.clone(),
+                commit: a.commit.clone(),
+            },
+            b: Ref {
+                source: b.source.clone(),
+                commit: b.commit.clone(),
+            },
         },
-        compatibility: Compatibility { strategy: options.strategy },
+        compatibility: Compatibility {
+            strategy: options.strategy,
+        },
         summary,
         resources,
         edges,
@@ -86,7 +114,10 @@ impl<'a> Side<'a> {
     fn new(index: &'a Index) -> Self {
         let mut groups: BTreeMap<(String, String), Vec<&'a Resource>> = BTreeMap::new();
         for resource in &index.resources {
-            groups.entry((resource.kind().to_owned(), resource.id().to_owned())).or_default().push(resource);
+            groups
+                .entry((resource.kind().to_owned(), resource.id().to_owned()))
+                .or_default()
+                .push(resource);
         }
         for versions in groups.values_mut() {
             versions.sort_by(|x, y| index_order(x.version(), y.version()));
@@ -105,14 +136,21 @@ impl<'a> Side<'a> {
 
 /// The latest version as `resolve()` picks it for a `latest` pointer (§10.5 step 2).
 fn latest<'a>(versions: &[&'a Resource]) -> Option<&'a Resource> {
-    versions.iter().copied().fold(None, |best: Option<&Resource>, next| match best {
-        Some(current) if !is_higher(next.version(), current.version()) => Some(current),
-        _ => Some(next),
-    })
+    versions
+        .iter()
+        .copied()
+        .fold(None, |best: Option<&Resource>, next| match best {
+            Some(current) if !is_higher(next.version(), current.version()) => Some(current),
+            _ => Some(next),
+        })
 }
 
 fn reference(resource: &Resource) -> ResourceRef {
-    ResourceRef { kind: resource.kind().to_owned(), id: resource.id().to_owned(), version: resource.version().map(str::to_owned) }
+    ResourceRef {
+        kind: resource.kind().to_owned(),
+        id: resource.id().to_owned(),
+        version: resource.version().map(str::to_owned),
+    }
 }
 
 fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
@@ -137,24 +175,33 @@ fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
                     changes.changed.push(ResourceChange {
                         kind: key.0.clone(),
                         id: key.1.clone(),
-                        version: VersionPair { a: old.version().map(str::to_owned), b: new.version().map(str::to_owned) },
+                        version: VersionPair {
+                            a: old.version().map(str::to_owned),
+                            b: new.version().map(str::to_owned),
+                        },
                         fields,
                     });
                 }
                 // Old versions appearing or disappearing on their own; the latest ones are
                 // covered by the `changed` entry.
-                let old_versions: BTreeSet<Option<&str>> = before.iter().map(|r| r.version()).collect();
-                let new_versions: BTreeSet<Option<&str>> = after.iter().map(|r| r.version()).collect();
+                let old_versions: BTreeSet<Option<&str>> =
+                    before.iter().map(|r| r.version()).collect();
+                let new_versions: BTreeSet<Option<&str>> =
+                    after.iter().map(|r| r.version()).collect();
                 changes.added.extend(
                     after
                         .iter()
-                        .filter(|r| r.version() != new.version() && !old_versions.contains(&r.version()))
+                        .filter(|r| {
+                            r.version() != new.version() && !old_versions.contains(&r.version())
+                        })
                         .map(|r| reference(r)),
                 );
                 changes.removed.extend(
                     before
                         .iter()
-                        .filter(|r| r.version() != old.version() && !new_versions.contains(&r.version()))
+                        .filter(|r| {
+                            r.version() != old.version() && !new_versions.contains(&r.version())
+                        })
                         .map(|r| reference(r)),
                 );
             }
@@ -178,8 +225,12 @@ fn removed_message_versions<'a>(a: &Side<'a>, b: &Side<'_>) -> Vec<&'a Resource>
         .iter()
         .filter(|((kind, _), _)| MESSAGE_TYPES.contains(&kind.as_str()))
         .flat_map(|(key, versions)| {
-            let survivors: BTreeSet<Option<&str>> = b.versions(key).iter().map(|r| r.version()).collect();
-            versions.iter().copied().filter(move |r| !survivors.contains(&r.version()))
+            let survivors: BTreeSet<Option<&str>> =
+                b.versions(key).iter().map(|r| r.version()).collect();
+            versions
+                .iter()
+                .copied()
+                .filter(move |r| !survivors.contains(&r.version()))
         })
         .collect()
 }
@@ -198,10 +249,10 @@ fn message_pairs<'a>(a: &Side<'a>, b: &Side<'a>) -> Vec<(&'a Resource, &'a Resou
                 pairs.push((*old, *new));
             }
         }
-        if let (Some(old), Some(new)) = (latest(before), latest(after)) {
-            if old.version() != new.version() {
-                pairs.push((old, new));
-            }
+        if let (Some(old), Some(new)) = (latest(before), latest(after))
+            && old.version() != new.version()
+        {
+            pairs.push((old, new));
         }
     }
     pairs
@@ -215,26 +266,40 @@ impl<'a> Entry<'a> {
         self.0.get(key).and_then(Value::as_str)
     }
     fn is_default(&self) -> bool {
-        self.0.get("default").and_then(Value::as_bool).unwrap_or(false)
+        self.0
+            .get("default")
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
     }
     fn file(&self, include_content: bool) -> SchemaFile {
         SchemaFile {
             path: self.str("path").unwrap_or_default().to_owned(),
             hash: self.str("hash").map(str::to_owned),
-            content: if include_content { self.str("content").map(str::to_owned) } else { None },
+            content: if include_content {
+                self.str("content").map(str::to_owned)
+            } else {
+                None
+            },
         }
     }
 }
 
 fn schema_entries(resource: &Resource) -> Vec<Entry<'_>> {
     match resource.0.get("schemas") {
-        Some(Value::Array(list)) => list.iter().filter_map(Value::as_object).map(Entry).collect(),
+        Some(Value::Array(list)) => list
+            .iter()
+            .filter_map(Value::as_object)
+            .map(Entry)
+            .collect(),
         _ => Vec::new(),
     }
 }
 
 /// Pairs schema files by `id`, then `path`, then `default`, then by elimination (one left each).
-fn pair_files<'a>(before: Vec<Entry<'a>>, after: Vec<Entry<'a>>) -> Vec<(Option<Entry<'a>>, Option<Entry<'a>>)> {
+fn pair_files<'a>(
+    before: Vec<Entry<'a>>,
+    after: Vec<Entry<'a>>,
+) -> Vec<(Option<Entry<'a>>, Option<Entry<'a>>)> {
     let mut left: Vec<Option<Entry<'a>>> = before.into_iter().map(Some).collect();
     let mut right: Vec<Option<Entry<'a>>> = after.into_iter().map(Some).collect();
     let mut pairs = Vec::new();
@@ -245,8 +310,12 @@ fn pair_files<'a>(before: Vec<Entry<'a>>, after: Vec<Entry<'a>>) -> Vec<(Option<
     ];
     for key in keys {
         for slot in left.iter_mut() {
-            let Some(wanted) = slot.as_ref().and_then(key) else { continue };
-            let found = right.iter_mut().find(|other| other.as_ref().and_then(key).as_deref() == Some(wanted.as_str()));
+            let Some(wanted) = slot.as_ref().and_then(key) else {
+                continue;
+            };
+            let found = right
+                .iter_mut()
+                .find(|other| other.as_ref().and_then(key).as_deref() == Some(wanted.as_str()));
             if let Some(other) = found {
                 pairs.push((slot.take(), other.take()));
             }
@@ -255,7 +324,12 @@ fn pair_files<'a>(before: Vec<Entry<'a>>, after: Vec<Entry<'a>>) -> Vec<(Option<
     let rest_left: Vec<Entry<'a>> = left.into_iter().flatten().collect();
     let rest_right: Vec<Entry<'a>> = right.into_iter().flatten().collect();
     if rest_left.len() == 1 && rest_right.len() == 1 {
-        pairs.extend(rest_left.into_iter().map(Some).zip(rest_right.into_iter().map(Some)));
+        pairs.extend(
+            rest_left
+                .into_iter()
+                .map(Some)
+                .zip(rest_right.into_iter().map(Some)),
+        );
     } else {
         pairs.extend(rest_left.into_iter().map(|e| (Some(e), None)));
         pairs.extend(rest_right.into_iter().map(|e| (None, Some(e))));
@@ -263,29 +337,51 @@ fn pair_files<'a>(before: Vec<Entry<'a>>, after: Vec<Entry<'a>>) -> Vec<(Option<
     pairs
 }
 
-fn schema_changes(a: &Side<'_>, b: &Side<'_>, options: &Options, cache: &VerdictCache) -> Vec<SchemaChange> {
+fn schema_changes(
+    a: &Side<'_>,
+    b: &Side<'_>,
+    options: &Options,
+    cache: &VerdictCache,
+) -> Vec<SchemaChange> {
     let pairs = message_pairs(a, b);
     let mut changes: Vec<SchemaChange> = pairs
         .par_iter()
         .flat_map_iter(|(old, new)| {
             pair_files(schema_entries(old), schema_entries(new))
                 .into_iter()
-                .filter_map(|(before, after)| schema_change(old, new, before, after, options, cache))
+                .filter_map(|(before, after)| {
+                    schema_change(old, new, before, after, options, cache)
+                })
                 .collect::<Vec<_>>()
         })
         .collect();
     changes.sort_by(|x, y| {
         cmp_code_units(&x.message.kind, &y.message.kind)
             .then_with(|| cmp_code_units(&x.message.id, &y.message.id))
-            .then_with(|| index_order(x.message.version.a.as_deref(), y.message.version.a.as_deref()))
-            .then_with(|| index_order(x.message.version.b.as_deref(), y.message.version.b.as_deref()))
+            .then_with(|| {
+                index_order(
+                    x.message.version.a.as_deref(),
+                    y.message.version.a.as_deref(),
+                )
+            })
+            .then_with(|| {
+                index_order(
+                    x.message.version.b.as_deref(),
+                    y.message.version.b.as_deref(),
+                )
+            })
             .then_with(|| file_path(x).cmp(file_path(y)))
     });
     changes
 }
 
 fn file_path(change: &SchemaChange) -> &str {
-    change.before.as_ref().or(change.after.as_ref()).map(|f| f.path.as_str()).unwrap_or_default()
+    change
+        .before
+        .as_ref()
+        .or(change.after.as_ref())
+        .map(|f| f.path.as_str())
+        .unwrap_or_default()
 }
 
 fn schema_change(
@@ -305,17 +401,29 @@ fn schema_change(
     };
     let judgement = match (&before, &after) {
         (Some(x), Some(y)) => judge(x, y, options.strategy, cache),
-        _ => Judgement::Unknown(format!("the schema file was {}", if change == FileChange::Added { "added" } else { "removed" })),
+        _ => Judgement::Unknown(format!(
+            "the schema file was {}",
+            if change == FileChange::Added {
+                "added"
+            } else {
+                "removed"
+            }
+        )),
     };
     let (breaking, direction, ops, unknown_reason) = match judgement {
-        Judgement::Judged(verdict) => (Some(verdict.breaking), verdict.direction, verdict.ops, None),
+        Judgement::Judged(verdict) => {
+            (Some(verdict.breaking), verdict.direction, verdict.ops, None)
+        }
         Judgement::Unknown(reason) => (None, None, Vec::new(), Some(reason)),
     };
     Some(SchemaChange {
         message: SchemaMessage {
             kind: new.kind().to_owned(),
             id: new.id().to_owned(),
-            version: VersionPair { a: old.version().map(str::to_owned), b: new.version().map(str::to_owned) },
+            version: VersionPair {
+                a: old.version().map(str::to_owned),
+                b: new.version().map(str::to_owned),
+            },
         },
         change,
         before: before.map(|e| e.file(options.include_schema_content)),
@@ -329,24 +437,48 @@ fn schema_change(
 }
 
 /// A JSON Schema pair gets a verdict; anything else says why it has none.
-fn judge(before: &Entry<'_>, after: &Entry<'_>, strategy: Strategy, cache: &VerdictCache) -> Judgement {
+fn judge(
+    before: &Entry<'_>,
+    after: &Entry<'_>,
+    strategy: Strategy,
+    cache: &VerdictCache,
+) -> Judgement {
     let (Some(old_hash), Some(new_hash)) = (before.str("hash"), after.str("hash")) else {
-        let missing = if before.str("hash").is_none() { before } else { after };
-        return Judgement::Unknown(format!("`{}` is not in the catalog on one side", missing.str("path").unwrap_or_default()));
+        let missing = if before.str("hash").is_none() {
+            before
+        } else {
+            after
+        };
+        return Judgement::Unknown(format!(
+            "`{}` is not in the catalog on one side",
+            missing.str("path").unwrap_or_default()
+        ));
     };
     let key = (old_hash.to_owned(), new_hash.to_owned(), strategy);
-    if let Some(hit) = cache.verdicts.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+    if let Some(hit) = cache
+        .verdicts
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&key)
+    {
         return hit.clone();
     }
     let judgement = judge_uncached(before, after, strategy);
-    cache.verdicts.lock().unwrap_or_else(|p| p.into_inner()).insert(key, judgement.clone());
+    cache
+        .verdicts
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(key, judgement.clone());
     judgement
 }
 
 fn judge_uncached(before: &Entry<'_>, after: &Entry<'_>, strategy: Strategy) -> Judgement {
     let declared = [before, after].iter().find_map(|e| e.str("format"));
     if declared.is_some_and(|f| f != "json-schema") {
-        return Judgement::Unknown(format!("schema format `{}` is not compared yet", declared.unwrap_or_default()));
+        return Judgement::Unknown(format!(
+            "schema format `{}` is not compared yet",
+            declared.unwrap_or_default()
+        ));
     }
     let mut documents = Vec::with_capacity(2);
     for entry in [before, after] {
@@ -358,9 +490,15 @@ fn judge_uncached(before: &Entry<'_>, after: &Entry<'_>, strategy: Strategy) -> 
             return Judgement::Unknown("the index was built without schema content".into());
         };
         match serde_json::from_str::<Value>(content) {
-            Ok(value) if declared.is_some() || schema::looks_like_json_schema(&value) => documents.push(value),
-            Ok(_) => return Judgement::Unknown(format!("`{path}` does not use JSON Schema keywords")),
-            Err(error) => return Judgement::Unknown(format!("`{path}` is not valid JSON: {error}")),
+            Ok(value) if declared.is_some() || schema::looks_like_json_schema(&value) => {
+                documents.push(value)
+            }
+            Ok(_) => {
+                return Judgement::Unknown(format!("`{path}` does not use JSON Schema keywords"));
+            }
+            Err(error) => {
+                return Judgement::Unknown(format!("`{path}` is not valid JSON: {error}"));
+            }
         }
     }
     match schema::compare_json_schema(&documents[0], &documents[1], strategy) {

@@ -28,11 +28,21 @@ impl GraphEdge {
     }
 
     fn key(&self) -> (String, Option<String>, String, String) {
-        (self.direction.clone(), self.via.clone(), self.from.id.clone(), self.to.id.clone())
+        (
+            self.direction.clone(),
+            self.via.clone(),
+            self.from.id.clone(),
+            self.to.id.clone(),
+        )
     }
 
     fn public(&self) -> Edge {
-        Edge { direction: self.direction.clone(), from: self.from.clone(), to: self.to.clone(), via: self.via.clone() }
+        Edge {
+            direction: self.direction.clone(),
+            from: self.from.clone(),
+            to: self.to.clone(),
+            via: self.via.clone(),
+        }
     }
 
     fn party(&self) -> Party {
@@ -50,11 +60,17 @@ impl GraphEdge {
             && self.via.is_none()
             && self.to.id == message.id
             && match self.status {
-                EdgeStatus::Resolved => self.to.kind.as_deref() == Some(message.kind.as_str()) && self.to.version == message.version,
+                EdgeStatus::Resolved => {
+                    self.to.kind.as_deref() == Some(message.kind.as_str())
+                        && self.to.version == message.version
+                }
                 EdgeStatus::Unresolved | EdgeStatus::External => true,
             }
     }
 }
+
+/// (type, id, version) of a resource.
+type ResourceKey<'a> = (&'a str, &'a str, Option<&'a str>);
 
 pub(super) struct Graph {
     edges: Vec<GraphEdge>,
@@ -62,7 +78,7 @@ pub(super) struct Graph {
 
 impl Graph {
     pub fn new(index: &Index) -> Self {
-        let owners: BTreeMap<(&str, &str, Option<&str>), Option<Vec<String>>> = index
+        let owners: BTreeMap<ResourceKey, Option<Vec<String>>> = index
             .resources
             .iter()
             .map(|r| ((r.kind(), r.id(), r.version()), owner_ids(r)))
@@ -72,12 +88,22 @@ impl Graph {
             .iter()
             .map(|edge| {
                 let from_version = edge.from_version.as_str().map(str::to_owned);
-                let from_owners =
-                    owners.get(&(edge.from_type.as_str(), edge.from.as_str(), from_version.as_deref())).cloned().flatten();
+                let from_owners = owners
+                    .get(&(
+                        edge.from_type.as_str(),
+                        edge.from.as_str(),
+                        from_version.as_deref(),
+                    ))
+                    .cloned()
+                    .flatten();
                 GraphEdge {
                     direction: edge.direction.to_owned(),
                     via: edge.via.map(str::to_owned),
-                    from: End { kind: Some(edge.from_type.clone()), id: edge.from.clone(), version: from_version },
+                    from: End {
+                        kind: Some(edge.from_type.clone()),
+                        id: edge.from.clone(),
+                        version: from_version,
+                    },
                     from_owners,
                     to: End {
                         kind: edge.to_type.clone(),
@@ -108,13 +134,20 @@ impl Graph {
     }
 
     fn parties(&self, direction: &str, message: &ResourceRef) -> Vec<Party> {
-        let set: BTreeSet<Party> = self.edges.iter().filter(|e| e.touches(direction, message)).map(GraphEdge::party).collect();
+        let set: BTreeSet<Party> = self
+            .edges
+            .iter()
+            .filter(|e| e.touches(direction, message))
+            .map(GraphEdge::party)
+            .collect();
         set.into_iter().collect()
     }
 }
 
 fn owner_ids(resource: &Resource) -> Option<Vec<String>> {
-    let Some(Value::Array(list)) = resource.0.get("owners") else { return None };
+    let Some(Value::Array(list)) = resource.0.get("owners") else {
+        return None;
+    };
     Some(
         list.iter()
             .filter_map(|owner| match owner {
@@ -128,10 +161,19 @@ fn owner_ids(resource: &Resource) -> Option<Vec<String>> {
 
 pub(super) fn edge_changes(a: &Graph, b: &Graph) -> EdgeChanges {
     let (before, after) = (a.by_identity(), b.by_identity());
-    let present = |map: &BTreeMap<_, &GraphEdge>, key: &_| map.get(key).is_some_and(|e| e.present());
+    let present =
+        |map: &BTreeMap<_, &GraphEdge>, key: &_| map.get(key).is_some_and(|e| e.present());
     let mut changes = EdgeChanges {
-        added: after.iter().filter(|(k, e)| e.present() && !present(&before, k)).map(|(_, e)| e.public()).collect(),
-        removed: before.iter().filter(|(k, e)| e.present() && !present(&after, k)).map(|(_, e)| e.public()).collect(),
+        added: after
+            .iter()
+            .filter(|(k, e)| e.present() && !present(&before, k))
+            .map(|(_, e)| e.public())
+            .collect(),
+        removed: before
+            .iter()
+            .filter(|(k, e)| e.present() && !present(&after, k))
+            .map(|(_, e)| e.public())
+            .collect(),
     };
     changes.added.sort();
     changes.removed.sort();
@@ -147,8 +189,11 @@ pub(super) fn impact(
 ) -> Vec<Impact> {
     let mut entries = Vec::new();
     for change in schema_changes.iter().filter(|c| c.breaking == Some(true)) {
-        let message =
-            ResourceRef { kind: change.message.kind.clone(), id: change.message.id.clone(), version: change.message.version.a.clone() };
+        let message = ResourceRef {
+            kind: change.message.kind.clone(),
+            id: change.message.id.clone(),
+            version: change.message.version.a.clone(),
+        };
         entries.push(Impact {
             producers: baseline.parties("sends", &message),
             consumers: baseline.parties("receives", &message),
@@ -163,9 +208,18 @@ pub(super) fn impact(
             id: removed.id().to_owned(),
             version: removed.version().map(str::to_owned),
         };
-        let (producers, consumers) = (baseline.parties("sends", &message), baseline.parties("receives", &message));
+        let (producers, consumers) = (
+            baseline.parties("sends", &message),
+            baseline.parties("receives", &message),
+        );
         if !producers.is_empty() || !consumers.is_empty() {
-            entries.push(Impact { message, reason: ImpactReason::MessageRemoved, direction: None, producers, consumers });
+            entries.push(Impact {
+                message,
+                reason: ImpactReason::MessageRemoved,
+                direction: None,
+                producers,
+                consumers,
+            });
         }
     }
     // A service that stopped sending or receiving a message that still exists.
@@ -176,27 +230,58 @@ pub(super) fn impact(
             "receives" => ImpactReason::ConsumerRemoved,
             _ => continue,
         };
-        let Some(kind) = edge.to.kind.clone() else { continue };
+        let Some(kind) = edge.to.kind.clone() else {
+            continue;
+        };
         if !candidate_ids.contains(&(kind.clone(), edge.to.id.clone())) {
             continue;
         }
         let party = baseline
             .edges
             .iter()
-            .find(|g| g.key() == (edge.direction.clone(), None, edge.from.id.clone(), edge.to.id.clone()))
+            .find(|g| {
+                g.key()
+                    == (
+                        edge.direction.clone(),
+                        None,
+                        edge.from.id.clone(),
+                        edge.to.id.clone(),
+                    )
+            })
             .map(GraphEdge::party);
         if let Some(party) = party {
-            dropped.entry((kind, edge.to.id.clone(), reason)).or_default().insert(party);
+            dropped
+                .entry((kind, edge.to.id.clone(), reason))
+                .or_default()
+                .insert(party);
         }
     }
     for ((kind, id, reason), parties) in dropped {
         let parties: Vec<Party> = parties.into_iter().collect();
-        let (producers, consumers) =
-            if reason == ImpactReason::ProducerRemoved { (parties, Vec::new()) } else { (Vec::new(), parties) };
-        entries.push(Impact { message: ResourceRef { kind, id, version: None }, reason, direction: None, producers, consumers });
+        let (producers, consumers) = if reason == ImpactReason::ProducerRemoved {
+            (parties, Vec::new())
+        } else {
+            (Vec::new(), parties)
+        };
+        entries.push(Impact {
+            message: ResourceRef {
+                kind,
+                id,
+                version: None,
+            },
+            reason,
+            direction: None,
+            producers,
+            consumers,
+        });
     }
     entries.sort_by(|x, y| {
-        (&x.message.kind, &x.message.id, &x.message.version, x.reason).cmp(&(&y.message.kind, &y.message.id, &y.message.version, y.reason))
+        (&x.message.kind, &x.message.id, &x.message.version, x.reason).cmp(&(
+            &y.message.kind,
+            &y.message.id,
+            &y.message.version,
+            y.reason,
+        ))
     });
     entries
 }

@@ -24,7 +24,12 @@ pub fn message_label(change: &SchemaChange) -> String {
 
 /// The schema file a change is about, as the index names it.
 pub fn schema_path(change: &SchemaChange) -> &str {
-    change.after.as_ref().or(change.before.as_ref()).map(|f| f.path.as_str()).unwrap_or_default()
+    change
+        .after
+        .as_ref()
+        .or(change.before.as_ref())
+        .map(|f| f.path.as_str())
+        .unwrap_or_default()
 }
 
 /// `billing-service 1.4.0 (team-billing)`.
@@ -43,9 +48,21 @@ pub fn party_label(party: &Party) -> String {
 /// Who a breaking schema change hurts, in one line.
 pub fn hurt_line(impact: &Impact) -> String {
     let list = |parties: &[Party]| {
-        if parties.is_empty() { "none".to_owned() } else { parties.iter().map(party_label).collect::<Vec<_>>().join(", ") }
+        if parties.is_empty() {
+            "none".to_owned()
+        } else {
+            parties
+                .iter()
+                .map(party_label)
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
     };
-    format!("consumers: {}; producers: {}", list(&impact.consumers), list(&impact.producers))
+    format!(
+        "consumers: {}; producers: {}",
+        list(&impact.consumers),
+        list(&impact.producers)
+    )
 }
 
 /// The impact entry of a breaking schema change, if any.

@@ -22,7 +22,11 @@ impl Paint {
         self.wrap("1", s)
     }
     fn wrap(&self, code: &str, s: &str) -> String {
-        if self.0 { format!("\x1b[{code}m{s}\x1b[0m") } else { s.to_owned() }
+        if self.0 {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_owned()
+        }
     }
 }
 
@@ -30,56 +34,122 @@ pub fn text(diff: &ArchitectureDiff, color: bool) -> String {
     let paint = Paint(color);
     let mut out = String::new();
     let refs = &diff.refs;
-    let _ = writeln!(out, "{} {} -> {}", paint.bold("catalog-diff"), short(&refs.a.commit), short(&refs.b.commit));
+    let _ = writeln!(
+        out,
+        "{} {} -> {}",
+        paint.bold("catalog-diff"),
+        short(&refs.a.commit),
+        short(&refs.b.commit)
+    );
 
-    let breaking: Vec<_> = diff.schema_changes.iter().filter(|c| c.breaking == Some(true)).collect();
+    let breaking: Vec<_> = diff
+        .schema_changes
+        .iter()
+        .filter(|c| c.breaking == Some(true))
+        .collect();
     if !breaking.is_empty() {
         let _ = writeln!(out, "\n{}", paint.red("Breaking schema changes"));
         for change in breaking {
             let direction = change.direction.map(|d| d.as_str()).unwrap_or("?");
-            let _ = writeln!(out, "  {} {} ({})  {}", paint.red("BREAKING"), message_label(change), direction, schema_path(change));
+            let _ = writeln!(
+                out,
+                "  {} {} ({})  {}",
+                paint.red("BREAKING"),
+                message_label(change),
+                direction,
+                schema_path(change)
+            );
             for op in &change.ops {
-                let mark = if op.breaking { paint.red("x") } else { "-".to_owned() };
-                let _ = writeln!(out, "    {mark} {} [{}] {}", pointer(&op.path), op.kind, op.reason);
+                let mark = if op.breaking {
+                    paint.red("x")
+                } else {
+                    "-".to_owned()
+                };
+                let _ = writeln!(
+                    out,
+                    "    {mark} {} [{}] {}",
+                    pointer(&op.path),
+                    op.kind,
+                    op.reason
+                );
             }
             if let Some(impact) = impact_of(diff, change) {
                 let _ = writeln!(out, "    hurt: {}", hurt_line(impact));
             }
         }
     }
-    for impact in diff.impact.iter().filter(|i| i.reason == ImpactReason::MessageRemoved) {
+    for impact in diff
+        .impact
+        .iter()
+        .filter(|i| i.reason == ImpactReason::MessageRemoved)
+    {
         let _ = writeln!(
             out,
             "  {} {} {}{} removed while in use; {}",
             paint.red("BREAKING"),
             impact.message.kind,
             impact.message.id,
-            impact.message.version.as_deref().map(|v| format!(" {v}")).unwrap_or_default(),
+            impact
+                .message
+                .version
+                .as_deref()
+                .map(|v| format!(" {v}"))
+                .unwrap_or_default(),
             hurt_line(impact)
         );
     }
 
-    let unknown: Vec<_> = diff.schema_changes.iter().filter(|c| c.breaking.is_none()).collect();
+    let unknown: Vec<_> = diff
+        .schema_changes
+        .iter()
+        .filter(|c| c.breaking.is_none())
+        .collect();
     if !unknown.is_empty() {
-        let _ = writeln!(out, "\n{}", paint.yellow("Schema changes without a verdict (a human needs to look)"));
+        let _ = writeln!(
+            out,
+            "\n{}",
+            paint.yellow("Schema changes without a verdict (a human needs to look)")
+        );
         for change in unknown {
             let why = change.unknown_reason.as_deref().unwrap_or("no verdict");
-            let _ = writeln!(out, "  ? {} {:?} {}: {why}", message_label(change), change.change, schema_path(change));
+            let _ = writeln!(
+                out,
+                "  ? {} {:?} {}: {why}",
+                message_label(change),
+                change.change,
+                schema_path(change)
+            );
         }
     }
-    let compatible: Vec<_> = diff.schema_changes.iter().filter(|c| c.breaking == Some(false)).collect();
+    let compatible: Vec<_> = diff
+        .schema_changes
+        .iter()
+        .filter(|c| c.breaking == Some(false))
+        .collect();
     if !compatible.is_empty() {
         let _ = writeln!(out, "\n{}", paint.green("Compatible schema changes"));
         for change in compatible {
-            let _ = writeln!(out, "  ok {}  {}", message_label(change), schema_path(change));
+            let _ = writeln!(
+                out,
+                "  ok {}  {}",
+                message_label(change),
+                schema_path(change)
+            );
             for op in &change.ops {
-                let _ = writeln!(out, "    - {} [{}] {}", pointer(&op.path), op.kind, op.reason);
+                let _ = writeln!(
+                    out,
+                    "    - {} [{}] {}",
+                    pointer(&op.path),
+                    op.kind,
+                    op.reason
+                );
             }
         }
     }
 
     let resources = &diff.resources;
-    if !(resources.added.is_empty() && resources.removed.is_empty() && resources.changed.is_empty()) {
+    if !(resources.added.is_empty() && resources.removed.is_empty() && resources.changed.is_empty())
+    {
         let _ = writeln!(out, "\nResources");
         for r in &resources.added {
             let _ = writeln!(out, "  + {} {}{}", r.kind, r.id, version_suffix(&r.version));
@@ -88,8 +158,17 @@ pub fn text(diff: &ArchitectureDiff, color: bool) -> String {
             let _ = writeln!(out, "  - {} {}{}", r.kind, r.id, version_suffix(&r.version));
         }
         for r in &resources.changed {
-            let (a, b) = (r.version.a.as_deref().unwrap_or("-"), r.version.b.as_deref().unwrap_or("-"));
-            let _ = writeln!(out, "  ~ {} {} {a} -> {b} ({})", r.kind, r.id, r.fields.join(", "));
+            let (a, b) = (
+                r.version.a.as_deref().unwrap_or("-"),
+                r.version.b.as_deref().unwrap_or("-"),
+            );
+            let _ = writeln!(
+                out,
+                "  ~ {} {} {a} -> {b} ({})",
+                r.kind,
+                r.id,
+                r.fields.join(", ")
+            );
         }
     }
     if !(diff.edges.added.is_empty() && diff.edges.removed.is_empty()) {
@@ -101,12 +180,26 @@ pub fn text(diff: &ArchitectureDiff, color: bool) -> String {
             let _ = writeln!(out, "  - {}", edge_label(e));
         }
     }
-    let dropped: Vec<_> =
-        diff.impact.iter().filter(|i| matches!(i.reason, ImpactReason::ConsumerRemoved | ImpactReason::ProducerRemoved)).collect();
+    let dropped: Vec<_> = diff
+        .impact
+        .iter()
+        .filter(|i| {
+            matches!(
+                i.reason,
+                ImpactReason::ConsumerRemoved | ImpactReason::ProducerRemoved
+            )
+        })
+        .collect();
     if !dropped.is_empty() {
         let _ = writeln!(out, "\nStopped using a message that still exists");
         for impact in dropped {
-            let _ = writeln!(out, "  {} {}: {}", impact.message.kind, impact.message.id, hurt_line(impact));
+            let _ = writeln!(
+                out,
+                "  {} {}: {}",
+                impact.message.kind,
+                impact.message.id,
+                hurt_line(impact)
+            );
         }
     }
     if !diff.diagnostics.is_empty() {
@@ -116,25 +209,49 @@ pub fn text(diff: &ArchitectureDiff, color: bool) -> String {
         }
     }
     let summary = summary_line(diff);
-    let summary = if diff.summary.breaking { paint.red(&summary) } else { paint.green(&summary) };
+    let summary = if diff.summary.breaking {
+        paint.red(&summary)
+    } else {
+        paint.green(&summary)
+    };
     let _ = writeln!(out, "\n{summary}");
     out
 }
 
 fn short(commit: &str) -> &str {
-    if commit.len() == 40 { &commit[..12] } else { commit }
+    if commit.len() == 40 {
+        &commit[..12]
+    } else {
+        commit
+    }
 }
 
 fn version_suffix(version: &Option<String>) -> String {
-    version.as_deref().map(|v| format!(" {v}")).unwrap_or_default()
+    version
+        .as_deref()
+        .map(|v| format!(" {v}"))
+        .unwrap_or_default()
 }
 
 pub(super) fn end_label(end: &End) -> String {
-    let kind = end.kind.as_deref().map(|k| format!("{k} ")).unwrap_or_else(|| "(not in catalog) ".into());
+    let kind = end
+        .kind
+        .as_deref()
+        .map(|k| format!("{k} "))
+        .unwrap_or_else(|| "(not in catalog) ".into());
     format!("{kind}{}{}", end.id, version_suffix(&end.version))
 }
 
 pub(super) fn edge_label(edge: &Edge) -> String {
-    let via = edge.via.as_deref().map(|v| format!(" via {v}")).unwrap_or_default();
-    format!("{} {} {}{via}", end_label(&edge.from), edge.direction, end_label(&edge.to))
+    let via = edge
+        .via
+        .as_deref()
+        .map(|v| format!(" via {v}"))
+        .unwrap_or_default();
+    format!(
+        "{} {} {}{via}",
+        end_label(&edge.from),
+        edge.direction,
+        end_label(&edge.to)
+    )
 }
