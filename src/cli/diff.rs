@@ -98,16 +98,6 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         read_side(&repo, sides.baseline(), &dir)?,
         read_side(&repo, sides.candidate(), &dir)?,
     );
-    for (name, side) in [("a", &side_a), ("b", &side_b)] {
-        if side.files.files.is_empty() {
-            eprintln!(
-                "note: the catalog folder `{}` is empty or missing on side {name} ({}); comparing with an empty catalog",
-                display_dir(&dir),
-                side.commit
-            );
-        }
-    }
-
     let cache = ParseCache::default();
     let build_side = |side: &ReadSide| {
         let options = BuildOptions {
@@ -121,6 +111,15 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let (built_a, built_b) = rayon::join(|| build_side(&side_a), || build_side(&side_b));
     if failed(&built_a, &built_b, args.catalog.strict) {
         return Ok(exit_code::ERROR);
+    }
+    for (name, built) in [("a", &built_a), ("b", &built_b)] {
+        if built.index.resources.is_empty() {
+            eprintln!(
+                "note: side {name} ({}) has no catalog resources in `{}`; comparing with an empty catalog",
+                built.index.commit,
+                display_dir(&dir)
+            );
+        }
     }
 
     let options = diff::Options {
