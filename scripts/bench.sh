@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# bench-index.sh — how long `catalog-diff index` takes on examples-default at HEAD, next to the
-# SDK oracle (`buildIndex` on a checkout) and `git cat-file --batch` reading the same blobs,
-# measured in the same run and printed as ratios. Not a test: run it by hand.
+# bench.sh — catalog-diff's speed on the real examples-default history, each figure next to a
+# baseline measured in the same run and printed as a ratio. Not a test: run it by hand.
+#   1. `catalog-diff index` at HEAD vs the SDK oracle (`buildIndex` on a checkout) and
+#      `git cat-file --batch` reading the same blobs;
+#   2. `catalog-diff oldest..newest` vs `git cat-file --batch` reading both sides' blobs.
 #
-#   scripts/bench-index.sh [RUNS]        (default 20 runs each; the median is reported)
+#   scripts/bench.sh [RUNS]        (default 20 runs each; the median is reported)
 #
 # Needs ../shared (the bundle and the oracle) and node/npm for the oracle column.
 set -euo pipefail
@@ -36,11 +38,18 @@ median_ms() {
   printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]/1000}'
 }
 
-cat_file() { git -C "$work/repo" ls-tree -r --format='%(objectname)' HEAD | git -C "$work/repo" cat-file --batch; }
+# the blobs of the given revisions' trees, read with git's own batch reader
+cat_file() { for rev in "$@"; do git -C "$work/repo" ls-tree -r --format='%(objectname)' "$rev"; done | git -C "$work/repo" cat-file --batch; }
+oldest=$(git -C "$work/repo" rev-list --max-parents=0 HEAD)
 ours=$(median_ms "$bin" index -C "$work/repo")
-floor=$(median_ms cat_file)
+floor=$(median_ms cat_file HEAD)
+diff_ours=$(median_ms "$bin" -C "$work/repo" "$oldest..HEAD" --format json)
+diff_floor=$(median_ms cat_file "$oldest" HEAD)
 sdk=$(runs=3 median_ms node "$oracle/index.mjs" "$work/repo" examples-default local)
 
 printf 'examples-default at HEAD (%s files), median of %s runs\n' "$(git -C "$work/repo" ls-tree -r HEAD | wc -l)" "$runs"
 printf '%-40s %10s ms\n' "catalog-diff index" "$ours" "git ls-tree | cat-file --batch (floor)" "$floor" "SDK oracle buildIndex (3 runs)" "$sdk"
-awk -v o="$ours" -v f="$floor" -v s="$sdk" 'BEGIN {printf "ratio to the git floor: %.1fx; SDK is %.1fx slower than catalog-diff\n", o/f, s/o}'
+awk -v o="$ours" -v f="$floor" -v s="$sdk" 'BEGIN {printf "index: %.1fx the git floor; the SDK takes %.1fx as long\n", o/f, s/o}'
+echo
+printf '%-40s %10s ms\n' "catalog-diff oldest..HEAD (json)" "$diff_ours" "cat-file --batch, both sides (floor)" "$diff_floor"
+awk -v o="$diff_ours" -v f="$diff_floor" 'BEGIN {printf "diff: %.1fx the git floor\n", o/f}'
