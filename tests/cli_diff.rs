@@ -258,3 +258,23 @@ fn bad_ranges_are_errors() {
         );
     }
 }
+
+#[test]
+fn a_merge_commit_diffs_against_its_first_parent() {
+    let repo = repo();
+    repo.write("services/Payments/notes.md", "docs only\n");
+    repo.commit_all("docs on main");
+    repo.git(&["merge", "-q", "--no-ff", "-m", "merge feature", "feature"]);
+    let output = run(&repo, &["HEAD^1..HEAD", "--format", "json"]);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "the merge brings the breaking change into main"
+    );
+    assert_eq!(json(&output)["summary"]["schemaBreaking"], 1);
+    assert_eq!(
+        run(&repo, &["HEAD^2..HEAD"]).status.code(),
+        Some(0),
+        "against feature, only docs changed"
+    );
+}

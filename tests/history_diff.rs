@@ -11,7 +11,8 @@ use catalog_diff::git::Repo;
 
 #[test]
 fn every_consecutive_pair_of_examples_default_diffs() {
-    let bundle = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/examples-default.bundle");
+    let bundle =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/examples-default.bundle");
     if !bundle.exists() {
         eprintln!("skipped: {} is not there", bundle.display());
         return;
@@ -42,20 +43,34 @@ fn every_consecutive_pair_of_examples_default_diffs() {
                 include_schema_content: true,
             };
             let built = build(&files, &options, &cache);
-            let errors: Vec<_> = built.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
+            let errors: Vec<_> = built
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .collect();
             assert!(errors.is_empty(), "{}: {errors:#?}", commit.id);
             built.index
         })
         .collect();
     let options = diff::Options::default();
-    let breaking = indexes.windows(2).filter(|pair| diff::diff(&pair[0], &pair[1], &options).summary.breaking).count();
-    eprintln!("{breaking} of {} consecutive pairs are breaking under `full`", indexes.len() - 1);
+    let breaking = indexes
+        .windows(2)
+        .filter(|pair| diff::diff(&pair[0], &pair[1], &options).summary.breaking)
+        .count();
+    eprintln!(
+        "{breaking} of {} consecutive pairs are breaking under `full`",
+        indexes.len() - 1
+    );
     assert!(breaking > 0 && breaking < indexes.len() - 1);
 
     // Same bytes out whatever the parallelism.
     let (first, last) = (&indexes[0], &indexes[indexes.len() - 1]);
     let parallel = serde_json::to_string(&diff::diff(first, last, &options)).expect("json");
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
-    let sequential = pool.install(|| serde_json::to_string(&diff::diff(first, last, &options)).expect("json"));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a pool");
+    let sequential =
+        pool.install(|| serde_json::to_string(&diff::diff(first, last, &options)).expect("json"));
     assert_eq!(parallel, sequential);
 }
