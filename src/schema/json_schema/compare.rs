@@ -1247,6 +1247,30 @@ mod tests {
     }
 
     #[test]
+    fn deepest_allowed_nesting_fits_a_test_thread_stack() {
+        // Test threads get 2 MiB of stack, less than a main thread: if this passes in a debug
+        // build, the depth limit is low enough.
+        let nest = |leaf: Value, levels: usize| {
+            let mut value = leaf;
+            for _ in 0..levels {
+                value = json!({"items": value});
+            }
+            value
+        };
+        let levels = MAX_DEPTH - 1;
+        let changes = compare(
+            &nest(json!({"type": "integer"}), levels),
+            &nest(json!({"type": "number"}), levels),
+        )
+        .unwrap();
+        assert_eq!(changes.len(), 1);
+        // Branches cost two JSON levels (the keyword and the array).
+        let before = json!({"anyOf": [nest(json!({"type": "string"}), levels - 2)]});
+        let after = json!({"anyOf": [nest(json!({"type": "null"}), levels - 2)]});
+        assert_eq!(compare(&before, &after).unwrap().len(), 1);
+    }
+
+    #[test]
     fn pointer_segments_are_escaped() {
         let after = json!({"properties": {"a/b": {"type": "string"}}});
         assert_eq!(
