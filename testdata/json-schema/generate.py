@@ -433,6 +433,11 @@ case("ref-recursive-changed-once", with_defs({"Node": TREE}, tree_root), with_de
 case("ref-root-recursion", {"type": "object", "properties": {"parent": {"$ref": "#"}, "id": {"type": "string"}}},
      {"type": "object", "properties": {"parent": {"$ref": "#"}, "id": {"type": "integer"}}},
      [("replace", "/properties/id/type", "type.changed")])
+case("ref-sibling-deprecated", with_defs({"Address": ADDRESS}, {"home": {"$ref": "#/definitions/Address"}}),
+     with_defs({"Address": ADDRESS}, {"home": {"$ref": "#/definitions/Address", "deprecated": True}}),
+     [("add", f"{P}/home/deprecated", "schema.deprecated")])
+case("ref-sibling-description-only", with_defs({"Address": ADDRESS}, {"home": {"$ref": "#/definitions/Address"}}),
+     with_defs({"Address": ADDRESS}, {"home": {"$ref": "#/definitions/Address", "description": "where it goes"}}), [])
 case("ref-external-unchanged", field({"$ref": "./common.json#/Address"}), field({"$ref": "./common.json#/Address"}), [])
 case("ref-external-changed", field({"$ref": "./common.json#/Address"}), field({"$ref": "./common.json#/PostalAddress"}),
      [("replace", X + "/$ref", "keyword.changed")])

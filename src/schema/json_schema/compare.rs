@@ -8,7 +8,8 @@
 //! is also what makes recursive definitions terminate. Definitions are only compared through the
 //! refs that use them: an unused or renamed definition changes no accepted value.
 //!
-//! Known simplifications: keywords next to a local `$ref` are ignored (draft-07 semantics), and
+//! Known simplifications: keywords next to a local `$ref` are ignored (draft-07 semantics) except
+//! `deprecated`, and
 //! JSON pointers in refs are not percent-decoded.
 
 use std::collections::{HashMap, HashSet};
@@ -441,6 +442,13 @@ impl<'a> Walker<'a> {
                 path: after_at.to_owned(),
                 limit: MAX_DEPTH,
             });
+        }
+        // Siblings of a `$ref` are otherwise ignored, but `deprecated: true` next to a ref is
+        // common and is the one annotation catalogs care about.
+        if let (Value::Object(old), Value::Object(new)) = (before, after)
+            && (old.contains_key("$ref") || new.contains_key("$ref"))
+        {
+            self.deprecation(old, new, after_at);
         }
         match (
             resolve(self.before_root, before, before_at),
