@@ -8,9 +8,10 @@
 //! is also what makes recursive definitions terminate. Definitions are only compared through the
 //! refs that use them: an unused or renamed definition changes no accepted value.
 //!
-//! Known simplifications: keywords next to a local `$ref` are ignored (draft-07 semantics) except
-//! `deprecated`, and
-//! JSON pointers in refs are not percent-decoded.
+//! Known simplifications: keywords next to a local `$ref` are ignored (draft-07 semantics),
+//! except `deprecated`; JSON pointers in refs are not percent-decoded; anchors (`#name`) are
+//! compared as text like external refs; keywords outside the spec's lists (vendor `x-` keys,
+//! `contentMediaType`, ...) are treated as annotations.
 
 use std::collections::{HashMap, HashSet};
 
