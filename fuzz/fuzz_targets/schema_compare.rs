@@ -21,7 +21,10 @@ fuzz_target!(|data: &[u8]| {
         Some(at) => (&data[..at], &data[at + 1..]),
         None => (data, data),
     };
-    let (Ok(before), Ok(after)) = (serde_json::from_slice::<Value>(left), serde_json::from_slice::<Value>(right)) else {
+    let (Ok(before), Ok(after)) = (
+        serde_json::from_slice::<Value>(left),
+        serde_json::from_slice::<Value>(right),
+    ) else {
         return;
     };
     check_self(&before);
