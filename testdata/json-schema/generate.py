@@ -446,6 +446,12 @@ case("ref-required-default-through-definition", with_defs({"Currency": {"type": 
      dict(with_defs({"Currency": {"type": "string", "default": "EUR"}}, {"id": {"type": "string"}, "currency": {"$ref": "#/definitions/Currency"}}),
           required=["currency"]),
      [("add", f"{P}/currency", "required.added-with-default")])
+case("ref-sibling-required-added", with_defs({"Address": ADDRESS}, {"home": {"$ref": "#/definitions/Address"}}),
+     with_defs({"Address": ADDRESS}, {"home": {"$ref": "#/definitions/Address", "required": ["city"]}}),
+     [("add", f"{P}/home/properties/city", "required.added")])
+case("ref-sibling-constraint-per-use", with_defs({"Code": {"type": "string"}}, {"a": {"$ref": "#/definitions/Code", "maxLength": 5}, "b": {"$ref": "#/definitions/Code"}}),
+     with_defs({"Code": {"type": "string"}}, {"a": {"$ref": "#/definitions/Code", "maxLength": 4}, "b": {"$ref": "#/definitions/Code", "maxLength": 4}}),
+     [("replace", f"{P}/a/maxLength", "constraint.tightened"), ("add", f"{P}/b/maxLength", "constraint.tightened")])
 case("ref-external-unchanged", field({"$ref": "./common.json#/Address"}), field({"$ref": "./common.json#/Address"}), [])
 case("ref-external-changed", field({"$ref": "./common.json#/Address"}), field({"$ref": "./common.json#/PostalAddress"}),
      [("replace", X + "/$ref", "keyword.changed")])
