@@ -131,3 +131,108 @@ fn every_rule_kind_has_a_case_under_every_strategy() {
         }
     }
 }
+
+/// The `schema` subcommand end to end: exit codes, the exact JSON shape, and errors.
+mod cli {
+    use std::path::Path;
+    use std::process::{Command, Output};
+
+    fn run(args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+            .arg("schema")
+            .args(args)
+            .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/json-schema"))
+            .output()
+            .expect("the binary runs")
+    }
+
+    const CASE: &str = "example-forward-customer-id-no-longer-required";
+
+    #[test]
+    fn breaking_exits_1_and_explains() {
+        let output = run(&[
+            &format!("{CASE}/before.json"),
+            &format!("{CASE}/after.json"),
+        ]);
+        assert_eq!(output.status.code(), Some(1));
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            text.contains(
+                "BREAKING (forward) /properties/customerId: `customerId` is no longer required"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn json_format_prints_exactly_the_verdict() {
+        let output = run(&[
+            "--format",
+            "json",
+            "--strategy",
+            "backward",
+            &format!("{CASE}/before.json"),
+            &format!("{CASE}/after.json"),
+        ]);
+        assert_eq!(output.status.code(), Some(0));
+        let expected = concat!(
+            "{\n",
+            "  \"breaking\": false,\n",
+            "  \"direction\": null,\n",
+            "  \"ops\": [\n",
+            "    {\n",
+            "      \"op\": \"remove\",\n",
+            "      \"path\": \"/properties/customerId\",\n",
+            "      \"kind\": \"required.removed\",\n",
+            "      \"reason\": \"`customerId` is no longer required: new messages may omit it, old readers insist on it\",\n",
+            "      \"breaking\": false\n",
+            "    }\n",
+            "  ]\n",
+            "}\n"
+        );
+        assert_eq!(String::from_utf8_lossy(&output.stdout), expected);
+    }
+
+    #[test]
+    fn not_a_schema_is_exit_2_naming_the_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let payload = dir.path().join("payload.json");
+        std::fs::write(&payload, r#"{"orderId": "ord_1"}"#).expect("write");
+        let output = run(&[
+            &format!("{CASE}/before.json"),
+            payload.to_str().expect("utf-8 path"),
+        ]);
+        assert_eq!(output.status.code(), Some(2));
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            error.contains("payload.json") && error.contains("not a JSON Schema"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn invalid_json_is_exit_2_with_line_and_column() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let broken = dir.path().join("broken.json");
+        std::fs::write(&broken, "{\n  \"type\": \n}").expect("write");
+        let output = run(&[
+            broken.to_str().expect("utf-8 path"),
+            &format!("{CASE}/after.json"),
+        ]);
+        assert_eq!(output.status.code(), Some(2));
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(error.contains("broken.json:3:1"), "{error}");
+    }
+
+    #[test]
+    fn unknown_strategy_is_exit_2() {
+        let output = run(&[
+            "--strategy",
+            "sideways",
+            &format!("{CASE}/before.json"),
+            &format!("{CASE}/after.json"),
+        ]);
+        assert_eq!(output.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&output.stderr).contains("backward, forward, full, none"));
+    }
+}

@@ -20,6 +20,10 @@ pub enum SchemaFormat {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Exit codes: 0 no breaking change, 1 a breaking change under the strategy, \
+2 could not run (unreadable file, invalid JSON, not a JSON Schema)."
+)]
 pub struct SchemaArgs {
     /// The schema before the change.
     pub before: PathBuf,

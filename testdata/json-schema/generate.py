@@ -197,6 +197,10 @@ case("closed-required-property-removed", order(additionalProperties=False),
 case("closed-existing-property-made-required", order(additionalProperties=False),
      order(additionalProperties=False, required=["orderId", "customerId", "status"]),
      [("add", f"{P}/status", "required.added")])
+case("closed-required-with-default-added", order(additionalProperties=False),
+     order(additionalProperties=False, properties=props(currency={"type": "string", "default": "EUR"}),
+           required=["orderId", "customerId", "currency"]),
+     [("add", f"{P}/currency", "property.added-to-closed-object"), ("add", f"{P}/currency", "required.added-with-default")])
 case("schema-valued-additional-properties-is-open", order(additionalProperties={"type": "string"}),
      order(additionalProperties={"type": "string"}, properties=props(note={"type": "string"})),
      [("add", f"{P}/note", "property.added")])
@@ -433,6 +437,21 @@ case("ref-recursive-changed-once", with_defs({"Node": TREE}, tree_root), with_de
 case("ref-root-recursion", {"type": "object", "properties": {"parent": {"$ref": "#"}, "id": {"type": "string"}}},
      {"type": "object", "properties": {"parent": {"$ref": "#"}, "id": {"type": "integer"}}},
      [("replace", "/properties/id/type", "type.changed")])
+case("ref-sibling-deprecated", with_defs({"Address": ADDRESS}, {"home": {"$ref": "#/definitions/Address"}}),
+     with_defs({"Address": ADDRESS}, {"home": {"$ref": "#/definitions/Address", "deprecated": True}}),
+     [("add", f"{P}/home/deprecated", "schema.deprecated")])
+case("ref-sibling-description-only", with_defs({"Address": ADDRESS}, {"home": {"$ref": "#/definitions/Address"}}),
+     with_defs({"Address": ADDRESS}, {"home": {"$ref": "#/definitions/Address", "description": "where it goes"}}), [])
+case("ref-required-default-through-definition", with_defs({"Currency": {"type": "string", "default": "EUR"}}, {"id": {"type": "string"}}),
+     dict(with_defs({"Currency": {"type": "string", "default": "EUR"}}, {"id": {"type": "string"}, "currency": {"$ref": "#/definitions/Currency"}}),
+          required=["currency"]),
+     [("add", f"{P}/currency", "required.added-with-default")])
+case("ref-sibling-required-added", with_defs({"Address": ADDRESS}, {"home": {"$ref": "#/definitions/Address"}}),
+     with_defs({"Address": ADDRESS}, {"home": {"$ref": "#/definitions/Address", "required": ["city"]}}),
+     [("add", f"{P}/home/properties/city", "required.added")])
+case("ref-sibling-constraint-per-use", with_defs({"Code": {"type": "string"}}, {"a": {"$ref": "#/definitions/Code", "maxLength": 5}, "b": {"$ref": "#/definitions/Code"}}),
+     with_defs({"Code": {"type": "string"}}, {"a": {"$ref": "#/definitions/Code", "maxLength": 4}, "b": {"$ref": "#/definitions/Code", "maxLength": 4}}),
+     [("replace", f"{P}/a/maxLength", "constraint.tightened"), ("add", f"{P}/b/maxLength", "constraint.tightened")])
 case("ref-external-unchanged", field({"$ref": "./common.json#/Address"}), field({"$ref": "./common.json#/Address"}), [])
 case("ref-external-changed", field({"$ref": "./common.json#/Address"}), field({"$ref": "./common.json#/PostalAddress"}),
      [("replace", X + "/$ref", "keyword.changed")])

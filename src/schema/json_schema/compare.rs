@@ -8,8 +8,10 @@
 //! is also what makes recursive definitions terminate. Definitions are only compared through the
 //! refs that use them: an unused or renamed definition changes no accepted value.
 //!
-//! Known simplifications: keywords next to a local `$ref` are ignored (draft-07 semantics), and
-//! JSON pointers in refs are not percent-decoded.
+//! Keywords next to a `$ref` are compared at the referring node's path (2020-12 semantics).
+//! Known simplifications: JSON pointers in refs are not percent-decoded; anchors (`#name`) are
+//! compared as text like external refs; keywords outside the spec's lists (vendor `x-` keys,
+//! `contentMediaType`, ...) are treated as annotations.
 
 use std::collections::{HashMap, HashSet};
 
@@ -430,9 +432,9 @@ impl<'a> Walker<'a> {
     /// Compare two schema nodes found at `before_at` / `after_at` in their documents.
     fn node(
         &mut self,
-        before: &'a Value,
+        before: &Value,
         before_at: &str,
-        after: &'a Value,
+        after: &Value,
         after_at: &str,
         depth: usize,
     ) -> Result<(), Error> {
@@ -441,6 +443,20 @@ impl<'a> Walker<'a> {
                 path: after_at.to_owned(),
                 limit: MAX_DEPTH,
             });
+        }
+        // Keywords next to a `$ref` apply as well (2020-12; draft-07 ignored them, so comparing
+        // them errs towards reporting). They belong to the referring node, not the definition,
+        // so they are compared at this node's own path. An inline side has no siblings: its
+        // whole content is compared with the other side's target below.
+        if let (Value::Object(old), Value::Object(new)) = (before, after)
+            && (old.contains_key("$ref") || new.contains_key("$ref"))
+        {
+            let (old_siblings, new_siblings) = (ref_siblings(old), ref_siblings(new));
+            let matters =
+                |map: &Map<String, Value>| !is_trivial(map) || map.contains_key("deprecated");
+            if matters(&old_siblings) || matters(&new_siblings) {
+                self.object(&old_siblings, before_at, &new_siblings, after_at, depth)?;
+            }
         }
         match (
             resolve(self.before_root, before, before_at),
@@ -500,9 +516,9 @@ impl<'a> Walker<'a> {
 
     fn schema(
         &mut self,
-        before: &'a Value,
+        before: &Value,
         before_at: &str,
-        after: &'a Value,
+        after: &Value,
         after_at: &str,
         depth: usize,
     ) -> Result<(), Error> {
@@ -587,9 +603,9 @@ impl<'a> Walker<'a> {
 
     fn object(
         &mut self,
-        old: &'a Map<String, Value>,
+        old: &Map<String, Value>,
         old_at: &str,
-        new: &'a Map<String, Value>,
+        new: &Map<String, Value>,
         new_at: &str,
         depth: usize,
     ) -> Result<(), Error> {
@@ -827,9 +843,9 @@ impl<'a> Walker<'a> {
 
     fn properties(
         &mut self,
-        old: &'a Map<String, Value>,
+        old: &Map<String, Value>,
         old_at: &str,
-        new: &'a Map<String, Value>,
+        new: &Map<String, Value>,
         new_at: &str,
         depth: usize,
     ) -> Result<(), Error> {
@@ -957,9 +973,9 @@ impl<'a> Walker<'a> {
 
     fn additional_properties(
         &mut self,
-        old: &'a Map<String, Value>,
+        old: &Map<String, Value>,
         old_at: &str,
-        new: &'a Map<String, Value>,
+        new: &Map<String, Value>,
         new_at: &str,
         depth: usize,
     ) -> Result<(), Error> {
@@ -1005,9 +1021,9 @@ impl<'a> Walker<'a> {
 
     fn items(
         &mut self,
-        old: &'a Map<String, Value>,
+        old: &Map<String, Value>,
         old_at: &str,
-        new: &'a Map<String, Value>,
+        new: &Map<String, Value>,
         new_at: &str,
         depth: usize,
     ) -> Result<(), Error> {
@@ -1073,9 +1089,9 @@ impl<'a> Walker<'a> {
     fn branches(
         &mut self,
         keyword: &str,
-        old: &'a Map<String, Value>,
+        old: &Map<String, Value>,
         old_at: &str,
-        new: &'a Map<String, Value>,
+        new: &Map<String, Value>,
         new_at: &str,
         depth: usize,
     ) -> Result<(), Error> {
@@ -1173,6 +1189,19 @@ impl<'a> Walker<'a> {
     }
 }
 
+/// The keywords next to a `$ref` (empty for a node without one), minus the definitions
+/// container, which holds schemas for other refs rather than constraining this node.
+fn ref_siblings(object: &Map<String, Value>) -> Map<String, Value> {
+    if !object.contains_key("$ref") {
+        return Map::new();
+    }
+    object
+        .iter()
+        .filter(|(key, _)| !matches!(key.as_str(), "$ref" | "definitions" | "$defs"))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect()
+}
+
 /// A bound that is absent or a draft-04 `false` does not restrict anything.
 fn as_bound(value: Option<&Value>) -> Option<&Value> {
     match value {
@@ -1244,6 +1273,30 @@ mod tests {
             compare(&value, &value),
             Err(Error::TooDeep { .. })
         ));
+    }
+
+    #[test]
+    fn deepest_allowed_nesting_fits_a_test_thread_stack() {
+        // Test threads get 2 MiB of stack, less than a main thread: if this passes in a debug
+        // build, the depth limit is low enough.
+        let nest = |leaf: Value, levels: usize| {
+            let mut value = leaf;
+            for _ in 0..levels {
+                value = json!({"items": value});
+            }
+            value
+        };
+        let levels = MAX_DEPTH - 1;
+        let changes = compare(
+            &nest(json!({"type": "integer"}), levels),
+            &nest(json!({"type": "number"}), levels),
+        )
+        .unwrap();
+        assert_eq!(changes.len(), 1);
+        // Branches cost two JSON levels (the keyword and the array).
+        let before = json!({"anyOf": [nest(json!({"type": "string"}), levels - 2)]});
+        let after = json!({"anyOf": [nest(json!({"type": "null"}), levels - 2)]});
+        assert_eq!(compare(&before, &after).unwrap().len(), 1);
     }
 
     #[test]
