@@ -2,7 +2,7 @@
 //! consecutive commits diffs without a catalog error, and the same diff is produced whatever
 //! the thread count. Skipped, with a message, when `../shared` is not there.
 
-use std::path::Path;
+mod support;
 
 use catalog_diff::catalog::Severity;
 use catalog_diff::catalog::build::{Options, ParseCache, build};
@@ -11,12 +11,11 @@ use catalog_diff::git::Repo;
 
 #[test]
 fn every_consecutive_pair_of_examples_default_diffs() {
-    let bundle =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/catalogs/examples-default.bundle");
-    if !bundle.exists() {
-        eprintln!("skipped: {} is not there", bundle.display());
+    let Some(shared) = support::shared_or_skip("every_consecutive_pair_of_examples_default_diffs")
+    else {
         return;
-    }
+    };
+    let bundle = shared.join("catalogs/examples-default.bundle");
     let work = tempfile::tempdir().expect("temp dir");
     let clone = work.path().join("examples-default");
     let status = std::process::Command::new("git")

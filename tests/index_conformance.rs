@@ -11,6 +11,8 @@
 //!   (`../shared/spec/examples-default-history.tsv`), our hashed index must equal the SDK's where
 //!   the SDK succeeds, and the dangling references we report must number what the SDK trips on.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 
 use catalog_diff::catalog::build::{Options, ParseCache, build};
@@ -19,11 +21,6 @@ use catalog_diff::{git, json_text};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn shared() -> Option<PathBuf> {
-    let path = root().join("../shared");
-    path.join("catalogs").is_dir().then_some(path)
 }
 
 fn index_text(
@@ -150,8 +147,7 @@ fn synthetic_cases_match_the_sdk() {
 
 #[test]
 fn shared_catalogs_match_the_sdk() {
-    let Some(shared) = shared() else {
-        eprintln!("skipped: ../shared/catalogs is not there");
+    let Some(shared) = support::shared_or_skip("shared_catalogs_match_the_sdk") else {
         return;
     };
     let mut failures = Vec::new();
@@ -182,8 +178,9 @@ fn sha256_hex(text: &str) -> String {
 
 #[test]
 fn every_commit_of_examples_default_indexes_like_the_sdk() {
-    let Some(shared) = shared() else {
-        eprintln!("skipped: ../shared/catalogs is not there");
+    let Some(shared) =
+        support::shared_or_skip("every_commit_of_examples_default_indexes_like_the_sdk")
+    else {
         return;
     };
     let work = tempfile::tempdir().expect("temporary folder");

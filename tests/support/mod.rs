@@ -158,3 +158,18 @@ impl Default for TestRepo {
         Self::new()
     }
 }
+
+/// `../shared` beside the project, when it is there. When it is not, says so on the real
+/// stderr (bypassing the test harness's capture, so `cargo test` shows it) and returns None.
+pub fn shared_or_skip(test: &str) -> Option<PathBuf> {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    if shared.join("catalogs").is_dir() {
+        return Some(shared);
+    }
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped {test}: ../shared/catalogs is not there"
+    );
+    None
+}
