@@ -143,6 +143,19 @@ fn diagnostic(severity: Severity, file: &str, field: Option<&str>, message: Stri
     }
 }
 
+/// Services and agents both stop at the resources they hold (§3.2).
+const INSIDE_A_WORKLOAD: &[&str] = &[
+    "events",
+    "commands",
+    "queries",
+    "entities",
+    "channels",
+    "containers",
+    "data-products",
+    "data-stores",
+    "flows",
+];
+
 /// The resource types in the order the SDK concatenates them (§3.4), with their folder names
 /// and the directory names that exclude a file from the type (§3.2).
 const TYPES: &[TypeRule] = &[
@@ -193,17 +206,7 @@ const TYPES: &[TypeRule] = &[
     TypeRule {
         kind: "service",
         folder: "services",
-        excluded: &[
-            "events",
-            "commands",
-            "queries",
-            "entities",
-            "channels",
-            "containers",
-            "data-products",
-            "data-stores",
-            "flows",
-        ],
+        excluded: INSIDE_A_WORKLOAD,
         excluded_after_folder_only: false,
     },
     TypeRule {
@@ -259,17 +262,7 @@ const TYPES: &[TypeRule] = &[
     TypeRule {
         kind: "agent",
         folder: "agents",
-        excluded: &[
-            "events",
-            "commands",
-            "queries",
-            "entities",
-            "channels",
-            "containers",
-            "data-products",
-            "data-stores",
-            "flows",
-        ],
+        excluded: INSIDE_A_WORKLOAD,
         excluded_after_folder_only: false,
     },
 ];
