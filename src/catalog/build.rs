@@ -297,7 +297,7 @@ impl TypeRule {
     }
 }
 
-/// The keys of an IndexResource in emitted order (§5.2); `None` marks computed keys.
+/// The keys of an IndexResource in emitted order (§5.2).
 const KEY_ORDER: &[&str] = &[
     "type",
     "id",
@@ -345,6 +345,7 @@ const KEY_ORDER: &[&str] = &[
     "related",
     "members",
 ];
+/// Keys the builder computes rather than copies from the front matter.
 const COMPUTED: &[&str] = &[
     "type",
     "contentPath",
