@@ -162,6 +162,12 @@ pub fn walk(
             progress(outcome.walked);
             let commit = commits[position].clone();
             let parent = commit.first_parent();
+            let mut diff = diff;
+            if let (Baseline::Parent, Some(parent)) = (&options.baseline, parent) {
+                // The baseline Index may come from an older commit with the same catalog tree;
+                // the parent is the commit this step is about.
+                diff.refs.a.commit = parent.to_string();
+            }
             let step = Step {
                 commit,
                 parent,
