@@ -3,7 +3,8 @@
 # baseline measured in the same run and printed as a ratio. Not a test: run it by hand.
 #   1. `catalog-diff index` at HEAD vs the SDK oracle (`buildIndex` on a checkout) and
 #      `git cat-file --batch` reading the same blobs;
-#   2. `catalog-diff oldest..newest` vs `git cat-file --batch` reading both sides' blobs.
+#   2. `catalog-diff oldest..newest` vs `git cat-file --batch` reading both sides' blobs;
+#   3. `catalog-diff log` over the whole history vs `git log --raw --no-renames` over it.
 #
 #   scripts/bench.sh [RUNS]        (default 20 runs each; the median is reported)
 #
@@ -45,6 +46,8 @@ ours=$(median_ms "$bin" index -C "$work/repo")
 floor=$(median_ms cat_file HEAD)
 diff_ours=$(median_ms "$bin" -C "$work/repo" "$oldest..HEAD" --format json)
 diff_floor=$(median_ms cat_file "$oldest" HEAD)
+log_ours=$(median_ms "$bin" log -C "$work/repo" --format json --fail-on never)
+log_floor=$(median_ms git -C "$work/repo" log --first-parent --raw --no-renames HEAD)
 sdk=$(runs=3 median_ms node "$oracle/index.mjs" "$work/repo" examples-default local)
 
 printf 'examples-default at HEAD (%s files), median of %s runs\n' "$(git -C "$work/repo" ls-tree -r HEAD | wc -l)" "$runs"
@@ -53,3 +56,6 @@ awk -v o="$ours" -v f="$floor" -v s="$sdk" 'BEGIN {printf "index: %.1fx the git 
 echo
 printf '%-40s %10s ms\n' "catalog-diff oldest..HEAD (json)" "$diff_ours" "cat-file --batch, both sides (floor)" "$diff_floor"
 awk -v o="$diff_ours" -v f="$diff_floor" 'BEGIN {printf "diff: %.1fx the git floor\n", o/f}'
+echo
+printf '%-40s %10s ms\n' "catalog-diff log, whole history (json)" "$log_ours" "git log --raw --no-renames (floor)" "$log_floor"
+awk -v o="$log_ours" -v f="$log_floor" -v n="$(git -C "$work/repo" rev-list --first-parent --count HEAD)" 'BEGIN {printf "log: %.1fx the git floor, %.2f ms per commit over %d commits\n", o/f, o/n, n}'
