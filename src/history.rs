@@ -88,12 +88,18 @@ pub fn build_at(
         Some(id) => repo.read_commit(id, &options.dir)?,
         None => FileSet::default(),
     };
+    Ok(build_files(&files, commit, options, cache))
+}
+
+/// Builds one commit's files; `None` labels the empty catalog before a root commit.
+fn build_files(
+    files: &FileSet,
+    commit: Option<CommitId>,
+    options: &Options,
+    cache: &ParseCache,
+) -> Built {
     let label = commit.map(|c| c.to_string()).unwrap_or_default();
-    Ok(build::build(
-        &files,
-        &build_options(&options.source, label),
-        cache,
-    ))
+    build::build(files, &build_options(&options.source, label), cache)
 }
 
 /// Walks `commits` (oldest first, consecutive on the first-parent line). `start` is what the
@@ -141,8 +147,7 @@ pub fn walk(
             .par_iter()
             .zip(&files)
             .map(|(&position, files)| {
-                let label = commits[position].id.to_string();
-                build::build(files, &build_options(&options.source, label), &parse_cache)
+                build_files(files, Some(commits[position].id), options, &parse_cache)
             })
             .collect();
         drop(files);

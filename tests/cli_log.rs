@@ -314,6 +314,25 @@ fn a_shallow_clone_walks_what_exists_and_says_where_it_stopped() {
     );
 }
 
+#[test]
+fn commits_before_the_catalog_existed_are_an_empty_catalog() {
+    let repo = TestRepo::new();
+    repo.write("README.md", "a project\n");
+    let before = repo.commit_all("before the catalog");
+    repo.write_all(&[
+        ("catalog/eventcatalog.config.js", "export default {};\n"),
+        ("catalog/events/OrderCreated/index.mdx", EVENT),
+        ("catalog/events/OrderCreated/schema.json", BASE),
+    ]);
+    let added = repo.commit_all("add the catalog");
+    let output = run(&repo.path(), &["--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let entries = lines(&output);
+    assert_eq!(commits(&entries), [added.as_str()]);
+    assert_eq!(entries[0]["parent"], before.as_str());
+    assert_eq!(entries[0]["diff"]["summary"]["resourcesAdded"], 1);
+}
+
 /// The walk over the real examples-default history agrees, commit by commit, with the plain
 /// two-revision diff of each commit and its first parent.
 #[test]
