@@ -3,7 +3,9 @@
 # baseline measured in the same run and printed as a ratio. Not a test: run it by hand.
 #   1. `catalog-diff index` at HEAD vs the SDK oracle (`buildIndex` on a checkout) and
 #      `git cat-file --batch` reading the same blobs;
-#   2. `catalog-diff oldest..newest` vs `git cat-file --batch` reading both sides' blobs.
+#   2. `catalog-diff oldest..newest` vs `git cat-file --batch` reading both sides' blobs;
+#   3. `catalog-diff log` over the whole history vs `git log --raw --no-renames` over it and vs
+#      one two-revision diff per changed commit (the walk without its caches).
 #
 #   scripts/bench.sh [RUNS]        (default 20 runs each; the median is reported)
 #
@@ -45,6 +47,12 @@ ours=$(median_ms "$bin" index -C "$work/repo")
 floor=$(median_ms cat_file HEAD)
 diff_ours=$(median_ms "$bin" -C "$work/repo" "$oldest..HEAD" --format json)
 diff_floor=$(median_ms cat_file "$oldest" HEAD)
+log_ours=$(median_ms "$bin" log -C "$work/repo" --format json --fail-on never)
+# the same history as one two-revision diff per changed commit: no tree skipping shared, no caches
+pairs=$("$bin" log -C "$work/repo" --format json --fail-on never 2>/dev/null | grep -o '^{"commit":"[0-9a-f]*","parent":"[0-9a-f]*"' | sed 's/^{"commit":"\([0-9a-f]*\)","parent":"\([0-9a-f]*\)"/\2..\1/')
+per_pair() { for range in $pairs; do "$bin" -C "$work/repo" "$range" --format json --fail-on never; done; }
+log_pairs=$(runs=3 median_ms per_pair)
+log_floor=$(median_ms git -C "$work/repo" log --first-parent --raw --no-renames HEAD)
 sdk=$(runs=3 median_ms node "$oracle/index.mjs" "$work/repo" examples-default local)
 
 printf 'examples-default at HEAD (%s files), median of %s runs\n' "$(git -C "$work/repo" ls-tree -r HEAD | wc -l)" "$runs"
@@ -53,3 +61,7 @@ awk -v o="$ours" -v f="$floor" -v s="$sdk" 'BEGIN {printf "index: %.1fx the git 
 echo
 printf '%-40s %10s ms\n' "catalog-diff oldest..HEAD (json)" "$diff_ours" "cat-file --batch, both sides (floor)" "$diff_floor"
 awk -v o="$diff_ours" -v f="$diff_floor" 'BEGIN {printf "diff: %.1fx the git floor\n", o/f}'
+echo
+printf '%-40s %10s ms\n' "catalog-diff log, whole history (json)" "$log_ours" "git log --raw --no-renames (floor)" "$log_floor" "one diff per changed commit (3 runs)" "$log_pairs"
+awk -v o="$log_ours" -v f="$log_floor" -v n="$(git -C "$work/repo" rev-list --first-parent --count HEAD)" 'BEGIN {printf "log: %.1fx the git floor, %.2f ms per commit over %d commits\n", o/f, o/n, n}'
+awk -v o="$log_ours" -v p="$log_pairs" 'BEGIN {printf "log: the per-pair diffs take %.1fx as long as the cached walk\n", p/o}'

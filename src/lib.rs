@@ -7,12 +7,14 @@
 //! - [`catalog::resolve`]: Index -> edges (the SDK's `resolve`), pure
 //! - [`schema`]: two JSON Schema documents -> a [`schema::Verdict`], pure
 //! - [`diff`]: two Indexes -> an [`diff::ArchitectureDiff`], pure
+//! - [`history`]: a first-parent commit list -> one ArchitectureDiff per changed commit (`log`)
 //! - [`report`]: an ArchitectureDiff -> text, markdown or GitHub annotations, pure
 //! - `cli`: the thin command line on top.
 
 pub mod catalog;
 pub mod diff;
 pub mod git;
+pub mod history;
 pub mod json_text;
 pub mod report;
 pub mod schema;

@@ -4,10 +4,11 @@
 use std::io::{IsTerminal, Write};
 
 use anyhow::Context;
-use catalog_diff::catalog::build::{self, Built, Options as BuildOptions, ParseCache};
+use catalog_diff::catalog::build::{self, Built, ParseCache};
 use catalog_diff::catalog::{FileSet, Index, Severity};
 use catalog_diff::diff::{self, ArchitectureDiff, SchemaChange, SideDiagnostic};
 use catalog_diff::git::{self, Repo};
+use catalog_diff::history;
 use catalog_diff::report;
 use catalog_diff::schema::Strategy;
 
@@ -54,7 +55,7 @@ impl Default for CatalogArgs {
     }
 }
 
-fn parse_strategy(text: &str) -> Result<Strategy, String> {
+pub(super) fn parse_strategy(text: &str) -> Result<Strategy, String> {
     text.parse()
         .map_err(|e: catalog_diff::schema::UnknownStrategy| e.to_string())
 }
@@ -87,12 +88,7 @@ pub enum ColorChoice {
 pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let repo = Repo::discover(&args.catalog.repo)?;
     let sides = repo.parse_range(args.range.as_deref(), args.staged)?;
-    let source = args
-        .catalog
-        .source
-        .clone()
-        .or_else(|| repo.workdir_name())
-        .unwrap_or_else(|| "catalog".into());
+    let source = source_name(&repo, &args.catalog);
     let dir = repo.detect_catalog_dir_for(&sides, args.catalog.dir.as_deref())?;
     let (side_a, side_b) = (
         read_side(&repo, sides.baseline(), &dir)?,
@@ -100,13 +96,11 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     );
     let cache = ParseCache::default();
     let build_side = |side: &ReadSide| {
-        let options = BuildOptions {
-            source: source.clone(),
-            commit: side.commit.clone(),
-            hash_content: true,
-            include_schema_content: true,
-        };
-        build::build(&side.files, &options, &cache)
+        build::build(
+            &side.files,
+            &history::build_options(&source, side.commit.clone()),
+            &cache,
+        )
     };
     let (built_a, built_b) = rayon::join(|| build_side(&side_a), || build_side(&side_b));
     if failed(&built_a, &built_b, args.catalog.strict) {
@@ -135,17 +129,31 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     Ok(policy(&result, args.fail_on))
 }
 
-fn policy(result: &ArchitectureDiff, fail_on: FailOn) -> u8 {
-    let tripped = match fail_on {
-        FailOn::Breaking => result.summary.breaking,
-        FailOn::Unknown => result.summary.breaking || result.summary.schema_unknown > 0,
-        FailOn::Never => false,
-    };
-    if tripped {
+/// The exit code `--fail-on` gives a diff.
+pub(super) fn policy(result: &ArchitectureDiff, fail_on: FailOn) -> u8 {
+    if trips(result, fail_on) {
         exit_code::POLICY
     } else {
         exit_code::OK
     }
+}
+
+/// True when `result` trips the `--fail-on` policy.
+pub(super) fn trips(result: &ArchitectureDiff, fail_on: FailOn) -> bool {
+    match fail_on {
+        FailOn::Breaking => result.summary.breaking,
+        FailOn::Unknown => result.summary.breaking || result.summary.schema_unknown > 0,
+        FailOn::Never => false,
+    }
+}
+
+/// The Index `source`: `--source`, else the repository folder's name.
+pub(super) fn source_name(repo: &Repo, catalog: &CatalogArgs) -> String {
+    catalog
+        .source
+        .clone()
+        .or_else(|| repo.workdir_name())
+        .unwrap_or_else(|| "catalog".into())
 }
 
 fn render(result: &ArchitectureDiff, args: &DiffArgs, candidate: &Index, dir: &str) -> String {
@@ -160,7 +168,7 @@ fn render(result: &ArchitectureDiff, args: &DiffArgs, candidate: &Index, dir: &s
     }
 }
 
-fn use_color(choice: ColorChoice) -> bool {
+pub(super) fn use_color(choice: ColorChoice) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -262,6 +270,6 @@ fn read_side(repo: &Repo, side: git::Side, dir: &str) -> anyhow::Result<ReadSide
     })
 }
 
-fn display_dir(dir: &str) -> &str {
+pub(super) fn display_dir(dir: &str) -> &str {
     if dir.is_empty() { "." } else { dir }
 }

@@ -4,6 +4,8 @@
 mod diff;
 mod exit_code;
 mod index;
+mod log;
+mod progress;
 mod schema;
 
 use std::process::ExitCode;
@@ -36,6 +38,9 @@ enum Command {
     /// Print the catalog's Index document (the EventCatalog SDK's `buildIndex`) at one revision.
     #[command(after_help = AFTER_HELP)]
     Index(index::IndexArgs),
+    /// The compatibility history of a range: one entry per commit that changed the catalog.
+    #[command(after_help = AFTER_HELP)]
+    Log(log::LogArgs),
     /// Judge two schema files directly (paths on disk).
     #[command(after_help = AFTER_HELP)]
     Schema(schema::SchemaArgs),
@@ -57,6 +62,7 @@ pub fn main() -> ExitCode {
         None => diff::run(cli.diff),
         Some(Command::Diff(args)) => diff::run(args),
         Some(Command::Index(args)) => index::run(args),
+        Some(Command::Log(args)) => log::run(args),
         Some(Command::Schema(args)) => schema::run(args),
     };
     match outcome {

@@ -60,27 +60,7 @@ pub fn diff_cached(
         &edges,
     );
 
-    let schema_breaking = schema_changes
-        .iter()
-        .filter(|c| c.breaking == Some(true))
-        .count();
-    let summary = Summary {
-        breaking: schema_breaking > 0
-            || impact
-                .iter()
-                .any(|i| i.reason == ImpactReason::MessageRemoved),
-        resources_added: resources.added.len(),
-        resources_removed: resources.removed.len(),
-        resources_changed: resources.changed.len(),
-        edges_added: edges.added.len(),
-        edges_removed: edges.removed.len(),
-        schema_changes: schema_changes.len(),
-        schema_breaking,
-        schema_unknown: schema_changes
-            .iter()
-            .filter(|c| c.breaking.is_none())
-            .count(),
-    };
+    let summary = summarize(&resources, &edges, &schema_changes, &impact);
     ArchitectureDiff {
         schema_version: 1,
         refs: Refs {
@@ -102,6 +82,37 @@ pub fn diff_cached(
         schema_changes,
         impact,
         diagnostics: Vec::new(),
+    }
+}
+
+/// The summary of a diff's parts: used by [`diff_cached`] and again for any filtered view of a
+/// diff, so the two cannot count differently.
+pub fn summarize(
+    resources: &ResourceChanges,
+    edges: &EdgeChanges,
+    schema_changes: &[SchemaChange],
+    impact: &[Impact],
+) -> Summary {
+    let schema_breaking = schema_changes
+        .iter()
+        .filter(|c| c.breaking == Some(true))
+        .count();
+    Summary {
+        breaking: schema_breaking > 0
+            || impact
+                .iter()
+                .any(|i| i.reason == ImpactReason::MessageRemoved),
+        resources_added: resources.added.len(),
+        resources_removed: resources.removed.len(),
+        resources_changed: resources.changed.len(),
+        edges_added: edges.added.len(),
+        edges_removed: edges.removed.len(),
+        schema_changes: schema_changes.len(),
+        schema_breaking,
+        schema_unknown: schema_changes
+            .iter()
+            .filter(|c| c.breaking.is_none())
+            .count(),
     }
 }
 

@@ -6,7 +6,7 @@
 mod assemble;
 mod impact;
 
-pub use assemble::{Options, diff};
+pub use assemble::{Options, VerdictCache, diff, diff_cached, summarize};
 
 use serde::Serialize;
 

@@ -9,7 +9,7 @@ use crate::diff::{ArchitectureDiff, Impact, Party, SchemaChange};
 
 pub use github::{Annotation, github};
 pub use markdown::markdown;
-pub use text::text;
+pub use text::{breaking_details, text};
 
 /// `event OrderPlaced 1.0.0 -> 2.0.0`, or one version when both sides agree.
 pub fn message_label(change: &SchemaChange) -> String {

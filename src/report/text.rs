@@ -42,62 +42,7 @@ pub fn text(diff: &ArchitectureDiff, color: bool) -> String {
         short(&refs.b.commit)
     );
 
-    let breaking: Vec<_> = diff
-        .schema_changes
-        .iter()
-        .filter(|c| c.breaking == Some(true))
-        .collect();
-    if !breaking.is_empty() {
-        let _ = writeln!(out, "\n{}", paint.red("Breaking schema changes"));
-        for change in breaking {
-            let direction = change.direction.map(|d| d.as_str()).unwrap_or("?");
-            let _ = writeln!(
-                out,
-                "  {} {} ({})  {}",
-                paint.red("BREAKING"),
-                message_label(change),
-                direction,
-                schema_path(change)
-            );
-            for op in &change.ops {
-                let mark = if op.breaking {
-                    paint.red("x")
-                } else {
-                    "-".to_owned()
-                };
-                let _ = writeln!(
-                    out,
-                    "    {mark} {} [{}] {}",
-                    pointer(&op.path),
-                    op.kind,
-                    op.reason
-                );
-            }
-            if let Some(impact) = impact_of(diff, change) {
-                let _ = writeln!(out, "    hurt: {}", hurt_line(impact));
-            }
-        }
-    }
-    for impact in diff
-        .impact
-        .iter()
-        .filter(|i| i.reason == ImpactReason::MessageRemoved)
-    {
-        let _ = writeln!(
-            out,
-            "  {} {} {}{} removed while in use; {}",
-            paint.red("BREAKING"),
-            impact.message.kind,
-            impact.message.id,
-            impact
-                .message
-                .version
-                .as_deref()
-                .map(|v| format!(" {v}"))
-                .unwrap_or_default(),
-            hurt_line(impact)
-        );
-    }
+    out.push_str(&breaking_section(diff, &paint));
 
     let unknown: Vec<_> = diff
         .schema_changes
@@ -215,6 +160,73 @@ pub fn text(diff: &ArchitectureDiff, color: bool) -> String {
         paint.green(&summary)
     };
     let _ = writeln!(out, "\n{summary}");
+    out
+}
+
+/// The breaking schema changes (each op explained, who is hurt) and the messages removed while
+/// in use: the part of the report `log` repeats under each breaking commit.
+pub fn breaking_details(diff: &ArchitectureDiff, color: bool) -> String {
+    breaking_section(diff, &Paint(color))
+}
+
+fn breaking_section(diff: &ArchitectureDiff, paint: &Paint) -> String {
+    let mut out = String::new();
+    let breaking: Vec<_> = diff
+        .schema_changes
+        .iter()
+        .filter(|c| c.breaking == Some(true))
+        .collect();
+    if !breaking.is_empty() {
+        let _ = writeln!(out, "\n{}", paint.red("Breaking schema changes"));
+        for change in breaking {
+            let direction = change.direction.map(|d| d.as_str()).unwrap_or("?");
+            let _ = writeln!(
+                out,
+                "  {} {} ({})  {}",
+                paint.red("BREAKING"),
+                message_label(change),
+                direction,
+                schema_path(change)
+            );
+            for op in &change.ops {
+                let mark = if op.breaking {
+                    paint.red("x")
+                } else {
+                    "-".to_owned()
+                };
+                let _ = writeln!(
+                    out,
+                    "    {mark} {} [{}] {}",
+                    pointer(&op.path),
+                    op.kind,
+                    op.reason
+                );
+            }
+            if let Some(impact) = impact_of(diff, change) {
+                let _ = writeln!(out, "    hurt: {}", hurt_line(impact));
+            }
+        }
+    }
+    for impact in diff
+        .impact
+        .iter()
+        .filter(|i| i.reason == ImpactReason::MessageRemoved)
+    {
+        let _ = writeln!(
+            out,
+            "  {} {} {}{} removed while in use; {}",
+            paint.red("BREAKING"),
+            impact.message.kind,
+            impact.message.id,
+            impact
+                .message
+                .version
+                .as_deref()
+                .map(|v| format!(" {v}"))
+                .unwrap_or_default(),
+            hurt_line(impact)
+        );
+    }
     out
 }
 
