@@ -8,11 +8,13 @@
 //! - [`schema`]: two JSON Schema documents -> a [`schema::Verdict`], pure
 //! - [`diff`]: two Indexes -> an [`diff::ArchitectureDiff`], pure
 //! - [`report`]: an ArchitectureDiff -> text, markdown or GitHub annotations, pure
+//! - [`hook`]: the git pre-commit hook script, pure
 //! - `cli`: the thin command line on top.
 
 pub mod catalog;
 pub mod diff;
 pub mod git;
+pub mod hook;
 pub mod json_text;
 pub mod report;
 pub mod schema;

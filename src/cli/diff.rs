@@ -54,7 +54,7 @@ impl Default for CatalogArgs {
     }
 }
 
-fn parse_strategy(text: &str) -> Result<Strategy, String> {
+pub fn parse_strategy(text: &str) -> Result<Strategy, String> {
     text.parse()
         .map_err(|e: catalog_diff::schema::UnknownStrategy| e.to_string())
 }
