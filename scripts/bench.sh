@@ -3,7 +3,9 @@
 # baseline measured in the same run and printed as a ratio. Not a test: run it by hand.
 #   1. `catalog-diff index` at HEAD vs the SDK oracle (`buildIndex` on a checkout) and
 #      `git cat-file --batch` reading the same blobs;
-#   2. `catalog-diff oldest..newest` vs `git cat-file --batch` reading both sides' blobs.
+#   2. `catalog-diff oldest..newest` vs `git cat-file --batch` reading both sides' blobs;
+#   3. the pre-commit hook's latency: `catalog-diff --staged` at the newest commit with one staged
+#      schema change vs `git diff --cached --stat`.
 #
 #   scripts/bench.sh [RUNS]        (default 20 runs each; the median is reported)
 #
@@ -53,3 +55,14 @@ awk -v o="$ours" -v f="$floor" -v s="$sdk" 'BEGIN {printf "index: %.1fx the git 
 echo
 printf '%-40s %10s ms\n' "catalog-diff oldest..HEAD (json)" "$diff_ours" "cat-file --batch, both sides (floor)" "$diff_floor"
 awk -v o="$diff_ours" -v f="$diff_floor" 'BEGIN {printf "diff: %.1fx the git floor\n", o/f}'
+
+# the hook: one schema change staged on top of the newest commit (this changes the clone, so last)
+schema=$(git -C "$work/repo" ls-files '*schema.json' | head -n 1)
+sed -i '0,/{/s//{"additionalProperties": false, /' "$work/repo/$schema"
+git -C "$work/repo" add "$schema"
+# --fail-on never: the same work as the hook, without set -e stopping at its exit 1
+hook_ours=$(median_ms "$bin" -C "$work/repo" --staged --fail-on never)
+hook_git=$(median_ms git -C "$work/repo" diff --cached --stat)
+echo
+printf '%-40s %10s ms\n' "catalog-diff --staged (the hook)" "$hook_ours" "git diff --cached --stat" "$hook_git"
+awk -v o="$hook_ours" -v g="$hook_git" -v f="$schema" 'BEGIN {printf "hook: %.1fx git diff --cached --stat (%s staged)\n", o/g, f}'
