@@ -367,3 +367,64 @@ fn read_only_hooks_folder_is_a_clear_error_and_nothing_changes() {
     }
     std::fs::set_permissions(&hooks, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
+
+/// A staged rename is no change; a staged deletion is what the commit records (the schema file
+/// gone), so `--fail-on unknown` refuses it while the working tree still has the file.
+#[test]
+fn staged_rename_and_deletion_are_judged_as_recorded() {
+    let t = catalog_repo("");
+    install(&t, &["--fail-on", "unknown"]);
+    t.git(&["mv", "events/OrderCreated", "events/OrderMade"]);
+    let out = git_commit(&t.path(), &[]);
+    assert!(out.status.success(), "{}", text(&out));
+
+    let head = t.rev("HEAD");
+    let schema = "events/OrderMade/schema.json";
+    t.git(&["rm", "-q", "--cached", schema]);
+    assert!(t.path().join(schema).exists());
+    let out = git_commit(&t.path(), &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        stderr(&out).contains("not in the catalog on one side"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(t.rev("HEAD"), head);
+}
+
+/// When the binary that installed the hook is gone, the hook runs `catalog-diff` from PATH.
+#[cfg(unix)]
+#[test]
+fn hook_falls_back_to_catalog_diff_on_path() {
+    let t = catalog_repo("");
+    let head = t.rev("HEAD");
+    install(&t, &[]);
+    let hook = hook_file(&t);
+    let script = std::fs::read_to_string(&hook).unwrap();
+    let installed = format!("program={}\n", env!("CARGO_BIN_EXE_catalog-diff"));
+    assert!(script.contains(&installed), "{script}");
+    std::fs::write(
+        &hook,
+        script.replace(&installed, "program=/gone/catalog-diff\n"),
+    )
+    .unwrap();
+    let bin = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        env!("CARGO_BIN_EXE_catalog-diff"),
+        bin.path().join("catalog-diff"),
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    stage_schema(&t, SCHEMA, BREAKING);
+    let out = support::git_command(&t.path(), 600)
+        .args(["commit", "-q", "-m", "change"])
+        .env("PATH", path)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert_refused(&t, &head, &out);
+}
