@@ -428,3 +428,23 @@ fn hook_falls_back_to_catalog_diff_on_path() {
         .unwrap();
     assert_refused(&t, &head, &out);
 }
+
+/// core.hooksPath naming a file: exit 2 naming it, and the file is untouched (unlike the
+/// read-only case, this is checked for root too).
+#[test]
+fn hooks_path_that_is_not_a_folder_is_a_clear_error() {
+    let t = catalog_repo("");
+    t.write("hooks-file", "not a folder\n");
+    t.git(&["config", "core.hooksPath", "hooks-file"]);
+    let out = catalog_diff(&t.path(), &["hook", "install"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        stderr(&out).contains("is not a folder") && stderr(&out).contains("hooks-file"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("hooks-file")).unwrap(),
+        "not a folder\n"
+    );
+}

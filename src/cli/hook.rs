@@ -104,7 +104,14 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
         }
         println!("kept the previous hook as {}", backup.display());
     }
-    std::fs::rename(&temp, &hook_path).map_err(|e| not_writable(&dir, e))?;
+    if let Err(e) = std::fs::rename(&temp, &hook_path) {
+        let _ = std::fs::remove_file(&temp);
+        // Put the previous hook back, so a failed install leaves the folder as it was.
+        if foreign {
+            let _ = std::fs::rename(&backup, &hook_path);
+        }
+        return Err(not_writable(&dir, e));
+    }
     println!(
         "installed {} (runs `{} --staged --strategy {} --fail-on {fail_on}`)",
         hook_path.display(),
@@ -161,7 +168,14 @@ fn hooks_dir(path: &Path) -> anyhow::Result<PathBuf> {
         None => gix.common_dir().join("hooks"),
     };
     // Absolute, so messages name the folder whatever the current directory is.
-    Ok(std::path::absolute(&dir).unwrap_or(dir))
+    let dir = std::path::absolute(&dir).unwrap_or(dir);
+    if dir.exists() && !dir.is_dir() {
+        bail!(
+            "the hooks folder {} is not a folder; nothing was changed\n  hint: point core.hooksPath at a folder (`git config core.hooksPath`)",
+            dir.display()
+        );
+    }
+    Ok(dir)
 }
 
 /// The hook's bytes, or `None` when there is no hook.
