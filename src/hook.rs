@@ -21,6 +21,8 @@ pub struct Options<'a> {
     pub program: Option<&'a Path>,
     pub strategy: &'a str,
     pub fail_on: &'a str,
+    /// The catalog folder (`--dir`), for repositories where detection finds several.
+    pub dir: Option<&'a str>,
 }
 
 /// Whether a hook file's contents were written by [`render`].
@@ -50,7 +52,7 @@ pub fn render(options: &Options<'_>) -> String {
          # The binary that installed this hook; when it has moved, use the one on PATH.\n\
          [ -x \"$program\" ] || program=catalog-diff\n\
          cd \"$(git rev-parse --show-toplevel)\" || exit 2\n\
-         \"$program\" --staged --strategy {strategy} --fail-on {fail_on} >&2\n\
+         \"$program\" --staged --strategy {strategy} --fail-on {fail_on}{dir} >&2\n\
          status=$?\n\
          if [ \"$status\" -ne 0 ]; then\n\
          \x20 echo \"catalog-diff: commit refused (exit $status); skip this check once with git commit --no-verify\" >&2\n\
@@ -58,6 +60,9 @@ pub fn render(options: &Options<'_>) -> String {
          exit \"$status\"\n",
         strategy = sh_quote(options.strategy),
         fail_on = sh_quote(options.fail_on),
+        dir = options
+            .dir
+            .map_or_else(String::new, |d| format!(" --dir {}", sh_quote(d))),
     )
 }
 
@@ -82,6 +87,7 @@ mod tests {
             program,
             strategy: "full",
             fail_on: "breaking",
+            dir: None,
         }
     }
 

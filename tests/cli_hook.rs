@@ -160,6 +160,11 @@ fn hook_judges_what_the_commit_records() {
     let head = t.rev("HEAD");
     let out = git_commit(&t.path(), &["-a"]);
     assert_refused(&t, &head, &out);
+    // `git commit <paths>` records those paths' working tree versions, over a staged compatible one.
+    stage_schema(&t, SCHEMA, COMPATIBLE);
+    t.write(SCHEMA, BREAKING);
+    let out = git_commit(&t.path(), &["--", SCHEMA]);
+    assert_refused(&t, &head, &out);
 }
 
 #[test]
@@ -278,6 +283,18 @@ fn commit_from_a_subfolder() {
     stage_schema(&t, SCHEMA, BREAKING);
     let out = git_commit(&t.path().join("services/Payments"), &[]);
     assert_refused(&t, &head, &out);
+}
+
+/// Two catalogs: detection cannot choose, so the hook is installed with `--dir`.
+#[test]
+fn hook_with_dir_picks_one_of_several_catalogs() {
+    let t = catalog_repo("a/");
+    write_catalog(&t, "b/");
+    t.commit_all("second catalog");
+    let head = t.rev("HEAD");
+    install(&t, &["--dir", "b"]);
+    stage_schema(&t, &format!("b/{SCHEMA}"), BREAKING);
+    assert_refused(&t, &head, &git_commit(&t.path(), &[]));
 }
 
 #[test]

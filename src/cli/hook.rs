@@ -50,6 +50,10 @@ struct InstallArgs {
     /// The hook's --fail-on: breaking, unknown or never (never only reports).
     #[arg(long, value_enum, default_value_t)]
     fail_on: FailOn,
+    /// The hook's --dir: the catalog folder, relative to the repository root. Default: found
+    /// automatically each time the hook runs.
+    #[arg(long, value_name = "PATH")]
+    dir: Option<String>,
 }
 
 pub fn run(args: HookArgs) -> anyhow::Result<u8> {
@@ -89,6 +93,7 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
         program: program.as_deref(),
         strategy: args.strategy.as_str(),
         fail_on: &fail_on,
+        dir: args.dir.as_deref(),
     });
     std::fs::create_dir_all(&dir).map_err(|e| not_writable(&dir, e))?;
     // Write next to the hook and rename, so a failure never leaves a half-written hook behind.
