@@ -102,12 +102,9 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
         let _ = std::fs::remove_file(&temp);
         not_writable(&dir, e)
     })?;
-    if foreign {
-        if let Err(e) = std::fs::rename(&hook_path, &backup) {
-            let _ = std::fs::remove_file(&temp);
-            return Err(not_writable(&dir, e));
-        }
-        println!("kept the previous hook as {}", backup.display());
+    if foreign && let Err(e) = std::fs::rename(&hook_path, &backup) {
+        let _ = std::fs::remove_file(&temp);
+        return Err(not_writable(&dir, e));
     }
     if let Err(e) = std::fs::rename(&temp, &hook_path) {
         let _ = std::fs::remove_file(&temp);
@@ -117,13 +114,19 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
         }
         return Err(not_writable(&dir, e));
     }
+    if foreign {
+        println!("kept the previous hook as {}", backup.display());
+    }
     println!(
-        "installed {} (runs `{} --staged --strategy {} --fail-on {fail_on}`)",
+        "installed {} (runs `{} --staged --strategy {} --fail-on {fail_on}{}`)",
         hook_path.display(),
         program
             .as_deref()
             .map_or_else(|| "catalog-diff".into(), Path::to_string_lossy),
         args.strategy,
+        args.dir
+            .as_deref()
+            .map_or_else(String::new, |d| format!(" --dir {d}")),
     );
     Ok(exit_code::OK)
 }
