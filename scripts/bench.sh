@@ -6,6 +6,8 @@
 #   2. `catalog-diff oldest..newest` vs `git cat-file --batch` reading both sides' blobs;
 #   3. `catalog-diff log` over the whole history vs `git log --raw --no-renames` over it and vs
 #      one two-revision diff per changed commit (the walk without its caches).
+#   3. the pre-commit hook's latency: `catalog-diff --staged` at the newest commit with one staged
+#      schema change vs `git diff --cached --stat`.
 #
 #   scripts/bench.sh [RUNS]        (default 20 runs each; the median is reported)
 #
@@ -65,3 +67,14 @@ echo
 printf '%-40s %10s ms\n' "catalog-diff log, whole history (json)" "$log_ours" "git log --raw --no-renames (floor)" "$log_floor" "one diff per changed commit (3 runs)" "$log_pairs"
 awk -v o="$log_ours" -v f="$log_floor" -v n="$(git -C "$work/repo" rev-list --first-parent --count HEAD)" 'BEGIN {printf "log: %.1fx the git floor, %.2f ms per commit over %d commits\n", o/f, o/n, n}'
 awk -v o="$log_ours" -v p="$log_pairs" 'BEGIN {printf "log: the per-pair diffs take %.1fx as long as the cached walk\n", p/o}'
+
+# the hook: one schema change staged on top of the newest commit (this changes the clone, so last)
+schema=$(git -C "$work/repo" ls-files '*schema.json' | sed -n 1p)  # not head: under pipefail git's SIGPIPE would stop the script
+sed -i '0,/{/s//{"additionalProperties": false, /' "$work/repo/$schema"
+git -C "$work/repo" add "$schema"
+# --fail-on never: the same work as the hook, without set -e stopping at its exit 1
+hook_ours=$(median_ms "$bin" -C "$work/repo" --staged --fail-on never)
+hook_git=$(median_ms git -C "$work/repo" diff --cached --stat)
+echo
+printf '%-40s %10s ms\n' "catalog-diff --staged (the hook)" "$hook_ours" "git diff --cached --stat" "$hook_git"
+awk -v o="$hook_ours" -v g="$hook_git" -v f="$schema" 'BEGIN {printf "hook: %.1fx git diff --cached --stat (%s staged)\n", o/g, f}'

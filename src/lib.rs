@@ -9,12 +9,14 @@
 //! - [`diff`]: two Indexes -> an [`diff::ArchitectureDiff`], pure
 //! - [`history`]: a first-parent commit list -> one ArchitectureDiff per changed commit (`log`)
 //! - [`report`]: an ArchitectureDiff -> text, markdown or GitHub annotations, pure
+//! - [`hook`]: the git pre-commit hook script, pure
 //! - `cli`: the thin command line on top.
 
 pub mod catalog;
 pub mod diff;
 pub mod git;
 pub mod history;
+pub mod hook;
 pub mod json_text;
 pub mod report;
 pub mod schema;

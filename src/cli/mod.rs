@@ -3,6 +3,7 @@
 
 mod diff;
 mod exit_code;
+mod hook;
 mod index;
 mod log;
 mod progress;
@@ -44,6 +45,9 @@ enum Command {
     /// Judge two schema files directly (paths on disk).
     #[command(after_help = AFTER_HELP)]
     Schema(schema::SchemaArgs),
+    /// Install or uninstall the git pre-commit hook that runs `catalog-diff --staged`.
+    #[command(after_help = AFTER_HELP)]
+    Hook(hook::HookArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -64,6 +68,7 @@ pub fn main() -> ExitCode {
         Some(Command::Index(args)) => index::run(args),
         Some(Command::Log(args)) => log::run(args),
         Some(Command::Schema(args)) => schema::run(args),
+        Some(Command::Hook(args)) => hook::run(args),
     };
     match outcome {
         Ok(code) => ExitCode::from(code),

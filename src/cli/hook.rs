@@ -1,0 +1,218 @@
+//! `catalog-diff hook install | uninstall`: put the pre-commit hook into, or take it out of, the
+//! repository's hooks folder. This is the one command that writes into a repository, and it
+//! writes only there: the hook itself, its backup and a temporary file renamed into place.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use catalog_diff::git::Repo;
+use catalog_diff::hook::{self, BACKUP_NAME, HOOK_NAME};
+use catalog_diff::schema::Strategy;
+use clap::ValueEnum;
+
+use super::diff::{FailOn, parse_strategy};
+use super::exit_code;
+
+#[derive(clap::Args, Debug)]
+pub struct HookArgs {
+    #[command(subcommand)]
+    action: Action,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Action {
+    /// Write a pre-commit hook that runs `catalog-diff --staged` and refuses a commit when the
+    /// policy trips. The hook runs the absolute path of this binary (or `catalog-diff` on PATH
+    /// when that path is gone).
+    Install(InstallArgs),
+    /// Remove the hook `install` wrote, restoring the hook it replaced if there was one.
+    Uninstall(RepoArg),
+}
+
+#[derive(clap::Args, Debug)]
+struct RepoArg {
+    /// The repository (discovered upwards from PATH, like git).
+    #[arg(short = 'C', long = "repo", value_name = "PATH", default_value = ".")]
+    repo: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+struct InstallArgs {
+    #[command(flatten)]
+    repo: RepoArg,
+    /// Replace a pre-commit hook that catalog-diff did not write; it is kept as
+    /// `pre-commit.catalog-diff-backup` and restored by `uninstall`.
+    #[arg(long)]
+    force: bool,
+    /// The hook's --strategy: backward, forward, full or none.
+    #[arg(long, default_value = "full", value_parser = parse_strategy)]
+    strategy: Strategy,
+    /// The hook's --fail-on: breaking, unknown or never (never only reports).
+    #[arg(long, value_enum, default_value_t)]
+    fail_on: FailOn,
+    /// The hook's --dir: the catalog folder, relative to the repository root. Default: found
+    /// automatically each time the hook runs.
+    #[arg(long, value_name = "PATH")]
+    dir: Option<String>,
+}
+
+pub fn run(args: HookArgs) -> anyhow::Result<u8> {
+    match args.action {
+        Action::Install(args) => install(&args),
+        Action::Uninstall(args) => uninstall(&args),
+    }
+}
+
+fn install(args: &InstallArgs) -> anyhow::Result<u8> {
+    let dir = hooks_dir(&args.repo.repo)?;
+    let hook_path = dir.join(HOOK_NAME);
+    let backup = dir.join(BACKUP_NAME);
+    let foreign = match read_hook(&hook_path)? {
+        Some(contents) => !hook::is_ours(&contents),
+        None => false,
+    };
+    if foreign && !args.force {
+        bail!(
+            "{} exists and was not written by catalog-diff; it was left alone\n  hint: call `catalog-diff --staged` from it yourself, or rerun with --force to replace it (it is kept as {BACKUP_NAME})",
+            hook_path.display()
+        );
+    }
+    if foreign && backup.exists() {
+        bail!(
+            "{} already holds an earlier hook, so the current {HOOK_NAME} cannot be backed up; nothing was changed\n  hint: restore or remove the backup first",
+            backup.display()
+        );
+    }
+    // A program path we cannot know leaves the hook to find `catalog-diff` on PATH.
+    let program = std::env::current_exe().and_then(std::fs::canonicalize).ok();
+    let fail_on = args
+        .fail_on
+        .to_possible_value()
+        .map_or_else(|| "breaking".to_owned(), |v| v.get_name().to_owned());
+    let script = hook::render(&hook::Options {
+        program: program.as_deref(),
+        strategy: args.strategy.as_str(),
+        fail_on: &fail_on,
+        dir: args.dir.as_deref(),
+    });
+    std::fs::create_dir_all(&dir).map_err(|e| not_writable(&dir, e))?;
+    // Write next to the hook and rename, so a failure never leaves a half-written hook behind.
+    let temp = dir.join(format!(".{HOOK_NAME}.catalog-diff-new"));
+    write_executable(&temp, &script).map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        not_writable(&dir, e)
+    })?;
+    if foreign && let Err(e) = std::fs::rename(&hook_path, &backup) {
+        let _ = std::fs::remove_file(&temp);
+        return Err(not_writable(&dir, e));
+    }
+    if let Err(e) = std::fs::rename(&temp, &hook_path) {
+        let _ = std::fs::remove_file(&temp);
+        // Put the previous hook back, so a failed install leaves the folder as it was.
+        if foreign {
+            let _ = std::fs::rename(&backup, &hook_path);
+        }
+        return Err(not_writable(&dir, e));
+    }
+    if foreign {
+        println!("kept the previous hook as {}", backup.display());
+    }
+    println!(
+        "installed {} (runs `{} --staged --strategy {} --fail-on {fail_on}{}`)",
+        hook_path.display(),
+        program
+            .as_deref()
+            .map_or_else(|| "catalog-diff".into(), Path::to_string_lossy),
+        args.strategy,
+        args.dir
+            .as_deref()
+            .map_or_else(String::new, |d| format!(" --dir {d}")),
+    );
+    Ok(exit_code::OK)
+}
+
+fn uninstall(args: &RepoArg) -> anyhow::Result<u8> {
+    let dir = hooks_dir(&args.repo)?;
+    let hook_path = dir.join(HOOK_NAME);
+    let backup = dir.join(BACKUP_NAME);
+    let Some(contents) = read_hook(&hook_path)? else {
+        println!("no {HOOK_NAME} hook in {}; nothing to do", dir.display());
+        return Ok(exit_code::OK);
+    };
+    if !hook::is_ours(&contents) {
+        bail!(
+            "{} was not written by catalog-diff; it was left alone\n  hint: edit or remove it yourself",
+            hook_path.display()
+        );
+    }
+    if backup.exists() {
+        std::fs::rename(&backup, &hook_path).map_err(|e| not_writable(&dir, e))?;
+        println!("restored the previous hook from {}", backup.display());
+    } else {
+        std::fs::remove_file(&hook_path).map_err(|e| not_writable(&dir, e))?;
+        println!("removed {}", hook_path.display());
+    }
+    Ok(exit_code::OK)
+}
+
+/// The folder git runs hooks from: `core.hooksPath` (relative to the work tree root, as git
+/// runs hooks there) or else the common git dir's `hooks`, which linked worktrees share.
+fn hooks_dir(path: &Path) -> anyhow::Result<PathBuf> {
+    let repo = Repo::discover(path)?;
+    let gix = repo.gix();
+    let Some(workdir) = gix.workdir() else {
+        bail!(
+            "{} is a bare repository: nothing is committed there, so a pre-commit hook would never run\n  hint: install the hook in a clone with a work tree",
+            gix.git_dir().display()
+        );
+    };
+    let configured = gix
+        .config_snapshot()
+        .trusted_path("core.hooksPath")
+        .context("reading core.hooksPath from the git config")?;
+    let dir = match configured {
+        Some(dir) if dir.is_absolute() => dir,
+        Some(dir) => workdir.join(dir),
+        None => gix.common_dir().join("hooks"),
+    };
+    // Absolute, so messages name the folder whatever the current directory is.
+    let dir = std::path::absolute(&dir).unwrap_or(dir);
+    if dir.exists() && !dir.is_dir() {
+        bail!(
+            "the hooks folder {} is not a folder; nothing was changed\n  hint: point core.hooksPath at a folder (`git config core.hooksPath`)",
+            dir.display()
+        );
+    }
+    Ok(dir)
+}
+
+/// The hook's bytes, or `None` when there is no hook.
+fn read_hook(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
+    match std::fs::read(path) {
+        Ok(contents) => Ok(Some(contents)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| {
+            format!(
+                "reading {}; nothing was changed\n  hint: check its permissions",
+                path.display()
+            )
+        }),
+    }
+}
+
+fn write_executable(path: &Path, contents: &str) -> std::io::Result<()> {
+    std::fs::write(path, contents)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))?;
+    }
+    Ok(())
+}
+
+fn not_writable(dir: &Path, error: std::io::Error) -> anyhow::Error {
+    anyhow::Error::new(error).context(format!(
+        "cannot write in the hooks folder {}; no existing hook was changed\n  hint: make the folder writable for you (or set core.hooksPath to a folder you can write)",
+        dir.display()
+    ))
+}
