@@ -337,23 +337,11 @@ fn commits_before_the_catalog_existed_are_an_empty_catalog() {
 /// two-revision diff of each commit and its first parent.
 #[test]
 fn examples_default_walk_equals_pairwise_diffs() {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    let bundle = shared.join("catalogs/examples-default.bundle");
-    if !bundle.exists() {
-        eprintln!("skipped: {} is absent", bundle.display());
+    let Some((_temp, clone)) =
+        support::examples_default_clone("examples_default_walk_equals_pairwise_diffs")
+    else {
         return;
-    }
-    let temp = tempfile::tempdir().expect("temp dir");
-    let clone = temp.path().join("examples-default");
-    let status = std::process::Command::new("git")
-        .args(["clone", "-q", "-b", "main"])
-        .arg(&bundle)
-        .arg(&clone)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .status()
-        .expect("git clone");
-    assert!(status.success());
+    };
 
     let output = run(&clone, &["--format", "json", "--fail-on", "never"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));

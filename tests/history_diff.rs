@@ -11,22 +11,11 @@ use catalog_diff::git::Repo;
 
 #[test]
 fn every_consecutive_pair_of_examples_default_diffs() {
-    let Some(shared) = support::shared_or_skip("every_consecutive_pair_of_examples_default_diffs")
+    let Some((_temp, clone)) =
+        support::examples_default_clone("every_consecutive_pair_of_examples_default_diffs")
     else {
         return;
     };
-    let bundle = shared.join("catalogs/examples-default.bundle");
-    let work = tempfile::tempdir().expect("temp dir");
-    let clone = work.path().join("examples-default");
-    let status = std::process::Command::new("git")
-        .args(["clone", "-q", "-b", "main"])
-        .arg(&bundle)
-        .arg(&clone)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .status()
-        .expect("git runs");
-    assert!(status.success());
     let repo = Repo::discover(&clone).expect("a repository");
     let commits = repo.first_parent_walk(None).expect("history");
     assert_eq!(commits.len(), 152);

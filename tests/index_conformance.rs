@@ -178,22 +178,11 @@ fn sha256_hex(text: &str) -> String {
 
 #[test]
 fn every_commit_of_examples_default_indexes_like_the_sdk() {
-    let Some(shared) =
-        support::shared_or_skip("every_commit_of_examples_default_indexes_like_the_sdk")
-    else {
+    let test = "every_commit_of_examples_default_indexes_like_the_sdk";
+    let Some((_temp, clone)) = support::examples_default_clone(test) else {
         return;
     };
-    let work = tempfile::tempdir().expect("temporary folder");
-    let clone = work.path().join("examples-default");
-    let status = std::process::Command::new("git")
-        .args(["clone", "-q", "-b", "main"])
-        .arg(shared.join("catalogs/examples-default.bundle"))
-        .arg(&clone)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .status()
-        .expect("git runs");
-    assert!(status.success(), "cloning the bundle");
+    let shared = support::shared_or_skip(test).expect("present when the clone is");
     let repo = git::Repo::discover(&clone).expect("the clone is a repository");
     let history = read(&shared.join("spec/examples-default-history.tsv"));
     let mut rows = history.lines();

@@ -173,3 +173,21 @@ pub fn shared_or_skip(test: &str) -> Option<PathBuf> {
     );
     None
 }
+
+/// A fresh clone of `../shared/catalogs/examples-default.bundle` (branch `main`) in a temporary
+/// folder, or None (said on stderr) when `../shared` is not there.
+pub fn examples_default_clone(test: &str) -> Option<(tempfile::TempDir, PathBuf)> {
+    let shared = shared_or_skip(test)?;
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let clone = temp.path().join("examples-default");
+    let status = Command::new("git")
+        .args(["clone", "-q", "-b", "main"])
+        .arg(shared.join("catalogs/examples-default.bundle"))
+        .arg(&clone)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "cloning the examples-default bundle");
+    Some((temp, clone))
+}
