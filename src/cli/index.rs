@@ -35,8 +35,8 @@ pub struct IndexArgs {
 /// Where the catalog is and how it is named: shared by every command that reads a catalog.
 #[derive(clap::Args, Debug)]
 pub struct CatalogArgs {
-    /// The repository (discovered upwards from PATH, like git). A folder outside any
-    /// repository is read as a plain catalog folder.
+    /// The repository (discovered upwards from PATH, like git). For `index`, a folder
+    /// outside any repository is read as a plain catalog folder.
     #[arg(short = 'C', long = "repo", value_name = "PATH", default_value = ".")]
     pub repo: PathBuf,
     /// The catalog folder, relative to the repository root. Default: found automatically.
