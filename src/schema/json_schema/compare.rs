@@ -94,8 +94,9 @@ const UPPER_BOUNDS: &[&str] = &[
 const OPAQUE_CONSTRAINTS: &[&str] = &["pattern", "format", "multipleOf"];
 const COMBINATORS: &[&str] = &["oneOf", "anyOf", "allOf"];
 
-/// Keywords that restrict values; an object with none of them accepts anything, like `true`.
-const ASSERTIONS: &[&str] = &[
+/// Keywords that restrict values besides the constraint lists above; an object with none of
+/// them (and none of those) accepts anything, like `true`.
+const STRUCTURAL: &[&str] = &[
     "type",
     "enum",
     "const",
@@ -104,40 +105,23 @@ const ASSERTIONS: &[&str] = &[
     "additionalProperties",
     "items",
     "prefixItems",
-    "oneOf",
-    "anyOf",
-    "allOf",
     "$ref",
     "uniqueItems",
-    "minLength",
-    "minItems",
-    "minProperties",
-    "minimum",
-    "exclusiveMinimum",
-    "maxLength",
-    "maxItems",
-    "maxProperties",
-    "maximum",
-    "exclusiveMaximum",
-    "pattern",
-    "format",
-    "multipleOf",
-    "patternProperties",
-    "propertyNames",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentRequired",
-    "dependentSchemas",
-    "dependencies",
-    "contains",
-    "minContains",
-    "maxContains",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "additionalItems",
 ];
+
+/// Whether `keyword` restricts the values a schema accepts.
+fn is_assertion(keyword: &str) -> bool {
+    [
+        STRUCTURAL,
+        COMBINATORS,
+        LOWER_BOUNDS,
+        UPPER_BOUNDS,
+        OPAQUE_CONSTRAINTS,
+        UNREASONED,
+    ]
+    .iter()
+    .any(|list| list.contains(&keyword))
+}
 
 /// Every JSON type name; an absent `type` means all of them.
 const ALL_TYPES: &[&str] = &["null", "boolean", "object", "array", "number", "string"];
@@ -302,7 +286,7 @@ fn string_list(value: Option<&Value>) -> Vec<&str> {
 }
 
 fn is_trivial(object: &Map<String, Value>) -> bool {
-    !object.keys().any(|key| ASSERTIONS.contains(&key.as_str()))
+    !object.keys().any(|key| is_assertion(key))
 }
 
 /// A canonical text for a data value: object keys sorted, numbers with equal values equal.
