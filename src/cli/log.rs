@@ -231,19 +231,12 @@ fn text_entry(step: &Step, view: &ArchitectureDiff, color: bool) -> String {
         .map_or(commit.author.as_str(), |(name, _)| name);
     let s = &view.summary;
     let mut line = format!(
-        "{} {} {}  {}  [schema {} ({} breaking, {} unknown), resources +{} -{} ~{}, edges +{} -{}]",
+        "{} {} {}  {}  [{}]",
         short(&commit.id.to_string()),
         commit.date.get(..10).unwrap_or(&commit.date),
         author,
         commit.subject,
-        s.schema_changes,
-        s.schema_breaking,
-        s.schema_unknown,
-        s.resources_added,
-        s.resources_removed,
-        s.resources_changed,
-        s.edges_added,
-        s.edges_removed,
+        report::counts(s),
     );
     if s.breaking {
         line.push_str(&format!("  {}", breaking_label(view)));

@@ -77,10 +77,22 @@ pub fn impact_of<'a>(diff: &'a ArchitectureDiff, change: &SchemaChange) -> Optio
 
 /// The one-line summary every format ends with.
 pub fn summary_line(diff: &ArchitectureDiff) -> String {
-    let s = &diff.summary;
+    let verdict = if diff.summary.breaking {
+        "BREAKING"
+    } else {
+        "compatible"
+    };
     format!(
-        "{}: {} schema change(s) ({} breaking, {} unknown), resources +{} -{} ~{}, edges +{} -{} [strategy {}]",
-        if s.breaking { "BREAKING" } else { "compatible" },
+        "{verdict}: {} [strategy {}]",
+        counts(&diff.summary),
+        diff.compatibility.strategy
+    )
+}
+
+/// `1 schema change(s) (1 breaking, 0 unknown), resources +0 -0 ~0, edges +0 -0`.
+pub fn counts(s: &crate::diff::Summary) -> String {
+    format!(
+        "{} schema change(s) ({} breaking, {} unknown), resources +{} -{} ~{}, edges +{} -{}",
         s.schema_changes,
         s.schema_breaking,
         s.schema_unknown,
@@ -89,7 +101,6 @@ pub fn summary_line(diff: &ArchitectureDiff) -> String {
         s.resources_changed,
         s.edges_added,
         s.edges_removed,
-        diff.compatibility.strategy,
     )
 }
 
