@@ -512,62 +512,21 @@ impl<'a> Walker<'a> {
                 return self.object(old, before_at, new, after_at, depth);
             }
             (Value::Bool(old), Value::Bool(new)) if old == new => {}
-            (Value::Bool(true), Value::Bool(false)) => self.push(
-                ChangeKind::SchemaRestricted,
-                path,
-                "",
-                OpKind::Replace,
-                Some(before),
-                Some(after),
-            ),
-            (Value::Bool(false), Value::Bool(true)) => self.push(
-                ChangeKind::SchemaRelaxed,
-                path,
-                "",
-                OpKind::Replace,
-                Some(before),
-                Some(after),
-            ),
-            (Value::Bool(true), Value::Object(new)) => {
-                if !is_trivial(new) {
-                    self.push(
-                        ChangeKind::SchemaRestricted,
-                        path,
-                        "",
-                        OpKind::Replace,
-                        Some(before),
-                        Some(after),
-                    );
+            // `true` accepts anything and `false` nothing; a trivial object is `true`.
+            (Value::Bool(_), Value::Bool(_) | Value::Object(_))
+            | (Value::Object(_), Value::Bool(_)) => {
+                let kind = match (before, after) {
+                    (Value::Bool(true), Value::Object(new)) if is_trivial(new) => None,
+                    (Value::Object(old), Value::Bool(true)) if is_trivial(old) => None,
+                    (Value::Bool(true), _) | (_, Value::Bool(false)) => {
+                        Some(ChangeKind::SchemaRestricted)
+                    }
+                    _ => Some(ChangeKind::SchemaRelaxed),
+                };
+                if let Some(kind) = kind {
+                    self.push(kind, path, "", OpKind::Replace, Some(before), Some(after));
                 }
             }
-            (Value::Object(old), Value::Bool(true)) => {
-                if !is_trivial(old) {
-                    self.push(
-                        ChangeKind::SchemaRelaxed,
-                        path,
-                        "",
-                        OpKind::Replace,
-                        Some(before),
-                        Some(after),
-                    );
-                }
-            }
-            (Value::Bool(false), Value::Object(_)) => self.push(
-                ChangeKind::SchemaRelaxed,
-                path,
-                "",
-                OpKind::Replace,
-                Some(before),
-                Some(after),
-            ),
-            (Value::Object(_), Value::Bool(false)) => self.push(
-                ChangeKind::SchemaRestricted,
-                path,
-                "",
-                OpKind::Replace,
-                Some(before),
-                Some(after),
-            ),
             // Not a schema where one was expected (a number, a string): compare the text.
             _ => {
                 if canon_value(before) != canon_value(after) {
