@@ -13,7 +13,7 @@ use std::fs;
 use std::path::Path;
 
 use catalog_diff::catalog::Index;
-use catalog_diff::catalog::resolve::{EdgeStatus, Resolved, resolve};
+use catalog_diff::catalog::resolve::{EdgeStatus, resolve};
 use catalog_diff::catalog::version::{Range, SemVer, index_order, is_higher};
 use serde_json::Value;
 
@@ -128,7 +128,8 @@ fn cases() -> Vec<std::path::PathBuf> {
     cases_in(Path::new("testdata/resolve"))
 }
 
-fn resolve_case(dir: &Path) -> Resolved {
+/// The case's `index*.json` files in name order, the order they are resolved in.
+fn case_indexes(dir: &Path) -> Vec<Index> {
     let mut inputs: Vec<_> = fs::read_dir(dir)
         .expect("case dir")
         .map(|e| e.expect("entry").path())
@@ -139,14 +140,13 @@ fn resolve_case(dir: &Path) -> Resolved {
         .collect();
     inputs.sort();
     assert!(!inputs.is_empty(), "{}: no index*.json", dir.display());
-    let indexes: Vec<Index> = inputs
+    inputs
         .iter()
         .map(|p| {
             Index::from_value(&read_json(p))
                 .unwrap_or_else(|| panic!("{}: not an Index", p.display()))
         })
-        .collect();
-    resolve(&indexes)
+        .collect()
 }
 
 #[test]
@@ -163,7 +163,8 @@ fn resolve_matches_sdk() {
     }
     for dir in all {
         let expected = read_json(&dir.join("expected.json"));
-        let resolved = resolve_case(&dir);
+        let indexes = case_indexes(&dir);
+        let resolved = resolve(&indexes);
         let ours = resolved.to_value();
         // Equal values can still differ in key order; the pretty text catches that too.
         let same_text = serde_json::to_string_pretty(&ours).expect("json")
@@ -230,7 +231,8 @@ const SHARED_COUNTS: [(&str, Counts); 5] = [
 #[test]
 fn shared_catalog_counts_match_spec() {
     for (case, counts) in SHARED_COUNTS {
-        let r = resolve_case(&Path::new("testdata/resolve").join(case));
+        let indexes = case_indexes(&Path::new("testdata/resolve").join(case));
+        let r = resolve(&indexes);
         let status = |s: EdgeStatus| r.edges.iter().filter(|e| e.status == s).count();
         let ours = (
             r.edges.len(),
@@ -243,7 +245,8 @@ fn shared_catalog_counts_match_spec() {
         );
         assert_eq!(ours, counts, "{case}");
     }
-    let four = resolve_case(Path::new("testdata/resolve/combined-four"));
+    let indexes = case_indexes(Path::new("testdata/resolve/combined-four"));
+    let four = resolve(&indexes);
     assert!(
         four.conflicts
             .iter()

@@ -17,29 +17,29 @@ use super::version::{Range, SemVer, cmp_code_units};
 use super::{Index, Resource};
 
 /// The `{source, commit}` an entity, asset or edge target came from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ResolvedFrom {
-    pub source: String,
-    pub commit: String,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResolvedFrom<'a> {
+    pub source: &'a str,
+    pub commit: &'a str,
 }
 
-impl ResolvedFrom {
+impl ResolvedFrom<'_> {
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
-        map.insert("source".into(), Value::from(self.source.clone()));
-        map.insert("commit".into(), Value::from(self.commit.clone()));
+        map.insert("source".into(), Value::from(self.source));
+        map.insert("commit".into(), Value::from(self.commit));
         Value::Object(map)
     }
 }
 
 /// A resource of one index, tagged with where it came from.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Entity {
-    pub resource: Resource,
-    pub resolved_from: ResolvedFrom,
+pub struct Entity<'a> {
+    pub resource: &'a Resource,
+    pub resolved_from: ResolvedFrom<'a>,
 }
 
-impl Entity {
+impl Entity<'_> {
     pub fn id(&self) -> &str {
         self.resource.id()
     }
@@ -58,15 +58,15 @@ impl Entity {
 
 /// The winning copy of one asset path.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ResolvedAsset {
+pub struct ResolvedAsset<'a> {
     /// The asset object as the index had it (`path`, `hash`?).
     pub asset: Map<String, Value>,
-    pub resolved_from: ResolvedFrom,
+    pub resolved_from: ResolvedFrom<'a>,
     /// Present when several indexes agree on the asset: the other sources.
     pub contributors: Option<Vec<String>>,
 }
 
-impl ResolvedAsset {
+impl ResolvedAsset<'_> {
     pub fn path(&self) -> Option<&str> {
         self.asset.get("path").and_then(Value::as_str)
     }
@@ -159,11 +159,11 @@ impl EdgeStatus {
 
 /// One pointer, resolved (§10.6).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Edge {
+pub struct Edge<'a> {
     pub from: String,
     /// The holding entity's version, `null` when it has none.
     pub from_version: Value,
-    pub from_resolved_from: ResolvedFrom,
+    pub from_resolved_from: ResolvedFrom<'a>,
     pub to: String,
     pub direction: &'static str,
     pub via: Option<&'static str>,
@@ -174,7 +174,7 @@ pub struct Edge {
     /// The target's version; `null` when it has none or nothing was resolved.
     pub resolved: Value,
     /// Only for resolved edges.
-    pub resolved_from: Option<ResolvedFrom>,
+    pub resolved_from: Option<ResolvedFrom<'a>>,
     pub status: EdgeStatus,
     /// The holding entity's `type` (not in the SDK's output; the diff needs typed ends).
     pub from_type: String,
@@ -182,7 +182,7 @@ pub struct Edge {
     pub to_type: Option<String>,
 }
 
-impl Edge {
+impl Edge<'_> {
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         map.insert("from".into(), Value::from(self.from.clone()));
@@ -267,10 +267,10 @@ pub struct ResolveProblem {
 
 /// The result of [`resolve`]: the SDK's document plus the problems it would trip over.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Resolved {
-    pub entities: Vec<Entity>,
-    pub assets: Vec<ResolvedAsset>,
-    pub edges: Vec<Edge>,
+pub struct Resolved<'a> {
+    pub entities: Vec<Entity<'a>>,
+    pub assets: Vec<ResolvedAsset<'a>>,
+    pub edges: Vec<Edge<'a>>,
     pub conflicts: Vec<Conflict>,
     pub warnings: Vec<AssetCollision>,
     pub externals: Vec<External>,
@@ -278,7 +278,7 @@ pub struct Resolved {
     pub problems: Vec<ResolveProblem>,
 }
 
-impl Resolved {
+impl Resolved<'_> {
     /// The document exactly as the SDK returns it (keys in order).
     pub fn to_value(&self) -> Value {
         let mut doc = Map::new();
@@ -358,7 +358,7 @@ const POINTER_FIELDS: [(Reach, &str, Option<&str>); 28] = [
 ];
 
 /// Resolves the indexes against each other, in the given order (SDK `resolve`).
-pub fn resolve(indexes: &[Index]) -> Resolved {
+pub fn resolve(indexes: &[Index]) -> Resolved<'_> {
     let (assets, warnings) = resolve_assets(indexes);
     let mut problems = Vec::new();
 
@@ -366,12 +366,12 @@ pub fn resolve(indexes: &[Index]) -> Resolved {
         .iter()
         .flat_map(|index| {
             let from = ResolvedFrom {
-                source: index.source.clone(),
-                commit: index.commit.clone(),
+                source: &index.source,
+                commit: &index.commit,
             };
             index.resources.iter().map(move |r| Entity {
-                resource: r.clone(),
-                resolved_from: from.clone(),
+                resource: r,
+                resolved_from: from,
             })
         })
         .collect();
@@ -412,7 +412,7 @@ pub fn resolve(indexes: &[Index]) -> Resolved {
         let sources = unique(
             matches
                 .iter()
-                .map(|&i| entities[i].resolved_from.source.clone()),
+                .map(|&i| entities[i].resolved_from.source.to_owned()),
         );
         let types = unique(
             matches
@@ -441,7 +441,7 @@ pub fn resolve(indexes: &[Index]) -> Resolved {
                 let base = Edge {
                     from: entity.id().to_owned(),
                     from_version: entity.version().cloned().unwrap_or(Value::Null),
-                    from_resolved_from: entity.resolved_from.clone(),
+                    from_resolved_from: entity.resolved_from,
                     to: pointer_id.to_owned(),
                     direction,
                     via,
@@ -467,8 +467,8 @@ pub fn resolve(indexes: &[Index]) -> Resolved {
                                 js_to_string(target_type)
                             );
                             let sources = vec![
-                                entity.resolved_from.source.clone(),
-                                target.resolved_from.source.clone(),
+                                entity.resolved_from.source.to_owned(),
+                                target.resolved_from.source.to_owned(),
                             ];
                             conflicts.add(
                                 ConflictKind::PointerTypeMismatch,
@@ -480,7 +480,7 @@ pub fn resolve(indexes: &[Index]) -> Resolved {
                         edges.push(Edge {
                             to: target.id().to_owned(),
                             resolved: target.version().cloned().unwrap_or(Value::Null),
-                            resolved_from: Some(target.resolved_from.clone()),
+                            resolved_from: Some(target.resolved_from),
                             status: EdgeStatus::Resolved,
                             to_type: Some(target.resource.kind().to_owned()),
                             ..base
@@ -526,14 +526,14 @@ pub fn resolve(indexes: &[Index]) -> Resolved {
     }
 }
 
-fn resolve_assets(indexes: &[Index]) -> (Vec<ResolvedAsset>, Vec<AssetCollision>) {
+fn resolve_assets(indexes: &[Index]) -> (Vec<ResolvedAsset<'_>>, Vec<AssetCollision>) {
     // Candidates grouped by path, groups in first-seen order (a JavaScript Map).
     let mut groups: Vec<(Value, Vec<ResolvedAsset>)> = Vec::new();
     let mut slots: HashMap<String, usize> = HashMap::new();
     for index in indexes {
         let from = ResolvedFrom {
-            source: index.source.clone(),
-            commit: index.commit.clone(),
+            source: &index.source,
+            commit: &index.commit,
         };
         for asset in &index.assets {
             let path = asset.get("path");
@@ -543,7 +543,7 @@ fn resolve_assets(indexes: &[Index]) -> (Vec<ResolvedAsset>, Vec<AssetCollision>
             });
             groups[slot].1.push(ResolvedAsset {
                 asset: asset.clone(),
-                resolved_from: from.clone(),
+                resolved_from: from,
                 contributors: None,
             });
         }
@@ -552,10 +552,10 @@ fn resolve_assets(indexes: &[Index]) -> (Vec<ResolvedAsset>, Vec<AssetCollision>
     let mut warnings = Vec::new();
     for (path, mut candidates) in groups {
         stable_sort_by(&mut candidates, |a, b| {
-            cmp_code_units(&a.resolved_from.source, &b.resolved_from.source)
-                .then_with(|| cmp_code_units(&a.resolved_from.commit, &b.resolved_from.commit))
+            cmp_code_units(a.resolved_from.source, b.resolved_from.source)
+                .then_with(|| cmp_code_units(a.resolved_from.commit, b.resolved_from.commit))
         });
-        let mut sources = unique(candidates.iter().map(|c| c.resolved_from.source.clone()));
+        let mut sources = unique(candidates.iter().map(|c| c.resolved_from.source.to_owned()));
         stable_sort_by(&mut sources, |a, b| cmp_code_units(a, b));
         let hashes = unique(candidates.iter().map(|c| js_key(c.asset.get("hash"))));
         let comparable = candidates.iter().all(|c| c.asset.contains_key("hash"));
@@ -566,7 +566,7 @@ fn resolve_assets(indexes: &[Index]) -> (Vec<ResolvedAsset>, Vec<AssetCollision>
             warnings.push(AssetCollision {
                 path,
                 sources: sources.clone(),
-                winner: winner.resolved_from.source.clone(),
+                winner: winner.resolved_from.source.to_owned(),
             });
         } else if several {
             winner.contributors = Some(
@@ -630,13 +630,13 @@ impl Conflicts {
 
 /// The pointer objects of one field of `entity`; entries of the wrong shape become problems.
 fn pointers<'a>(
-    entity: &'a Entity,
+    entity: &'a Entity<'a>,
     reach: Reach,
     problems: &mut Vec<ResolveProblem>,
 ) -> Vec<&'a Map<String, Value>> {
     let mut problem = |field: String, kind| {
         problems.push(ResolveProblem {
-            index_source: entity.resolved_from.source.clone(),
+            index_source: entity.resolved_from.source.to_owned(),
             entity_type: entity.resource.kind().to_owned(),
             entity: entity.id().to_owned(),
             entity_version: entity.resource.version().map(str::to_owned),
@@ -691,7 +691,7 @@ fn pointers<'a>(
 
 /// SDK `selectTarget` (§10.5): the index of the chosen entity.
 fn select_target(
-    entities: &[Entity],
+    entities: &[Entity<'_>],
     candidates: &[usize],
     version: Option<&Value>,
 ) -> Option<usize> {
@@ -932,13 +932,14 @@ mod tests {
 
     #[test]
     fn bad_pointer_shapes_are_problems_not_crashes() {
-        let r = resolve(&[index(serde_json::json!([
+        let indexes = [index(serde_json::json!([
             {"type": "event", "id": "E", "version": "1.0.0"},
             {"type": "service", "id": "S", "version": "1.0.0",
              "sends": "E",
              "receives": [{"id": "E"}, {"version": "1.0.0"}, null, {"id": "E", "from": "Q", "triggers": [{"id": "E"}, 7]}],
              "channels": {"id": "E"}}
-        ]))]);
+        ]))];
+        let r = resolve(&indexes);
         let found: Vec<(&str, ProblemKind)> = r
             .problems
             .iter()
@@ -980,10 +981,11 @@ mod tests {
     #[test]
     fn single_object_under_to_is_one_pointer() {
         // `flatMap` keeps a non-list value as one entry, so the SDK resolves it.
-        let r = resolve(&[index(serde_json::json!([
+        let indexes = [index(serde_json::json!([
             {"type": "channel", "id": "Q", "version": "1.0.0"},
             {"type": "service", "id": "S", "sends": [{"id": "Q", "to": {"id": "Q"}}]}
-        ]))]);
+        ]))];
+        let r = resolve(&indexes);
         assert!(r.problems.is_empty());
         assert_eq!(r.edges.len(), 2);
         assert_eq!(r.edges[1].via, Some("sends.to"));
