@@ -835,3 +835,66 @@ fn core_excludes_file_is_honoured() {
         ["E/index.mdx"]
     );
 }
+
+/// Walks `commits` (oldest first) advancing one FileSet by tree deltas, and checks it against a
+/// full read of every commit.
+fn assert_advance_matches_full_reads(repo: &Repo, commits: &[CommitId], dir: &str) {
+    let mut files = FileSet::default();
+    let mut tree = None;
+    for &id in commits {
+        let next = repo.tree_id(id, dir).expect("tree id");
+        repo.advance(&mut files, tree, next, dir).expect("advance");
+        tree = next;
+        let full = repo.read_commit(id, dir).expect("read");
+        assert_eq!(summary(&files), summary(&full), "files at {id}");
+        assert_eq!(files.special, full.special, "special entries at {id}");
+    }
+}
+
+#[test]
+fn advancing_by_tree_deltas_equals_reading_each_commit() {
+    let repo = TestRepo::new();
+    repo.write_all(CATALOG).commit_all("catalog");
+    repo.write("events/OrderPlaced/schema.json", "{\"type\": \"string\"}\n")
+        .write(
+            "events/Shipped/index.mdx",
+            "---\nid: Shipped\nversion: 1.0.0\n---\n",
+        )
+        .commit_all("edit one file, add a folder");
+    // A file becomes a folder and a folder becomes a file.
+    repo.remove("services/Orders/index.mdx");
+    std::fs::remove_dir(repo.path().join("services/Orders")).expect("an empty folder");
+    repo.write("services/Orders", "now a file\n")
+        .remove("domains/Sales/index.mdx")
+        .write("domains/Sales/index.mdx/inner.md", "a folder now\n")
+        .commit_all("swap kinds");
+    repo.symlink("../events", "domains/link")
+        .remove("events/Shipped/index.mdx")
+        .commit_all("a symlink; a folder emptied");
+    repo.git(&["rm", "-rq", "events"]);
+    repo.commit("the whole events folder goes");
+    let git = open(&repo);
+    let commits: Vec<CommitId> = ["HEAD~4", "HEAD~3", "HEAD~2", "HEAD~1", "HEAD", "HEAD~4"]
+        .iter()
+        .map(|rev| commit(&git, rev))
+        .collect();
+    assert_advance_matches_full_reads(&git, &commits, "");
+    assert_advance_matches_full_reads(&git, &commits, "events");
+    assert_advance_matches_full_reads(&git, &commits, "domains");
+}
+
+#[test]
+fn advancing_through_the_examples_default_history() {
+    let Some((_temp, clone)) = support::examples_default_clone("advancing_through_history") else {
+        return;
+    };
+    let repo = Repo::discover(&clone).expect("discover");
+    let commits: Vec<CommitId> = repo
+        .first_parent_walk(None)
+        .expect("walk")
+        .iter()
+        .map(|c| c.id)
+        .collect();
+    assert!(commits.len() > 100);
+    assert_advance_matches_full_reads(&repo, &commits, "");
+}

@@ -2,7 +2,7 @@
 //! plain folder. Blob bytes go through the [`BlobCache`](super::BlobCache) and are read in
 //! parallel; symlinks and submodules are listed in [`FileSet::special`], never followed.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -49,6 +49,118 @@ impl Repo {
         self.load(listing)
     }
 
+    /// Turns `files`, the FileSet of catalog tree `old`, into that of catalog tree `new` by
+    /// reading only the subtrees whose ids differ and the blobs that changed: a history walk
+    /// pays for what a commit changed, not for the catalog's size. `None` is an absent catalog.
+    pub fn advance(
+        &self,
+        files: &mut FileSet,
+        old: Option<gix::ObjectId>,
+        new: Option<gix::ObjectId>,
+        dir: &str,
+    ) -> Result<()> {
+        let mut listing = Listing::default();
+        self.diff_tree(files, old, new, dir, "", &mut listing)?;
+        let loaded = self.load(listing)?;
+        files.files.extend(loaded.files);
+        files.special.extend(loaded.special);
+        Ok(())
+    }
+
+    /// Removes from `files` what tree `old` at `prefix` has and `new` lacks, and lists into
+    /// `out` what `new` has and `old` lacks or holds differently.
+    fn diff_tree(
+        &self,
+        files: &mut FileSet,
+        old: Option<gix::ObjectId>,
+        new: Option<gix::ObjectId>,
+        dir: &str,
+        prefix: &str,
+        out: &mut Listing,
+    ) -> Result<()> {
+        if old == new {
+            return Ok(());
+        }
+        let old_entries = match old {
+            Some(id) => self.tree_entries(id, dir, prefix)?,
+            None => Vec::new(),
+        };
+        let new_entries = match new {
+            Some(id) => self.tree_entries(id, dir, prefix)?,
+            None => Vec::new(),
+        };
+        let new_by_name: HashMap<&str, (EntryKind, gix::ObjectId)> = new_entries
+            .iter()
+            .map(|(name, kind, id)| (name.as_str(), (*kind, *id)))
+            .collect();
+        let mut old_trees: HashMap<&str, gix::ObjectId> = HashMap::new();
+        for (name, kind, id) in &old_entries {
+            let path = join(prefix, name);
+            match (kind, new_by_name.get(name.as_str())) {
+                (_, Some((new_kind, new_id))) if new_kind == kind && new_id == id => {}
+                (EntryKind::Tree, Some((EntryKind::Tree, _))) => {
+                    old_trees.insert(name, *id);
+                }
+                (EntryKind::Tree, _) => remove_under(files, &path),
+                _ => {
+                    files.files.remove(&path);
+                    files.special.remove(&path);
+                }
+            }
+        }
+        let old_by_name: HashMap<&str, (EntryKind, gix::ObjectId)> = old_entries
+            .iter()
+            .map(|(name, kind, id)| (name.as_str(), (*kind, *id)))
+            .collect();
+        for (name, kind, id) in &new_entries {
+            if old_by_name.get(name.as_str()) == Some(&(*kind, *id)) {
+                continue;
+            }
+            let path = join(prefix, name);
+            match kind {
+                EntryKind::Tree => {
+                    let before = old_trees.get(name.as_str()).copied();
+                    self.diff_tree(files, before, Some(*id), dir, &path, out)?
+                }
+                EntryKind::Blob | EntryKind::BlobExecutable => out.blobs.push((path, *id)),
+                EntryKind::Link => {
+                    out.special.insert(path, SpecialEntry::Symlink);
+                }
+                EntryKind::Commit => {
+                    out.special.insert(path, SpecialEntry::Submodule);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The entries of tree `id` (catalog path `prefix`): name, kind and object id.
+    fn tree_entries(
+        &self,
+        id: gix::ObjectId,
+        dir: &str,
+        prefix: &str,
+    ) -> Result<Vec<(String, EntryKind, gix::ObjectId)>> {
+        let repo_path = join(dir, prefix);
+        let tree = self
+            .repo
+            .find_tree(id)
+            .map_err(|e| self.object_error(&id, &repo_path, e))?;
+        tree.iter()
+            .map(|entry| {
+                let entry = entry.map_err(|source| Error::Git {
+                    what: format!("decoding the tree at `{repo_path}`"),
+                    source,
+                })?;
+                Ok((
+                    entry.filename().to_string(),
+                    entry.mode().kind(),
+                    entry.object_id(),
+                ))
+            })
+            .collect()
+    }
+
     /// Recursively lists tree `id` (at catalog path `prefix`, repository path `dir/prefix`).
     fn list_tree(
         &self,
@@ -57,20 +169,9 @@ impl Repo {
         prefix: &str,
         out: &mut Listing,
     ) -> Result<()> {
-        let repo_path = join(dir, prefix);
-        let tree = self
-            .repo
-            .find_tree(id)
-            .map_err(|e| self.object_error(&id, &repo_path, e))?;
-        for entry in tree.iter() {
-            let entry = entry.map_err(|source| Error::Git {
-                what: format!("decoding the tree at `{repo_path}`"),
-                source,
-            })?;
-            let name = entry.filename().to_string();
+        for (name, kind, oid) in self.tree_entries(id, dir, prefix)? {
             let path = join(prefix, &name);
-            let oid = entry.object_id();
-            match entry.mode().kind() {
+            match kind {
                 EntryKind::Tree => self.list_tree(oid, dir, &path, out)?,
                 EntryKind::Blob | EntryKind::BlobExecutable => out.blobs.push((path, oid)),
                 EntryKind::Link => {
@@ -486,6 +587,25 @@ fn walk_error(workdir: &Path, e: ignore::Error) -> Error {
         .into_io_error()
         .unwrap_or_else(|| std::io::Error::other("walking the working tree failed"));
     Error::Io { path, source }
+}
+
+/// Drops every file and special entry below folder `path` (a folder replaced or removed).
+fn remove_under(files: &mut FileSet, path: &str) {
+    let prefix = format!("{path}/");
+    for key in keys_under(&files.files, &prefix) {
+        files.files.remove(&key);
+    }
+    for key in keys_under(&files.special, &prefix) {
+        files.special.remove(&key);
+    }
+}
+
+fn keys_under<V>(map: &BTreeMap<String, V>, prefix: &str) -> Vec<String> {
+    map.range(prefix.to_owned()..)
+        .map(|(key, _)| key)
+        .take_while(|key| key.starts_with(prefix))
+        .cloned()
+        .collect()
 }
 
 /// `a/b`, or whichever side is non-empty.
