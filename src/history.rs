@@ -14,7 +14,9 @@ use rayon::prelude::*;
 
 use crate::catalog::build::{self, Built, ParseCache};
 use crate::catalog::{Diagnostic, FileSet, Index, Severity};
-use crate::diff::{self, ArchitectureDiff, EdgeChanges, ResourceChanges, VerdictCache, summarize};
+use crate::diff::{
+    self, ArchitectureDiff, EdgeChanges, Prepared, ResourceChanges, VerdictCache, summarize,
+};
 use crate::git::{self, CommitId, CommitInfo, Repo};
 
 /// Commits per parallel batch: enough to keep two to sixteen cores busy, few enough that the
@@ -118,51 +120,66 @@ pub fn walk(
     let verdict_cache = VerdictCache::default();
 
     // Tree ids only: cheap, and they decide which commits are read at all.
-    let mut previous_tree = match start {
+    let start_tree = match start {
         Some(id) => repo.tree_id(id, &options.dir)?,
         None => None,
     };
     let mut changed = Vec::new();
+    let mut previous_tree = start_tree;
     for (position, commit) in commits.iter().enumerate() {
         let tree = repo.tree_id(commit.id, &options.dir)?;
         if tree != previous_tree {
-            changed.push(position);
+            changed.push((position, tree));
         }
         previous_tree = tree;
     }
 
+    // One FileSet moves along the history by tree deltas: each step reads what changed.
+    let mut files = FileSet::default();
+    repo.advance(&mut files, None, start_tree, &options.dir)?;
+    let mut files_tree = start_tree;
     let mut previous = match &options.baseline {
-        Baseline::Parent => Some(build_at(repo, start, options, &parse_cache)?.index),
+        Baseline::Parent => Some(build_files(&files, start, options, &parse_cache).index),
         Baseline::Fixed(_) => None,
     };
     let mut outcome = Outcome::default();
     for chunk in changed.chunks(CHUNK) {
         // gix handles are not Sync, so reading stays on this thread (blobs go through the
         // repository's BlobCache); building and diffing are pure and run in parallel.
-        let files = chunk
-            .iter()
-            .map(|&position| repo.read_commit(commits[position].id, &options.dir))
-            .collect::<git::Result<Vec<FileSet>>>()?;
+        let mut snapshots = Vec::with_capacity(chunk.len());
+        for &(_, tree) in chunk {
+            repo.advance(&mut files, files_tree, tree, &options.dir)?;
+            files_tree = tree;
+            snapshots.push(files.clone());
+        }
         let built: Vec<Built> = chunk
             .par_iter()
-            .zip(&files)
-            .map(|(&position, files)| {
+            .zip(&snapshots)
+            .map(|(&(position, _), files)| {
                 build_files(files, Some(commits[position].id), options, &parse_cache)
             })
             .collect();
-        drop(files);
+        drop(snapshots);
+        // Each commit is grouped and resolved once, as candidate and then as baseline.
+        let prepared: Vec<Prepared> = built.par_iter().map(|b| Prepared::new(&b.index)).collect();
+        let fixed = match &options.baseline {
+            Baseline::Fixed(index) => Some(Prepared::new(index)),
+            Baseline::Parent => None,
+        };
+        let before_chunk = previous.as_ref().map(Prepared::new);
         let diffs: Vec<ArchitectureDiff> = (0..built.len())
             .into_par_iter()
             .map(|i| {
-                let baseline = match (&options.baseline, i) {
-                    (Baseline::Fixed(index), _) => index.as_ref(),
-                    (Baseline::Parent, 0) => previous.as_ref().unwrap_or(&built[0].index),
-                    (Baseline::Parent, _) => &built[i - 1].index,
+                let baseline = match (&fixed, i) {
+                    (Some(fixed), _) => fixed,
+                    (None, 0) => before_chunk.as_ref().unwrap_or(&prepared[0]),
+                    (None, _) => &prepared[i - 1],
                 };
-                diff::diff_cached(baseline, &built[i].index, &options.diff, &verdict_cache)
+                diff::diff_prepared(baseline, &prepared[i], &options.diff, &verdict_cache)
             })
             .collect();
-        for ((&position, built), diff) in chunk.iter().zip(built.iter()).zip(diffs) {
+        drop((prepared, fixed, before_chunk));
+        for ((&(position, _), built), diff) in chunk.iter().zip(built.iter()).zip(diffs) {
             outcome.walked = position + 1;
             progress(outcome.walked);
             let commit = commits[position].clone();

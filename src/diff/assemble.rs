@@ -47,18 +47,46 @@ pub fn diff_cached(
     options: &Options,
     cache: &VerdictCache,
 ) -> ArchitectureDiff {
-    let (side_a, side_b) = (Side::new(a), Side::new(b));
-    let resources = resource_changes(&side_a, &side_b);
-    let (graph_a, graph_b) = (Graph::new(a), Graph::new(b));
-    let edges = impact::edge_changes(&graph_a, &graph_b);
-    let schema_changes = schema_changes(&side_a, &side_b, options, cache);
+    diff_prepared(&Prepared::new(a), &Prepared::new(b), options, cache)
+}
+
+/// One side of a diff with its resources grouped and its graph resolved, so a history walk
+/// does that once per commit and uses the result as candidate and then as baseline.
+pub struct Prepared<'a> {
+    index: &'a Index,
+    side: Side<'a>,
+    graph: Graph,
+}
+
+impl<'a> Prepared<'a> {
+    pub fn new(index: &'a Index) -> Self {
+        Prepared {
+            index,
+            side: Side::new(index),
+            graph: Graph::new(index),
+        }
+    }
+}
+
+/// [`diff_cached`] on sides prepared beforehand.
+pub fn diff_prepared(
+    a: &Prepared<'_>,
+    b: &Prepared<'_>,
+    options: &Options,
+    cache: &VerdictCache,
+) -> ArchitectureDiff {
+    let (side_a, side_b) = (&a.side, &b.side);
+    let resources = resource_changes(side_a, side_b);
+    let edges = impact::edge_changes(&a.graph, &b.graph);
+    let schema_changes = schema_changes(side_a, side_b, options, cache);
     let impact = impact::impact(
-        &graph_a,
+        &a.graph,
         &side_b.ids(),
         &schema_changes,
-        &removed_message_versions(&side_a, &side_b),
+        &removed_message_versions(side_a, side_b),
         &edges,
     );
+    let (a, b) = (a.index, b.index);
 
     let summary = summarize(&resources, &edges, &schema_changes, &impact);
     ArchitectureDiff {

@@ -6,7 +6,7 @@
 mod assemble;
 mod impact;
 
-pub use assemble::{Options, VerdictCache, diff, diff_cached, summarize};
+pub use assemble::{Options, Prepared, VerdictCache, diff, diff_cached, diff_prepared, summarize};
 
 use serde::Serialize;
 
