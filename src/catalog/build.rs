@@ -678,7 +678,7 @@ impl<'a> Builder<'a> {
                 out.insert(key.to_owned(), value);
             }
         }
-        Resource(out)
+        Resource::new(out)
     }
 
     /// `schemas`, or `schemaPath` as a one-entry list (§5.3).
@@ -1204,7 +1204,7 @@ fn people_path(folder: &str, id: Option<&str>) -> String {
 
 /// JavaScript compares a missing id as neither less nor greater than anything.
 fn id_order(a: &Resource, b: &Resource) -> Ordering {
-    match (a.0.get("id"), b.0.get("id")) {
+    match (a.get("id"), b.get("id")) {
         (Some(_), Some(_)) => cmp_code_units(a.id(), b.id()),
         _ => Ordering::Equal,
     }

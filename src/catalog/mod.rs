@@ -123,22 +123,57 @@ pub struct Index {
 
 /// One IndexResource. Its fields are kept as the ordered JSON object the SDK emits, because
 /// every front-matter value is copied verbatim in a fixed key order (catalog-index.md §5).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Resource(pub Map<String, Value>);
+/// Cloning shares the fields, and type, id and version are read once: a diff or a history walk
+/// copies, groups and sorts resources many times.
+#[derive(Clone, Debug, Default)]
+pub struct Resource {
+    fields: Arc<Map<String, Value>>,
+    kind: Box<str>,
+    id: Box<str>,
+    version: Option<Box<str>>,
+}
 
 impl Resource {
+    pub fn new(fields: Map<String, Value>) -> Self {
+        let text = |key: &str| fields.get(key).and_then(Value::as_str).map(Box::from);
+        Resource {
+            kind: text("type").unwrap_or_default(),
+            id: text("id").unwrap_or_default(),
+            version: text("version"),
+            fields: Arc::new(fields),
+        }
+    }
+    /// The resource as the ordered JSON object of the Index.
+    pub fn fields(&self) -> &Map<String, Value> {
+        &self.fields
+    }
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.fields.get(key)
+    }
     pub fn str_field(&self, key: &str) -> Option<&str> {
-        self.0.get(key).and_then(Value::as_str)
+        self.get(key).and_then(Value::as_str)
     }
+    /// `type`, or `""` when it is not a string.
     pub fn kind(&self) -> &str {
-        self.str_field("type").unwrap_or_default()
+        &self.kind
     }
+    /// `id`, or `""` when it is not a string.
     pub fn id(&self) -> &str {
-        self.str_field("id").unwrap_or_default()
+        &self.id
     }
     /// The version as a string, when the resource has a string version.
     pub fn version(&self) -> Option<&str> {
-        self.str_field("version")
+        self.version.as_deref()
+    }
+    /// True when both are the same shared fields (a cheap first test before comparing them).
+    pub fn same_fields(&self, other: &Resource) -> bool {
+        Arc::ptr_eq(&self.fields, &other.fields)
+    }
+}
+
+impl PartialEq for Resource {
+    fn eq(&self, other: &Self) -> bool {
+        self.same_fields(other) || self.fields == other.fields
     }
 }
 
@@ -154,7 +189,7 @@ impl Index {
             Value::Array(
                 self.resources
                     .iter()
-                    .map(|r| Value::Object(r.0.clone()))
+                    .map(|r| Value::Object(r.fields().clone()))
                     .collect(),
             ),
         );
@@ -174,7 +209,7 @@ impl Index {
             .get("resources")?
             .as_array()?
             .iter()
-            .map(|r| r.as_object().cloned().map(Resource))
+            .map(|r| r.as_object().cloned().map(Resource::new))
             .collect::<Option<Vec<_>>>()?;
         let assets = match doc.get("assets") {
             Some(list) => list

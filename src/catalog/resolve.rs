@@ -37,19 +37,33 @@ impl ResolvedFrom<'_> {
 pub struct Entity<'a> {
     pub resource: &'a Resource,
     pub resolved_from: ResolvedFrom<'a>,
+    /// The raw `id`, `version` and `type` values, looked up once: sorting compares them often.
+    id_value: Option<&'a Value>,
+    version_value: Option<&'a Value>,
+    type_value: Option<&'a Value>,
 }
 
-impl Entity<'_> {
+impl<'a> Entity<'a> {
+    fn new(resource: &'a Resource, resolved_from: ResolvedFrom<'a>) -> Self {
+        Entity {
+            resource,
+            resolved_from,
+            id_value: resource.get("id"),
+            version_value: resource.get("version"),
+            type_value: resource.get("type"),
+        }
+    }
+
     pub fn id(&self) -> &str {
         self.resource.id()
     }
 
-    fn version(&self) -> Option<&Value> {
-        self.resource.0.get("version")
+    fn version(&self) -> Option<&'a Value> {
+        self.version_value
     }
 
     pub fn to_value(&self) -> Value {
-        let mut map = self.resource.0.clone();
+        let mut map = self.resource.fields().clone();
         // Like `{...resource, resolvedFrom}`: appended last unless the key already exists.
         map.insert("resolvedFrom".into(), self.resolved_from.to_value());
         Value::Object(map)
@@ -369,22 +383,19 @@ pub fn resolve(indexes: &[Index]) -> Resolved<'_> {
                 source: &index.source,
                 commit: &index.commit,
             };
-            index.resources.iter().map(move |r| Entity {
-                resource: r,
-                resolved_from: from,
-            })
+            index.resources.iter().map(move |r| Entity::new(r, from))
         })
         .collect();
     let empty = Value::from("");
     stable_sort_by(&mut entities, |a, b| {
-        compare_text(a.resource.0.get("id"), b.resource.0.get("id"))
+        compare_text(a.id_value, b.id_value)
             .then_with(|| {
                 compare_text(
                     Some(nullish_or(a.version(), &empty)),
                     Some(nullish_or(b.version(), &empty)),
                 )
             })
-            .then_with(|| compare_text(a.resource.0.get("type"), b.resource.0.get("type")))
+            .then_with(|| compare_text(a.type_value, b.type_value))
             .then_with(|| {
                 a.resolved_from
                     .source
@@ -417,7 +428,7 @@ pub fn resolve(indexes: &[Index]) -> Resolved<'_> {
         let types = unique(
             matches
                 .iter()
-                .map(|&i| js_key(entities[i].resource.0.get("type"))),
+                .map(|&i| js_key(entities[i].type_value)),
         );
         if types.len() > 1 {
             conflicts.add(ConflictKind::TypeCollision, id, sources, None);
@@ -459,7 +470,7 @@ pub fn resolve(indexes: &[Index]) -> Resolved<'_> {
                     (_, Some(t)) => {
                         let target = &entities[t];
                         let pointer_type = pointer_map.get("type");
-                        let target_type = target.resource.0.get("type");
+                        let target_type = target.type_value;
                         if pointer_type.is_some() && !strict_eq(pointer_type, target_type) {
                             let detail = format!(
                                 "Expected {} but found {}",
@@ -646,7 +657,7 @@ fn pointers<'a>(
     };
     let mut entries: Vec<(String, &Value)> = Vec::new();
     match reach {
-        Reach::Direct(field) => match entity.resource.0.get(field) {
+        Reach::Direct(field) => match entity.resource.get(field) {
             None | Some(Value::Null) => {}
             Some(Value::Array(list)) => entries.extend(
                 list.iter()
@@ -657,7 +668,7 @@ fn pointers<'a>(
         },
         Reach::Nested(field, sub) => {
             // A non-list `field` was already reported by its `Direct` scan.
-            if let Some(Value::Array(list)) = entity.resource.0.get(field) {
+            if let Some(Value::Array(list)) = entity.resource.get(field) {
                 // Scalar entries have no `to`; the `Direct` scan already reported them.
                 for (i, map) in list
                     .iter()

@@ -200,7 +200,6 @@ fn locate(change: &SchemaChange, candidate: &Index, dir: &str) -> Option<report:
         .join("/");
     path = path.replace("/./", "/");
     let content = resource
-        .0
         .get("schemas")?
         .as_array()?
         .iter()

@@ -81,7 +81,7 @@ pub fn diff_prepared(
     let schema_changes = schema_changes(side_a, side_b, options, cache);
     let impact = impact::impact(
         &a.graph,
-        &side_b.ids(),
+        &|kind, id| side_b.has(kind, id),
         &schema_changes,
         &removed_message_versions(side_a, side_b),
         &edges,
@@ -146,15 +146,15 @@ pub fn summarize(
 
 /// One side's resources grouped by (type, id), versions newest first.
 pub(super) struct Side<'a> {
-    groups: BTreeMap<(String, String), Vec<&'a Resource>>,
+    groups: BTreeMap<(&'a str, &'a str), Vec<&'a Resource>>,
 }
 
 impl<'a> Side<'a> {
     fn new(index: &'a Index) -> Self {
-        let mut groups: BTreeMap<(String, String), Vec<&'a Resource>> = BTreeMap::new();
+        let mut groups: BTreeMap<(&'a str, &'a str), Vec<&'a Resource>> = BTreeMap::new();
         for resource in &index.resources {
             groups
-                .entry((resource.kind().to_owned(), resource.id().to_owned()))
+                .entry((resource.kind(), resource.id()))
                 .or_default()
                 .push(resource);
         }
@@ -164,12 +164,14 @@ impl<'a> Side<'a> {
         Side { groups }
     }
 
-    fn ids(&self) -> BTreeSet<(String, String)> {
-        self.groups.keys().cloned().collect()
+    fn has(&self, kind: &str, id: &str) -> bool {
+        self.groups.contains_key(&(kind, id))
     }
 
-    fn versions(&self, key: &(String, String)) -> &[&'a Resource] {
-        self.groups.get(key).map(Vec::as_slice).unwrap_or_default()
+    fn versions<'k>(&'k self, key: &(&'k str, &'k str)) -> &'k [&'a Resource] {
+        // The keys are borrowed strings, so shorten their lifetime to the lookup key's.
+        let groups: &BTreeMap<(&'k str, &'k str), Vec<&'a Resource>> = &self.groups;
+        groups.get(key).map(Vec::as_slice).unwrap_or_default()
     }
 }
 
@@ -194,7 +196,7 @@ fn reference(resource: &Resource) -> ResourceRef {
 
 fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
     let mut changes = ResourceChanges::default();
-    let keys: BTreeSet<&(String, String)> = a.groups.keys().chain(b.groups.keys()).collect();
+    let keys: BTreeSet<&(&str, &str)> = a.groups.keys().chain(b.groups.keys()).collect();
     for key in keys {
         let (before, after) = (a.versions(key), b.versions(key));
         match (latest(before), latest(after)) {
@@ -206,14 +208,14 @@ fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
                     fields.push("version");
                 }
                 for field in ["name", "owners", "deprecated"] {
-                    if old.0.get(field) != new.0.get(field) {
+                    if old.get(field) != new.get(field) {
                         fields.push(field);
                     }
                 }
                 if !fields.is_empty() {
                     changes.changed.push(ResourceChange {
-                        kind: key.0.clone(),
-                        id: key.1.clone(),
+                        kind: key.0.to_owned(),
+                        id: key.1.to_owned(),
                         version: VersionPair {
                             a: old.version().map(str::to_owned),
                             b: new.version().map(str::to_owned),
@@ -262,7 +264,7 @@ fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
 fn removed_message_versions<'a>(a: &Side<'a>, b: &Side<'_>) -> Vec<&'a Resource> {
     a.groups
         .iter()
-        .filter(|((kind, _), _)| MESSAGE_TYPES.contains(&kind.as_str()))
+        .filter(|((kind, _), _)| MESSAGE_TYPES.contains(kind))
         .flat_map(|(key, versions)| {
             let survivors: BTreeSet<Option<&str>> =
                 b.versions(key).iter().map(|r| r.version()).collect();
@@ -279,7 +281,7 @@ fn removed_message_versions<'a>(a: &Side<'a>, b: &Side<'_>) -> Vec<&'a Resource>
 fn message_pairs<'a>(a: &Side<'a>, b: &Side<'a>) -> Vec<(&'a Resource, &'a Resource)> {
     let mut pairs = Vec::new();
     for (key, before) in &a.groups {
-        if !MESSAGE_TYPES.contains(&key.0.as_str()) {
+        if !MESSAGE_TYPES.contains(&key.0) {
             continue;
         }
         let after = b.versions(key);
@@ -324,7 +326,7 @@ impl<'a> Entry<'a> {
 }
 
 fn schema_entries(resource: &Resource) -> Vec<Entry<'_>> {
-    match resource.0.get("schemas") {
+    match resource.get("schemas") {
         Some(Value::Array(list)) => list
             .iter()
             .filter_map(Value::as_object)

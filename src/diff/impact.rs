@@ -145,7 +145,7 @@ impl Graph {
 }
 
 fn owner_ids(resource: &Resource) -> Option<Vec<String>> {
-    let Some(Value::Array(list)) = resource.0.get("owners") else {
+    let Some(Value::Array(list)) = resource.get("owners") else {
         return None;
     };
     Some(
@@ -182,7 +182,7 @@ pub(super) fn edge_changes(a: &Graph, b: &Graph) -> EdgeChanges {
 
 pub(super) fn impact(
     baseline: &Graph,
-    candidate_ids: &BTreeSet<(String, String)>,
+    in_candidate: &dyn Fn(&str, &str) -> bool,
     schema_changes: &[SchemaChange],
     removed_messages: &[&Resource],
     edges: &EdgeChanges,
@@ -230,10 +230,10 @@ pub(super) fn impact(
             "receives" => ImpactReason::ConsumerRemoved,
             _ => continue,
         };
-        let Some(kind) = edge.to.kind.clone() else {
+        let Some(kind) = edge.to.kind.as_deref() else {
             continue;
         };
-        if !candidate_ids.contains(&(kind.clone(), edge.to.id.clone())) {
+        if !in_candidate(kind, &edge.to.id) {
             continue;
         }
         let party = baseline
@@ -251,7 +251,7 @@ pub(super) fn impact(
             .map(GraphEdge::party);
         if let Some(party) = party {
             dropped
-                .entry((kind, edge.to.id.clone(), reason))
+                .entry((kind.to_owned(), edge.to.id.clone(), reason))
                 .or_default()
                 .insert(party);
         }
