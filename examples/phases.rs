@@ -33,7 +33,10 @@ fn main() {
     let files = repo.read_commit(commit, "").unwrap_or_else(|e| fail(e));
     clock.lap(&format!("read {a} ({} files)", files.files.len()));
     let built = build::build(&files, &options, &cache);
-    clock.lap(&format!("build ({} resources)", built.index.resources.len()));
+    clock.lap(&format!(
+        "build ({} resources)",
+        built.index.resources.len()
+    ));
     let text = json_text::to_pretty(&built.index.to_value());
     clock.lap(&format!("serialize ({} bytes)", text.len()));
     let Some(b) = b else { return };
@@ -51,7 +54,10 @@ fn main() {
         &diff::Options::default(),
         &VerdictCache::default(),
     );
-    clock.lap(&format!("diff ({} schema changes)", diff.schema_changes.len()));
+    clock.lap(&format!(
+        "diff ({} schema changes)",
+        diff.schema_changes.len()
+    ));
 }
 
 /// Prints the time since the previous lap.

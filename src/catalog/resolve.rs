@@ -420,16 +420,15 @@ pub fn resolve(indexes: &[Index]) -> Resolved<'_> {
     let mut conflicts = Conflicts::default();
     for id in &id_order {
         let matches = &by_id[id];
+        if matches.len() < 2 {
+            continue; // one entity conflicts with nothing
+        }
         let sources = unique(
             matches
                 .iter()
                 .map(|&i| entities[i].resolved_from.source.to_owned()),
         );
-        let types = unique(
-            matches
-                .iter()
-                .map(|&i| js_key(entities[i].type_value)),
-        );
+        let types = unique(matches.iter().map(|&i| js_key(entities[i].type_value)));
         if types.len() > 1 {
             conflicts.add(ConflictKind::TypeCollision, id, sources, None);
         } else if sources.len() > 1 {
@@ -655,14 +654,15 @@ fn pointers<'a>(
             kind,
         })
     };
-    let mut entries: Vec<(String, &Value)> = Vec::new();
+    // Where each entry sits, spelled out only for a problem: most pointers are fine.
+    let mut entries: Vec<(Place, &Value)> = Vec::new();
     match reach {
         Reach::Direct(field) => match entity.resource.get(field) {
             None | Some(Value::Null) => {}
             Some(Value::Array(list)) => entries.extend(
                 list.iter()
                     .enumerate()
-                    .map(|(i, v)| (format!("{field}[{i}]"), v)),
+                    .map(|(i, v)| (Place::Item(field, i), v)),
             ),
             Some(_) => problem(field.to_owned(), ProblemKind::NotAList),
         },
@@ -681,23 +681,41 @@ fn pointers<'a>(
                         Some(Value::Array(list)) => entries.extend(
                             list.iter()
                                 .enumerate()
-                                .map(|(j, v)| (format!("{field}[{i}].{sub}[{j}]"), v)),
+                                .map(|(j, v)| (Place::NestedItem(field, i, sub, j), v)),
                         ),
-                        Some(v) => entries.push((format!("{field}[{i}].{sub}"), v)),
+                        Some(v) => entries.push((Place::Nested(field, i, sub), v)),
                     }
                 }
             }
         }
     }
     let mut out = Vec::new();
-    for (field, value) in entries {
+    for (place, value) in entries {
         match value {
             Value::Object(map) if map.get("id").is_some_and(Value::is_string) => out.push(map),
-            Value::Object(_) => problem(field, ProblemKind::MissingId),
-            _ => problem(field, ProblemKind::NotAPointer),
+            Value::Object(_) => problem(place.to_string(), ProblemKind::MissingId),
+            _ => problem(place.to_string(), ProblemKind::NotAPointer),
         }
     }
     out
+}
+
+/// Where a pointer entry sits in its entity: `sends[2]`, `receives[0].from`, ...
+#[derive(Clone, Copy)]
+enum Place {
+    Item(&'static str, usize),
+    Nested(&'static str, usize, &'static str),
+    NestedItem(&'static str, usize, &'static str, usize),
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Place::Item(field, i) => write!(f, "{field}[{i}]"),
+            Place::Nested(field, i, sub) => write!(f, "{field}[{i}].{sub}"),
+            Place::NestedItem(field, i, sub, j) => write!(f, "{field}[{i}].{sub}[{j}]"),
+        }
+    }
 }
 
 /// SDK `selectTarget` (§10.5): the index of the chosen entity.
@@ -890,6 +908,9 @@ fn js_less(a: Option<&Value>, b: Option<&Value>) -> bool {
 
 /// The SDK's `compareText`: `a < b ? -1 : a > b ? 1 : 0`.
 fn compare_text(a: Option<&Value>, b: Option<&Value>) -> Ordering {
+    if let (Some(Value::String(x)), Some(Value::String(y))) = (a, b) {
+        return cmp_code_units(x, y); // the common case, without the coercions
+    }
     if js_less(a, b) {
         Ordering::Less
     } else if js_less(b, a) {

@@ -16,7 +16,14 @@ const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 /// Compares strings the way JavaScript's `<` does: by UTF-16 code units.
 pub fn cmp_code_units(a: &str, b: &str) -> Ordering {
-    a.encode_utf16().cmp(b.encode_utf16())
+    // A common prefix orders the same in any encoding: only the first differing character
+    // needs UTF-16 (where U+E000..U+FFFF sorts after the surrogates of U+10000 and up).
+    let common = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    let start = (0..=common)
+        .rev()
+        .find(|&i| a.is_char_boundary(i))
+        .unwrap_or(0);
+    a[start..].encode_utf16().cmp(b[start..].encode_utf16())
 }
 
 /// A version accepted by node-semver's strict `valid()`.
@@ -784,5 +791,18 @@ mod tests {
         assert!(is_higher(Some("2.0"), Some("10.0")));
         assert!(!is_higher(None, Some("1")));
         assert_eq!(cmp_code_units("\u{ffff}", "\u{10000}"), Ordering::Greater);
+    }
+
+    proptest::proptest! {
+        /// The shortcut over the common prefix orders exactly like comparing whole UTF-16 strings.
+        #[test]
+        fn code_unit_order_is_utf16_order(
+            prefix in "[a\u{e9}\u{ffff}\u{10000}]{0,3}",
+            a in "[a-c\u{e9}\u{d7ff}\u{e000}\u{ffff}\u{10000}\u{1f600}]{0,4}",
+            b in "[a-c\u{e9}\u{d7ff}\u{e000}\u{ffff}\u{10000}\u{1f600}]{0,4}",
+        ) {
+            let (a, b) = (format!("{prefix}{a}"), format!("{prefix}{b}"));
+            proptest::prop_assert_eq!(cmp_code_units(&a, &b), a.encode_utf16().cmp(b.encode_utf16()));
+        }
     }
 }
