@@ -90,6 +90,14 @@ pub struct Commit {
     pub files: Vec<FileWrite>,
 }
 
+/// One change a commit is made of: its kind (the one actually applied), its part of the
+/// subject and the files it rewrote (at most 4).
+struct Change {
+    kind: ChangeKind,
+    subject: String,
+    files: Vec<FileWrite>,
+}
+
 /// The numbers printed after generation, about the catalog at the last commit.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -492,10 +500,10 @@ impl World {
         };
         let name = self.names.unique(base);
         let summary = format!(
-            "{} {} of the {} service, delivered {}.",
+            "{} {}, sent by {}, delivered {}.",
             capitalize(kind.noun()),
-            humanize(&name),
-            humanize(&self.services[service].name),
+            humanize(&name).to_lowercase(),
+            self.services[service].name,
             self.rng.pick(words::ADJECTIVES)
         );
         let body = self.prose(&name, kind.noun());
@@ -594,7 +602,7 @@ impl World {
         let other = self.rng.pick(words::CONCERNS);
         let how = self.rng.pick(words::ADJECTIVES);
         format!(
-            "## Overview\n\nThe {} {what} is part of the catalog used for {concern}. It is maintained by its owners and changes {how}.\n\nTeams that depend on it for {other} should read the schema before upgrading.\n",
+            "## Overview\n\nThis {what}, {}, is part of the catalog used for {concern}. It is maintained by its owners and changes {how}.\n\nTeams that depend on it for {other} should read the schema before upgrading.\n",
             humanize(name)
         )
     }
@@ -735,16 +743,28 @@ impl World {
 
     fn initial_files(&mut self) -> Vec<FileWrite> {
         let mut files = Vec::new();
-        for (folder, people) in [("teams", &self.teams), ("users", &self.users)] {
-            for p in people {
-                files.push(FileWrite {
-                    path: format!("{folder}/{}.mdx", p.id),
-                    contents: format!(
-                        "---\nid: {}\nname: {}\n---\n\n{} keeps part of the catalog up to date.\n",
-                        p.id, p.name, p.name
-                    ),
-                });
-            }
+        for (team, t) in self.teams.iter().enumerate() {
+            // Users were made three per team, in team order.
+            let members: String = self.users[team * 3..team * 3 + 3]
+                .iter()
+                .map(|u| format!("  - {}\n", u.id))
+                .collect();
+            files.push(FileWrite {
+                path: format!("teams/{}.mdx", t.id),
+                contents: format!(
+                    "---\nid: {}\nname: {}\nmembers:\n{members}---\n\nThe {} team owns the resources that name it.\n",
+                    t.id, t.name, t.name
+                ),
+            });
+        }
+        for u in &self.users {
+            files.push(FileWrite {
+                path: format!("users/{}.mdx", u.id),
+                contents: format!(
+                    "---\nid: {}\nname: {}\n---\n\n{} keeps part of the catalog up to date.\n",
+                    u.id, u.name, u.name
+                ),
+            });
         }
         files.extend((0..self.channels.len()).map(|c| self.channel_file(c)));
         files.extend((0..self.domains.len()).map(|d| self.domain_file(d)));
@@ -803,15 +823,15 @@ impl World {
         let mut kinds = Vec::new();
         let mut change = self.pick_kind();
         loop {
-            let (subject, written) = self.apply(change);
-            for f in written {
+            let made = self.apply(change);
+            for f in made.files {
                 match files.iter_mut().find(|g| g.path == f.path) {
                     Some(existing) => *existing = f,
                     None => files.push(f),
                 }
             }
-            subjects.push(subject);
-            kinds.push(change);
+            subjects.push(made.subject);
+            kinds.push(made.kind);
             // Teams often fold a small doc or wiring fix into the same commit.
             if files.len() >= MAX_FILES || !self.rng.percent(25) {
                 break;
@@ -840,46 +860,59 @@ impl World {
         KINDS[self.rng.weighted(&weights)].0
     }
 
-    /// Makes one change; returns its subject and the files it rewrote (at most 4).
-    fn apply(&mut self, kind: ChangeKind) -> (String, Vec<FileWrite>) {
+    /// Makes one change of `kind`, or of a fallback kind when the catalog has nothing to
+    /// apply it to (no enum to extend, no required field to remove, no consumer left).
+    fn apply(&mut self, kind: ChangeKind) -> Change {
         let message = self.rng.below(self.messages.len());
-        let dir = self.message_path(message);
         let who = self.scope(message);
         let name = self.messages[message].name.clone();
-        let subject = match kind {
-            ChangeKind::AddOptionalField => {
-                let field = self.edit_schema(message, |rng, s| schema::add_field(rng, s, false));
-                format!("{who}: add optional field {field} to {name}")
-            }
-            ChangeKind::AddRequiredField => {
-                let field = self.edit_schema(message, |rng, s| schema::add_field(rng, s, true));
-                format!("{who}: add required field {field} to {name}")
+        let made = |(subject, files)| Change {
+            kind,
+            subject,
+            files,
+        };
+        match kind {
+            ChangeKind::AddOptionalField | ChangeKind::AddRequiredField => {
+                let required = kind == ChangeKind::AddRequiredField;
+                let field = self.edit_schema(message, |rng, s| schema::add_field(rng, s, required));
+                let what = if required { "required" } else { "optional" };
+                let subject = format!("{who}: add {what} field {field} to {name}");
+                made(self.schema_written(message, subject))
             }
             ChangeKind::AddEnumValue => match self.edit_schema(message, schema::add_enum_value) {
-                Some((field, value)) => format!("{who}: allow {value} in {name}.{field}"),
-                None => return self.apply(ChangeKind::AddOptionalField),
+                Some((field, value)) => {
+                    let subject = format!("{who}: allow {value} in {name}.{field}");
+                    made(self.schema_written(message, subject))
+                }
+                None => self.apply(ChangeKind::AddOptionalField),
             },
             ChangeKind::RemoveField => match self.edit_schema(message, schema::remove_field) {
-                Some(field) => format!("{who}: remove field {field} from {name}"),
-                None => return self.apply(ChangeKind::AddRequiredField),
+                Some(field) => {
+                    let subject = format!("{who}: remove field {field} from {name}");
+                    made(self.schema_written(message, subject))
+                }
+                None => self.apply(ChangeKind::AddRequiredField),
             },
-            ChangeKind::EditMarkdown => return self.edit_markdown(message),
-            ChangeKind::BumpVersion => return self.bump_version(message),
-            ChangeKind::AddService => return self.add_service(),
-            ChangeKind::AddConsumer => {
-                return match self.add_consumer(message) {
-                    Some(consumer) => (
-                        format!(
-                            "{}: {} now consumes {name}",
-                            self.scope_of_service(consumer),
-                            self.services[consumer].name
-                        ),
-                        vec![self.service_file(consumer)],
+            ChangeKind::EditMarkdown => made(self.edit_markdown(message)),
+            ChangeKind::BumpVersion => made(self.bump_version(message)),
+            ChangeKind::AddService => made(self.add_service()),
+            ChangeKind::AddConsumer => match self.add_consumer(message) {
+                Some(consumer) => made((
+                    format!(
+                        "{}: {} now consumes {name}",
+                        self.scope_of_service(consumer),
+                        self.services[consumer].name
                     ),
-                    None => self.edit_markdown(message),
-                };
-            }
-        };
+                    vec![self.service_file(consumer)],
+                )),
+                None => self.apply(ChangeKind::EditMarkdown),
+            },
+        }
+    }
+
+    /// A schema edit's subject and its one file.
+    fn schema_written(&self, message: usize, subject: String) -> (String, Vec<FileWrite>) {
+        let dir = self.message_path(message);
         (subject, vec![self.message_schema(message, &dir)])
     }
 

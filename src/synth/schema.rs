@@ -147,10 +147,11 @@ fn field(
             *rng.pick(&["Name", "Note", "Description", "Reference"]),
             json!({"type": "string", "minLength": 1, "maxLength": 20 * rng.between(1, 25)}),
         ),
-        4 => (
-            *rng.pick(&["Email", "Url"]),
-            json!({"type": "string", "format": "email"}),
+        4 if rng.percent(50) => (
+            "Email",
+            json!({"type": "string", "format": "email", "maxLength": 254}),
         ),
+        4 => ("Url", json!({"type": "string", "format": "uri"})),
         5 => (
             *rng.pick(&["Count", "Quantity", "Attempts"]),
             json!({"type": "integer", "minimum": 0, "maximum": 10usize.pow(rng.between(2, 6) as u32)}),
