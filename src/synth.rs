@@ -567,34 +567,40 @@ impl World {
         }
     }
 
-    /// Adds one receiving service for `message`; None when no service is left to add.
+    /// Adds one receiving service for `message`; None when a few random picks find no
+    /// service that does not already receive it.
     fn add_consumer(&mut self, message: usize) -> Option<usize> {
-        let producer = self.messages[message].service;
-        let candidates = self.services.len();
         // A few tries are enough; a full scan would be O(S) per edge.
-        for _ in 0..8 {
-            let consumer = self.rng.below(candidates);
-            let taken = self.services[consumer]
-                .receives
-                .iter()
-                .any(|p| p.message == message);
-            if consumer != producer && !taken {
-                let version = self.pointer_version(message);
-                let channel = self.services[producer]
-                    .sends
-                    .iter()
-                    .find(|p| p.message == message)
-                    .and_then(|p| p.channel)
-                    .filter(|_| self.rng.percent(60));
-                self.services[consumer].receives.push(Pointer {
-                    message,
-                    version,
-                    channel,
-                });
-                return Some(consumer);
-            }
+        (0..8).find_map(|_| {
+            let consumer = self.rng.below(self.services.len());
+            self.receive(consumer, message).then_some(consumer)
+        })
+    }
+
+    /// Makes `consumer` receive `message` (through the producer's channel, six times in ten
+    /// when it has one); false when it is the producer or already receives it.
+    fn receive(&mut self, consumer: usize, message: usize) -> bool {
+        let producer = self.messages[message].service;
+        let taken = self.services[consumer]
+            .receives
+            .iter()
+            .any(|p| p.message == message);
+        if consumer == producer || taken {
+            return false;
         }
-        None
+        let version = self.pointer_version(message);
+        let channel = self.services[producer]
+            .sends
+            .iter()
+            .find(|p| p.message == message)
+            .and_then(|p| p.channel)
+            .filter(|_| self.rng.percent(60));
+        self.services[consumer].receives.push(Pointer {
+            message,
+            version,
+            channel,
+        });
+        true
     }
 
     fn prose(&mut self, name: &str, what: &str) -> String {
@@ -989,14 +995,7 @@ impl World {
         let service = self.new_service(domain);
         for _ in 0..self.rng.between(1, 3) {
             let message = self.rng.below(self.messages.len());
-            if self.messages[message].service != service {
-                let version = self.pointer_version(message);
-                self.services[service].receives.push(Pointer {
-                    message,
-                    version,
-                    channel: None,
-                });
-            }
+            self.receive(service, message);
         }
         (
             format!(
