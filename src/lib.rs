@@ -10,6 +10,7 @@
 //! - [`history`]: a first-parent commit list -> one ArchitectureDiff per changed commit (`log`)
 //! - [`report`]: an ArchitectureDiff -> text, markdown or GitHub annotations, pure
 //! - [`hook`]: the git pre-commit hook script, pure
+//! - [`synth`]: a seeded synthetic catalog and history, as a `git fast-import` stream (benchmarks)
 //! - `cli`: the thin command line on top.
 
 pub mod catalog;
@@ -20,3 +21,4 @@ pub mod hook;
 pub mod json_text;
 pub mod report;
 pub mod schema;
+pub mod synth;

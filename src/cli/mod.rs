@@ -3,6 +3,7 @@
 
 mod diff;
 mod exit_code;
+mod generate;
 mod hook;
 mod index;
 mod log;
@@ -48,6 +49,9 @@ enum Command {
     /// Install or uninstall the git pre-commit hook that runs `catalog-diff --staged`.
     #[command(after_help = AFTER_HELP)]
     Hook(hook::HookArgs),
+    /// Write a synthetic catalog repository for benchmarks (hidden: a developer tool).
+    #[command(hide = true)]
+    Generate(generate::GenerateArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -69,6 +73,7 @@ pub fn main() -> ExitCode {
         Some(Command::Log(args)) => log::run(args),
         Some(Command::Schema(args)) => schema::run(args),
         Some(Command::Hook(args)) => hook::run(args),
+        Some(Command::Generate(args)) => generate::run(args),
     };
     match outcome {
         Ok(code) => ExitCode::from(code),
