@@ -843,9 +843,29 @@ fn assert_advance_matches_full_reads(repo: &Repo, commits: &[CommitId], dir: &st
     let mut tree = None;
     for &id in commits {
         let next = repo.tree_id(id, dir).expect("tree id");
-        repo.advance(&mut files, tree, next, dir).expect("advance");
+        let before = files.clone();
+        let changes = repo.advance(&mut files, tree, next, dir).expect("advance");
         tree = next;
         let full = repo.read_commit(id, dir).expect("read");
+        // The changes name exactly the paths whose blob differs, with the blob they had.
+        let all: std::collections::BTreeSet<&String> =
+            before.files.keys().chain(full.files.keys()).collect();
+        let expected: Vec<(&String, Option<String>)> = all
+            .into_iter()
+            .filter(|p| before.get(p).map(|b| b.id) != full.get(p).map(|b| b.id))
+            .map(|p| (p, before.get(p).map(|b| b.id.to_string())))
+            .collect();
+        let reported: Vec<(&String, Option<String>)> = changes
+            .paths
+            .iter()
+            .map(|(p, b)| (p, b.as_ref().map(|b| b.id.to_string())))
+            .collect();
+        assert_eq!(reported, expected, "changed paths at {id}");
+        assert_eq!(
+            changes.special,
+            before.special != full.special,
+            "special at {id}"
+        );
         assert_eq!(summary(&files), summary(&full), "files at {id}");
         assert_eq!(files.special, full.special, "special entries at {id}");
     }

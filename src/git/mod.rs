@@ -34,7 +34,7 @@ use crate::catalog::BlobId;
 
 pub use detect::{CATALOG_FOLDERS, CONFIG_FILES, detect_from_paths, normalize_dir};
 pub use history::CommitInfo;
-pub use read::read_dir;
+pub use read::{Changes, read_dir};
 
 /// Everything that can stop reading a catalog out of git.
 #[derive(Debug, thiserror::Error)]

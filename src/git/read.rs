@@ -12,6 +12,16 @@ use rayon::prelude::*;
 use super::{Error, OBJECT_CACHE_BYTES, Repo, Result, Side, blob_id};
 use crate::catalog::{Blob, FileSet, SpecialEntry};
 
+/// What [`Repo::advance`] changed in a FileSet.
+#[derive(Debug, Default)]
+pub struct Changes {
+    /// Every file path added, modified or removed, with the blob it held before (`None`: it
+    /// was not there).
+    pub paths: BTreeMap<String, Option<Blob>>,
+    /// True when a symlink or submodule entry appeared, changed or went.
+    pub special: bool,
+}
+
 /// Files of one side before their bytes are loaded: catalog path -> object id.
 #[derive(Default)]
 struct Listing {
@@ -52,23 +62,30 @@ impl Repo {
     /// Turns `files`, the FileSet of catalog tree `old`, into that of catalog tree `new` by
     /// reading only the subtrees whose ids differ and the blobs that changed: a history walk
     /// pays for what a commit changed, not for the catalog's size. `None` is an absent catalog.
+    /// Returns what changed, with the blobs the changed paths held before.
     pub fn advance(
         &self,
         files: &mut FileSet,
         old: Option<gix::ObjectId>,
         new: Option<gix::ObjectId>,
         dir: &str,
-    ) -> Result<()> {
+    ) -> Result<Changes> {
         let mut listing = Listing::default();
-        self.diff_tree(files, old, new, dir, "", &mut listing)?;
+        let mut changes = Changes::default();
+        self.diff_tree(files, old, new, dir, "", &mut listing, &mut changes)?;
+        changes.special |= !listing.special.is_empty();
         let loaded = self.load(listing)?;
-        files.files.extend(loaded.files);
+        for (path, blob) in loaded.files {
+            let before = files.files.insert(path.clone(), blob);
+            changes.paths.entry(path).or_insert(before);
+        }
         files.special.extend(loaded.special);
-        Ok(())
+        Ok(changes)
     }
 
     /// Removes from `files` what tree `old` at `prefix` has and `new` lacks, and lists into
     /// `out` what `new` has and `old` lacks or holds differently.
+    #[allow(clippy::too_many_arguments)] // one recursion's state
     fn diff_tree(
         &self,
         files: &mut FileSet,
@@ -77,6 +94,7 @@ impl Repo {
         dir: &str,
         prefix: &str,
         out: &mut Listing,
+        changes: &mut Changes,
     ) -> Result<()> {
         if old == new {
             return Ok(());
@@ -101,10 +119,12 @@ impl Repo {
                 (EntryKind::Tree, Some((EntryKind::Tree, _))) => {
                     old_trees.insert(name, *id);
                 }
-                (EntryKind::Tree, _) => remove_under(files, &path),
+                (EntryKind::Tree, _) => remove_under(files, &path, changes),
                 _ => {
-                    files.files.remove(&path);
-                    files.special.remove(&path);
+                    changes.special |= files.special.remove(&path).is_some();
+                    if let Some(before) = files.files.remove(&path) {
+                        changes.paths.insert(path, Some(before));
+                    }
                 }
             }
         }
@@ -120,7 +140,7 @@ impl Repo {
             match kind {
                 EntryKind::Tree => {
                     let before = old_trees.get(name.as_str()).copied();
-                    self.diff_tree(files, before, Some(*id), dir, &path, out)?
+                    self.diff_tree(files, before, Some(*id), dir, &path, out, changes)?
                 }
                 EntryKind::Blob | EntryKind::BlobExecutable => out.blobs.push((path, *id)),
                 EntryKind::Link => {
@@ -590,13 +610,15 @@ fn walk_error(workdir: &Path, e: ignore::Error) -> Error {
 }
 
 /// Drops every file and special entry below folder `path` (a folder replaced or removed).
-fn remove_under(files: &mut FileSet, path: &str) {
+fn remove_under(files: &mut FileSet, path: &str, changes: &mut Changes) {
     let prefix = format!("{path}/");
     for key in keys_under(&files.files, &prefix) {
-        files.files.remove(&key);
+        let before = files.files.remove(&key);
+        changes.paths.insert(key, before);
     }
     for key in keys_under(&files.special, &prefix) {
         files.special.remove(&key);
+        changes.special = true;
     }
 }
 
