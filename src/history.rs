@@ -13,6 +13,7 @@ use std::ops::ControlFlow;
 use rayon::prelude::*;
 
 use crate::catalog::build::{self, Built, ParseCache};
+use crate::catalog::scope::Scope;
 use crate::catalog::{Diagnostic, FileSet, Index, Severity};
 use crate::diff::{
     self, ArchitectureDiff, EdgeChanges, Prepared, ResourceChanges, VerdictCache, summarize,
@@ -66,6 +67,8 @@ pub struct Outcome {
     pub walked: usize,
     /// True when the caller asked to stop early.
     pub stopped: bool,
+    /// Changed commits diffed on the reach of their change rather than on whole catalogs.
+    pub cut: usize,
 }
 
 /// The build options of one commit's catalog; `log` and `diff` build sides the same way.
@@ -116,9 +119,6 @@ pub fn walk(
     progress: &mut dyn FnMut(usize),
     on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
 ) -> git::Result<Outcome> {
-    let parse_cache = ParseCache::default();
-    let verdict_cache = VerdictCache::default();
-
     // Tree ids only: cheap, and they decide which commits are read at all.
     let start_tree = match start {
         Some(id) => repo.tree_id(id, &options.dir)?,
@@ -133,79 +133,220 @@ pub fn walk(
         }
         previous_tree = tree;
     }
-
-    // One FileSet moves along the history by tree deltas: each step reads what changed.
-    let mut files = FileSet::default();
-    repo.advance(&mut files, None, start_tree, &options.dir)?;
-    let mut files_tree = start_tree;
-    let mut previous = match &options.baseline {
-        Baseline::Parent => Some(build_files(&files, start, options, &parse_cache).index),
-        Baseline::Fixed(_) => None,
+    let mut walker = Walker {
+        repo,
+        commits,
+        options,
+        parse_cache: ParseCache::default(),
+        verdict_cache: VerdictCache::default(),
+        files: FileSet::default(),
+        tree: None,
+        outcome: Outcome::default(),
     };
-    let mut outcome = Outcome::default();
-    for chunk in changed.chunks(CHUNK) {
-        // gix handles are not Sync, so reading stays on this thread (blobs go through the
-        // repository's BlobCache); building and diffing are pure and run in parallel.
-        let mut snapshots = Vec::with_capacity(chunk.len());
-        for &(_, tree) in chunk {
-            repo.advance(&mut files, files_tree, tree, &options.dir)?;
-            files_tree = tree;
-            snapshots.push(files.clone());
-        }
-        let built: Vec<Built> = chunk
-            .par_iter()
-            .zip(&snapshots)
-            .map(|(&(position, _), files)| {
-                build_files(files, Some(commits[position].id), options, &parse_cache)
-            })
-            .collect();
-        drop(snapshots);
-        // Each commit is grouped and resolved once, as candidate and then as baseline.
-        let prepared: Vec<Prepared> = built.par_iter().map(|b| Prepared::new(&b.index)).collect();
-        let fixed = match &options.baseline {
-            Baseline::Fixed(index) => Some(Prepared::new(index)),
-            Baseline::Parent => None,
+    walker.advance(start_tree)?;
+    let stopped = match &options.baseline {
+        Baseline::Parent => walker.against_parents(start, &changed, progress, on_step)?,
+        Baseline::Fixed(index) => walker.against(index, &changed, progress, on_step)?,
+    };
+    let mut outcome = walker.outcome;
+    if stopped.is_continue() {
+        outcome.walked = commits.len();
+        progress(outcome.walked);
+    }
+    Ok(outcome)
+}
+
+/// The state of one walk: one FileSet moved along the history by tree deltas (each step reads
+/// what changed) and the caches every step shares.
+struct Walker<'a> {
+    repo: &'a Repo,
+    commits: &'a [CommitInfo],
+    options: &'a Options,
+    parse_cache: ParseCache,
+    verdict_cache: VerdictCache,
+    files: FileSet,
+    tree: Option<gix::ObjectId>,
+    outcome: Outcome,
+}
+
+impl Walker<'_> {
+    fn advance(&mut self, tree: Option<gix::ObjectId>) -> git::Result<git::Changes> {
+        let changes = self
+            .repo
+            .advance(&mut self.files, self.tree, tree, &self.options.dir)?;
+        self.tree = tree;
+        Ok(changes)
+    }
+
+    fn build(&self, files: &FileSet, commit: Option<CommitId>) -> Built {
+        build_files(files, commit, self.options, &self.parse_cache)
+    }
+
+    fn diff(&self, a: &Index, b: &Index) -> ArchitectureDiff {
+        let (a, b) = (Prepared::new(a), Prepared::new(b));
+        diff::diff_prepared(&a, &b, &self.options.diff, &self.verdict_cache)
+    }
+
+    /// Hands one changed commit to the caller.
+    fn emit(
+        &mut self,
+        position: usize,
+        diff: ArchitectureDiff,
+        diagnostics: Vec<Diagnostic>,
+        progress: &mut dyn FnMut(usize),
+        on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.outcome.walked = position + 1;
+        progress(self.outcome.walked);
+        let commit = self.commits[position].clone();
+        let parent = commit.first_parent();
+        let step = Step {
+            commit,
+            parent,
+            diff,
+            diagnostics,
         };
-        let before_chunk = previous.as_ref().map(Prepared::new);
-        let diffs: Vec<ArchitectureDiff> = (0..built.len())
-            .into_par_iter()
-            .map(|i| {
-                let baseline = match (&fixed, i) {
-                    (Some(fixed), _) => fixed,
-                    (None, 0) => before_chunk.as_ref().unwrap_or(&prepared[0]),
-                    (None, _) => &prepared[i - 1],
+        let flow = on_step(step);
+        self.outcome.stopped = flow.is_break();
+        flow
+    }
+
+    /// Each changed commit against its first parent. A commit whose change has a [`Reach`]
+    /// is diffed on that part of both catalogs only, so its cost follows the change, not the
+    /// catalog; other commits (and the first) are built whole.
+    ///
+    /// [`Reach`]: crate::catalog::scope::Reach
+    fn against_parents(
+        &mut self,
+        start: Option<CommitId>,
+        changed: &[(usize, Option<gix::ObjectId>)],
+        progress: &mut dyn FnMut(usize),
+        on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
+    ) -> git::Result<ControlFlow<()>> {
+        let mut scope = Scope::new(&self.files, &self.parse_cache);
+        let first = self.build(&self.files, start);
+        let mut diagnostics = first.diagnostics;
+        // The whole Index of the previous commit, while the steps are whole builds.
+        let mut whole = Some(first.index);
+        for &(position, tree) in changed {
+            let changes = self.advance(tree)?;
+            let commit = Some(self.commits[position].id);
+            let reach = scope
+                .reach(&self.files, &changes.paths, &self.parse_cache)
+                .filter(|_| !changes.special);
+            let cut = reach.and_then(|reach| {
+                let before = self.build(&reach.before, start);
+                let after = self.build(&reach.after, commit);
+                // A schema the cut left out would read as missing: build whole instead.
+                let complete = |built: &Built, files: &dyn Fn(&str) -> bool| {
+                    built.unresolved_files.iter().all(|path| !files(path))
                 };
-                diff::diff_prepared(baseline, &prepared[i], &options.diff, &verdict_cache)
-            })
-            .collect();
-        drop((prepared, fixed, before_chunk));
-        for ((&(position, _), built), diff) in chunk.iter().zip(built.iter()).zip(diffs) {
-            outcome.walked = position + 1;
-            progress(outcome.walked);
-            let commit = commits[position].clone();
-            let parent = commit.first_parent();
+                let was = |path: &str| match changes.paths.get(path) {
+                    Some(before) => before.is_some(),
+                    None => self.files.get(path).is_some(),
+                };
+                let is = |path: &str| self.files.get(path).is_some();
+                (complete(&before, &was) && complete(&after, &is)).then_some((reach, before, after))
+            });
+            let (diff, step_diagnostics) = match cut {
+                Some((reach, before, after)) => {
+                    whole = None;
+                    self.outcome.cut += 1;
+                    let inside = |d: &Diagnostic| reach.resource_files.contains(&d.file);
+                    diagnostics.retain(|d| !inside(d));
+                    diagnostics.extend(after.diagnostics.iter().filter(|d| inside(d)).cloned());
+                    diagnostics.sort();
+                    diagnostics.dedup();
+                    (self.diff(&before.index, &after.index), diagnostics.clone())
+                }
+                None => {
+                    let previous = match whole.take() {
+                        Some(index) => index,
+                        None => self.build(&revert(&self.files, &changes), start).index,
+                    };
+                    let built = self.build(&self.files, commit);
+                    let diff = self.diff(&previous, &built.index);
+                    diagnostics = built.diagnostics;
+                    whole = Some(built.index);
+                    (diff, diagnostics.clone())
+                }
+            };
             let mut diff = diff;
-            if let (Baseline::Parent, Some(parent)) = (&options.baseline, parent) {
-                // The baseline Index may come from an older commit with the same catalog tree;
-                // the parent is the commit this step is about.
+            // The baseline may carry an older commit's label (same catalog tree, or the walk's
+            // start); the parent is the commit this step is about.
+            if let Some(parent) = self.commits[position].first_parent() {
                 diff.refs.a.commit = parent.to_string();
             }
-            let step = Step {
-                commit,
-                parent,
-                diff,
-                diagnostics: built.diagnostics.clone(),
-            };
-            if on_step(step).is_break() {
-                outcome.stopped = true;
-                return Ok(outcome);
+            diff.refs.b.commit = self.commits[position].id.to_string();
+            if self
+                .emit(position, diff, step_diagnostics, progress, on_step)
+                .is_break()
+            {
+                return Ok(ControlFlow::Break(()));
             }
         }
-        previous = built.into_iter().last().map(|b| b.index);
+        Ok(ControlFlow::Continue(()))
     }
-    outcome.walked = commits.len();
-    progress(outcome.walked);
-    Ok(outcome)
+
+    /// Each changed commit against one fixed Index (`--against`): whole builds, in parallel
+    /// chunks.
+    fn against(
+        &mut self,
+        fixed: &Index,
+        changed: &[(usize, Option<gix::ObjectId>)],
+        progress: &mut dyn FnMut(usize),
+        on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
+    ) -> git::Result<ControlFlow<()>> {
+        let fixed = Prepared::new(fixed);
+        for chunk in changed.chunks(CHUNK) {
+            // gix handles are not Sync, so reading stays on this thread (blobs go through the
+            // repository's BlobCache); building and diffing are pure and run in parallel.
+            let mut snapshots = Vec::with_capacity(chunk.len());
+            for &(_, tree) in chunk {
+                self.advance(tree)?;
+                snapshots.push(self.files.clone());
+            }
+            // The repository handle is not Sync: the parallel part sees only pure state.
+            let (commits, options) = (self.commits, self.options);
+            let (parse_cache, verdict_cache) = (&self.parse_cache, &self.verdict_cache);
+            let steps: Vec<(ArchitectureDiff, Vec<Diagnostic>)> = chunk
+                .par_iter()
+                .zip(&snapshots)
+                .map(|(&(position, _), files)| {
+                    let built =
+                        build_files(files, Some(commits[position].id), options, parse_cache);
+                    let diff = diff::diff_prepared(
+                        &fixed,
+                        &Prepared::new(&built.index),
+                        &options.diff,
+                        verdict_cache,
+                    );
+                    (diff, built.diagnostics)
+                })
+                .collect();
+            for (&(position, _), (diff, diagnostics)) in chunk.iter().zip(steps) {
+                if self
+                    .emit(position, diff, diagnostics, progress, on_step)
+                    .is_break()
+                {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+}
+
+/// The catalog before `changes`, from the catalog after them.
+fn revert(after: &FileSet, changes: &git::Changes) -> FileSet {
+    let mut before = after.clone();
+    for (path, blob) in &changes.paths {
+        match blob {
+            Some(blob) => before.files.insert(path.clone(), blob.clone()),
+            None => before.files.remove(path),
+        };
+    }
+    before
 }
 
 /// Which part of each diff a walk reports.

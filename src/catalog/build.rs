@@ -46,6 +46,9 @@ pub struct Built {
     pub index: Index,
     /// Sorted and free of duplicates.
     pub diagnostics: Vec<Diagnostic>,
+    /// Catalog paths that front matter names as schema or specification files and that are
+    /// not files of the catalog.
+    pub unresolved_files: Vec<String>,
 }
 
 impl Built {
@@ -56,7 +59,7 @@ impl Built {
     }
 }
 
-type Parsed = Result<Value, Box<Diagnostic>>;
+pub(crate) type Parsed = Result<Value, Box<Diagnostic>>;
 
 /// Parsed front matter and content hashes keyed by blob id, shared by every build that sees the
 /// same blobs (a history walk parses each file version once).
@@ -67,7 +70,7 @@ pub struct ParseCache {
 }
 
 impl ParseCache {
-    fn front_matter(&self, path: &str, id: BlobId, bytes: &[u8]) -> Arc<Parsed> {
+    pub(crate) fn front_matter(&self, path: &str, id: BlobId, bytes: &[u8]) -> Arc<Parsed> {
         if let Some(hit) = lock(&self.front_matter).get(&id) {
             return hit.clone();
         }
@@ -392,6 +395,7 @@ struct Builder<'a> {
     cache: &'a ParseCache,
     ignore: ignore::gitignore::Gitignore,
     diagnostics: Vec<Diagnostic>,
+    unresolved_files: Vec<String>,
 }
 
 /// A resource on its way into the index.
@@ -444,6 +448,7 @@ impl<'a> Builder<'a> {
             cache,
             ignore,
             diagnostics,
+            unresolved_files: Vec::new(),
         }
     }
 
@@ -485,6 +490,7 @@ impl<'a> Builder<'a> {
                 assets,
             },
             diagnostics,
+            unresolved_files: self.unresolved_files,
         }
     }
 
@@ -849,6 +855,7 @@ impl<'a> Builder<'a> {
         if let Some(blob) = self.files.get(&full) {
             return Some((self.cache.hash(blob.id, &blob.data), blob.data.clone()));
         }
+        self.unresolved_files.push(full.clone());
         let what = if self.is_directory(&full) {
             "is a directory, not a file"
         } else {
@@ -1053,12 +1060,18 @@ fn index_files(files: &FileSet) -> Vec<&str> {
         .files
         .keys()
         .map(String::as_str)
-        .filter(|path| matches!(file_name(path), "index.md" | "index.mdx"))
-        .filter(|path| !path.split('/').any(|segment| segment.starts_with('.')))
-        .filter(|path| !path.starts_with("node_modules/"))
+        .filter(|path| is_resource_file(path))
         .collect();
     paths.sort_by(|a, b| discovery_order(a, b));
     paths
+}
+
+/// True for the files the SDK reads resources from: `index.md`/`index.mdx` outside hidden
+/// folders and the root `node_modules`.
+pub(crate) fn is_resource_file(path: &str) -> bool {
+    matches!(file_name(path), "index.md" | "index.mdx")
+        && !path.split('/').any(|segment| segment.starts_with('.'))
+        && !path.starts_with("node_modules/")
 }
 
 /// Depth first; in each directory its files in descending name order, then its

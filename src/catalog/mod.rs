@@ -5,6 +5,7 @@
 pub mod build;
 pub mod frontmatter;
 pub mod resolve;
+pub mod scope;
 pub mod version;
 mod yaml;
 

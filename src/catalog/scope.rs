@@ -1,0 +1,358 @@
+//! The part of a catalog that one change can reach, so a history walk diffs that part of two
+//! consecutive commits instead of both whole catalogs.
+//!
+//! An ArchitectureDiff reads, per resource, its type, id, version, name, owners, deprecated flag,
+//! schema files and pointers, never its sidecars. Those come from the resource's own front
+//! matter, its folder's files, the resources with the same id (version lookup, §4.2) and, for
+//! edges, the resources it points at. So for a change it is enough to build:
+//! - the resource files that changed, and for any other changed file the resource in whose
+//!   folder it lies and those above that name schema or specification files;
+//! - every resource file declaring one of their ids (old or new), and every resource file
+//!   pointing at one of those ids;
+//! - every resource file declaring an id that a changed resource file points at (the ends of
+//!   its edges, before and after); unchanged resources keep their edges on both sides;
+//!
+//! each with the files of its own folder (not those of nested resource folders). Resources
+//! outside that set are the same on both sides, so they add nothing to the diff.
+//!
+//! Changes this reasoning does not cover make [`Scope::reach`] answer `None`, and the caller
+//! builds the whole catalog: symlinks and submodules, ignore rules, teams and users, the
+//! directory store, assets, files outside every resource folder, and very wide changes.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde_json::Value;
+
+use super::build::{ParseCache, Parsed, is_resource_file};
+use super::{Blob, FileSet};
+
+/// What one resource file says about the graph: its id, the ids it points at, and whether
+/// it names schema or specification files (which may lie in folders below its own).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Facts {
+    id: Option<String>,
+    mentions: BTreeSet<String>,
+    names_files: bool,
+}
+
+/// The front-matter keys that name schema and specification files (§5.3, §5.4).
+const FILE_KEYS: &[&str] = &[
+    "schemaPath",
+    "schemas",
+    "specifications",
+    "asyncapiPath",
+    "openapiPath",
+    "graphqlPath",
+];
+
+impl Facts {
+    fn of(parsed: &Parsed) -> Facts {
+        let Ok(Value::Object(map)) = parsed else {
+            return Facts::default();
+        };
+        let mut mentions = BTreeSet::new();
+        for (key, value) in map {
+            if key != "id" {
+                collect_ids(value, &mut mentions);
+            }
+        }
+        Facts {
+            id: map.get("id").and_then(Value::as_str).map(str::to_owned),
+            mentions,
+            names_files: FILE_KEYS.iter().any(|key| map.contains_key(*key)),
+        }
+    }
+}
+
+/// Every `id: <string>` below the top level: all pointer shapes, and some that are not
+/// pointers, which only makes the reach larger.
+fn collect_ids(value: &Value, out: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(id)) = map.get("id") {
+                out.insert(id.clone());
+            }
+            map.values().for_each(|v| collect_ids(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_ids(v, out)),
+        _ => {}
+    }
+}
+
+/// Which resource files declare and point at which ids, kept up to date along a history.
+#[derive(Default)]
+pub struct Scope {
+    facts: HashMap<String, Facts>,
+    declared_by: HashMap<String, BTreeSet<String>>,
+    pointed_at_by: HashMap<String, BTreeSet<String>>,
+}
+
+/// The two sides of a change, cut down to its reach.
+#[derive(Debug)]
+pub struct Reach {
+    pub before: FileSet,
+    pub after: FileSet,
+    /// The resource files inside the reach; their diagnostics are the ones the cut-down
+    /// builds report faithfully.
+    pub resource_files: BTreeSet<String>,
+}
+
+/// Paths whose change can affect resources anywhere in the catalog.
+fn is_global(path: &str) -> bool {
+    const ROOTS: &[&str] = &[
+        "teams/",
+        "users/",
+        ".eventcatalog/",
+        "components/",
+        "public/",
+    ];
+    path == ".eventcatalogignore" || ROOTS.iter().any(|root| path.starts_with(root))
+}
+
+/// A reach wider than this share of the catalog's resource files is built whole instead.
+const WIDEST_REACH: usize = 4;
+
+impl Scope {
+    /// The scope of a whole catalog.
+    pub fn new(files: &FileSet, cache: &ParseCache) -> Scope {
+        let mut scope = Scope::default();
+        for (path, blob) in files.files.iter().filter(|(p, _)| is_resource_file(p)) {
+            scope.set(path, Some(blob), cache);
+        }
+        scope
+    }
+
+    fn set(&mut self, path: &str, blob: Option<&Blob>, cache: &ParseCache) {
+        if let Some(old) = self.facts.remove(path) {
+            if let Some(id) = &old.id {
+                remove(&mut self.declared_by, id, path);
+            }
+            for id in &old.mentions {
+                remove(&mut self.pointed_at_by, id, path);
+            }
+        }
+        let Some(blob) = blob else { return };
+        let facts = Facts::of(&cache.front_matter(path, blob.id, &blob.data));
+        if let Some(id) = &facts.id {
+            add(&mut self.declared_by, id, path);
+        }
+        for id in &facts.mentions {
+            add(&mut self.pointed_at_by, id, path);
+        }
+        self.facts.insert(path.to_owned(), facts);
+    }
+
+    /// Moves the scope to `after` (the catalog once `changes` are applied; `changes` maps each
+    /// changed path to its blob before) and returns the reach of the change, or `None` when
+    /// the whole catalog must be built.
+    pub fn reach(
+        &mut self,
+        after: &FileSet,
+        changes: &BTreeMap<String, Option<Blob>>,
+        cache: &ParseCache,
+    ) -> Option<Reach> {
+        let before = Before { after, changes };
+        let mut unreachable = false;
+        // Changed resource files, and the resources that may read a changed file: the one
+        // whose folder holds it and those above that name schema or specification files.
+        let changed: BTreeSet<String> = changes
+            .keys()
+            .filter(|p| is_resource_file(p))
+            .cloned()
+            .collect();
+        let mut readers = BTreeSet::new();
+        for path in changes.keys() {
+            if is_global(path) {
+                unreachable = true;
+            } else if !is_resource_file(path) {
+                let above = resource_files_above(path, &before, after);
+                unreachable |= above.is_empty();
+                let nearest = above.first().cloned();
+                readers.extend(nearest);
+                readers.extend(
+                    above
+                        .into_iter()
+                        .filter(|r| self.facts.get(r).is_some_and(|f| f.names_files)),
+                );
+            }
+        }
+
+        // The ids and pointers of the changed files before, then after, the change.
+        let mut ids = BTreeSet::new();
+        let mut mentions = BTreeSet::new();
+        let mut note = |scope: &Scope, files: &BTreeSet<String>, with_mentions: bool| {
+            for facts in files.iter().filter_map(|f| scope.facts.get(f)) {
+                ids.extend(facts.id.clone());
+                if with_mentions {
+                    mentions.extend(facts.mentions.iter().cloned());
+                }
+            }
+        };
+        note(self, &changed, true);
+        for path in &changed {
+            self.set(path, after.get(path), cache);
+        }
+        if unreachable {
+            return None;
+        }
+        note(self, &changed, true);
+        note(self, &readers, false);
+
+        let mut reach: BTreeSet<String> = changed.union(&readers).cloned().collect();
+        let lookup = |map: &HashMap<String, BTreeSet<String>>, id: &String| {
+            map.get(id)
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        for id in &ids {
+            reach.extend(lookup(&self.declared_by, id));
+            reach.extend(lookup(&self.pointed_at_by, id));
+        }
+        for id in &mentions {
+            reach.extend(lookup(&self.declared_by, id));
+        }
+        if reach.len() * WIDEST_REACH > self.facts.len().max(1) {
+            return None;
+        }
+        Some(Reach {
+            before: cut(&before, &reach),
+            after: cut(after, &reach),
+            resource_files: reach,
+        })
+    }
+}
+
+fn add(map: &mut HashMap<String, BTreeSet<String>>, id: &str, path: &str) {
+    map.entry(id.to_owned())
+        .or_default()
+        .insert(path.to_owned());
+}
+
+fn remove(map: &mut HashMap<String, BTreeSet<String>>, id: &str, path: &str) {
+    if let Some(paths) = map.get_mut(id) {
+        paths.remove(path);
+        if paths.is_empty() {
+            map.remove(id);
+        }
+    }
+}
+
+/// The files of one side, as far as cutting a reach needs them.
+trait Files {
+    fn blob(&self, path: &str) -> Option<&Blob>;
+    /// The paths below `prefix` (which ends in `/`), in order.
+    fn paths_under(&self, prefix: &str) -> Vec<&str>;
+}
+
+impl Files for FileSet {
+    fn blob(&self, path: &str) -> Option<&Blob> {
+        self.get(path)
+    }
+    fn paths_under(&self, prefix: &str) -> Vec<&str> {
+        under(&self.files, prefix).collect()
+    }
+}
+
+/// The catalog before a change, seen through the catalog after it and the change.
+struct Before<'a> {
+    after: &'a FileSet,
+    changes: &'a BTreeMap<String, Option<Blob>>,
+}
+
+impl Files for Before<'_> {
+    fn blob(&self, path: &str) -> Option<&Blob> {
+        match self.changes.get(path) {
+            Some(before) => before.as_ref(),
+            None => self.after.get(path),
+        }
+    }
+    fn paths_under(&self, prefix: &str) -> Vec<&str> {
+        let unchanged = under(&self.after.files, prefix).filter(|p| !self.changes.contains_key(*p));
+        let changed = under(self.changes, prefix).filter(|p| self.changes[*p].is_some());
+        let mut paths: Vec<&str> = unchanged.chain(changed).collect();
+        paths.sort_unstable();
+        paths
+    }
+}
+
+fn under<'a, V>(map: &'a BTreeMap<String, V>, prefix: &str) -> impl Iterator<Item = &'a str> {
+    let prefix = prefix.to_owned();
+    map.range(prefix.clone()..)
+        .map(|(path, _)| path.as_str())
+        .take_while(move |path| path.starts_with(&prefix))
+}
+
+/// The resource files in the folders above `path`, on either side.
+fn resource_files_above(path: &str, before: &impl Files, after: &impl Files) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut dir = path;
+    while let Some(slash) = dir.rfind('/') {
+        dir = &dir[..slash];
+        push_resource_files(dir, before, after, &mut found);
+    }
+    push_resource_files("", before, after, &mut found);
+    found
+}
+
+fn push_resource_files(dir: &str, before: &impl Files, after: &impl Files, out: &mut Vec<String>) {
+    for name in ["index.md", "index.mdx"] {
+        let path = folder_path(dir, name);
+        if is_resource_file(&path) && (before.blob(&path).is_some() || after.blob(&path).is_some())
+        {
+            out.push(path);
+        }
+    }
+}
+
+fn folder_path(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// The resource files of `reach` with the files of their own folders (nested folders that
+/// hold a resource of their own excluded), plus the ignore file.
+fn cut(files: &impl Files, reach: &BTreeSet<String>) -> FileSet {
+    let mut out = FileSet::default();
+    let mut take = |path: &str| {
+        if let Some(blob) = files.blob(path) {
+            out.files.insert(path.to_owned(), blob.clone());
+        }
+    };
+    take(".eventcatalogignore");
+    for resource in reach {
+        let dir = resource.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
+        for path in files.paths_under(&prefix) {
+            if !inside_nested_resource(&path[prefix.len()..], &prefix, files) {
+                take(path);
+            }
+        }
+    }
+    out
+}
+
+/// True when `rest` (a path below `prefix`) lies in a sub-folder holding a resource file.
+fn inside_nested_resource(rest: &str, prefix: &str, files: &impl Files) -> bool {
+    let mut end = 0;
+    while let Some(slash) = rest[end..].find('/') {
+        end += slash;
+        let dir = format!("{prefix}{}", &rest[..end]);
+        if ["index.md", "index.mdx"]
+            .iter()
+            .any(|name| files.blob(&folder_path(&dir, name)).is_some())
+        {
+            return true;
+        }
+        end += 1;
+    }
+    false
+}
