@@ -83,9 +83,14 @@ impl ParseCache {
         if let Some(hit) = lock(&self.hashes).get(&id) {
             return hit.clone();
         }
-        let digest = Sha256::digest(bytes);
-        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-        let hash: Arc<str> = format!("sha256:{hex}").into();
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut hash = String::with_capacity(7 + 64);
+        hash.push_str("sha256:");
+        for byte in Sha256::digest(bytes) {
+            hash.push(HEX[usize::from(byte >> 4)] as char);
+            hash.push(HEX[usize::from(byte & 15)] as char);
+        }
+        let hash: Arc<str> = hash.into();
         lock(&self.hashes).insert(id, hash.clone());
         hash
     }
@@ -381,6 +386,8 @@ pub fn build(files: &FileSet, options: &Options, cache: &ParseCache) -> Built {
 struct Candidate<'a> {
     path: &'a str,
     parsed: Arc<Parsed>,
+    /// The folder names on the way to the file, split once for every type rule.
+    dirs: Vec<&'a str>,
 }
 
 impl Candidate<'_> {
@@ -503,6 +510,7 @@ impl<'a> Builder<'a> {
                 Some(Candidate {
                     path,
                     parsed: self.cache.front_matter(path, blob.id, &blob.data),
+                    dirs: directory_segments(path).collect(),
                 })
             })
             .collect();
@@ -526,8 +534,7 @@ impl<'a> Builder<'a> {
         drafts: &mut Vec<Draft<'a>>,
     ) {
         for candidate in candidates {
-            let dirs: Vec<&str> = directory_segments(candidate.path).collect();
-            if !rule.matches(&dirs) {
+            if !rule.matches(&candidate.dirs) {
                 continue;
             }
             let Some(data) = candidate.data() else {
@@ -935,6 +942,8 @@ impl<'a> Builder<'a> {
         } else {
             format!("{dir}/")
         };
+        // A folder that blocks the walk blocks everything below it: skip its paths unread.
+        let mut blocked: Option<String> = None;
         let mut found: Vec<&str> = self
             .files
             .files
@@ -943,6 +952,12 @@ impl<'a> Builder<'a> {
             .take_while(|path| path.starts_with(&prefix))
             .filter(|path| *path != content_path && !represented.contains(*path))
             .filter(|path| {
+                if blocked
+                    .as_ref()
+                    .is_some_and(|b| path.starts_with(b.as_str()))
+                {
+                    return false;
+                }
                 let rest = &path[prefix.len()..];
                 let name = file_name(rest);
                 let mut walked = dir.to_owned();
@@ -956,6 +971,9 @@ impl<'a> Builder<'a> {
                         || resource_dirs.contains(walked.as_str())
                         || self.ignore.matched(&walked, true).is_ignore()
                 });
+                if blocked_dir {
+                    blocked = Some(format!("{walked}/"));
+                }
                 !blocked_dir
                     && !SKIPPED_FILES.contains(&name)
                     && !name.ends_with('~')

@@ -1,7 +1,7 @@
 //! Edges and impact: each side's resolved graph, the edges added and removed between them, and
 //! who is hurt (producers and consumers with their owners, always from the baseline graph).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
@@ -74,6 +74,8 @@ type ResourceKey<'a> = (&'a str, &'a str, Option<&'a str>);
 
 pub(super) struct Graph {
     edges: Vec<GraphEdge>,
+    /// Edge positions by target id: impact asks for the parties of each changed message.
+    by_target: HashMap<String, Vec<usize>>,
 }
 
 impl Graph {
@@ -83,7 +85,7 @@ impl Graph {
             .iter()
             .map(|r| ((r.kind(), r.id(), r.version()), owner_ids(r)))
             .collect();
-        let edges = resolve::resolve(std::slice::from_ref(index))
+        let edges: Vec<GraphEdge> = resolve::resolve(std::slice::from_ref(index))
             .edges
             .iter()
             .map(|edge| {
@@ -118,7 +120,11 @@ impl Graph {
                 }
             })
             .collect();
-        Graph { edges }
+        let mut by_target: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, edge) in edges.iter().enumerate() {
+            by_target.entry(edge.to.id.clone()).or_default().push(i);
+        }
+        Graph { edges, by_target }
     }
 
     /// One edge per identity; a resolved one wins over the others.
@@ -134,9 +140,11 @@ impl Graph {
     }
 
     fn parties(&self, direction: &str, message: &ResourceRef) -> Vec<Party> {
-        let set: BTreeSet<Party> = self
-            .edges
+        let at = self.by_target.get(&message.id).map(Vec::as_slice);
+        let set: BTreeSet<Party> = at
+            .unwrap_or_default()
             .iter()
+            .map(|&i| &self.edges[i])
             .filter(|e| e.touches(direction, message))
             .map(GraphEdge::party)
             .collect();
