@@ -10,19 +10,18 @@
 use std::io;
 
 use serde::Serialize;
-use serde_json::Value;
 use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
 
 /// Largest integer a JavaScript number holds exactly (2^53).
 const MAX_SAFE: u64 = 1 << 53;
 
 /// `JSON.stringify(value, null, 2)`, without a trailing newline.
-pub fn to_pretty(value: &Value) -> String {
+pub fn to_pretty<T: Serialize + ?Sized>(value: &T) -> String {
     write_with(value, JsNumbers(PrettyFormatter::with_indent(b"  ")))
 }
 
 /// `JSON.stringify(value)`: no whitespace at all.
-pub fn to_compact(value: &Value) -> String {
+pub fn to_compact<T: Serialize + ?Sized>(value: &T) -> String {
     write_with(value, JsNumbers(CompactFormatter))
 }
 
@@ -35,12 +34,12 @@ pub fn js_number(n: f64) -> String {
     ryu_js::Buffer::new().format(n).to_owned()
 }
 
-fn write_with<F: Formatter>(value: &Value, formatter: F) -> String {
+fn write_with<T: Serialize + ?Sized, F: Formatter>(value: &T, formatter: F) -> String {
     let mut out = Vec::with_capacity(128);
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
     value
         .serialize(&mut serializer)
-        .expect("serialising a serde_json::Value into a Vec cannot fail");
+        .expect("serialising JSON values into a Vec cannot fail");
     String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 

@@ -42,8 +42,11 @@ fn index_text(
         .filter(|d| d.severity == Severity::Error)
         .count();
     let shown = built.diagnostics.iter().map(ToString::to_string).collect();
+    let text = json_text::to_pretty(&built.index);
+    // The CLI writes the Index without copying it; the document must not change.
+    assert_eq!(text, json_text::to_pretty(&built.index.to_value()));
     (
-        format!("{}\n", json_text::to_pretty(&built.index.to_value())),
+        format!("{text}\n"),
         shown,
         errors,
     )

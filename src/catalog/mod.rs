@@ -178,6 +178,24 @@ impl PartialEq for Resource {
     }
 }
 
+/// The same document as [`Index::to_value`], written without copying the resources.
+impl serde::Serialize for Index {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let resources: Vec<&Map<String, Value>> =
+            self.resources.iter().map(Resource::fields).collect();
+        let mut doc = serializer.serialize_map(None)?;
+        doc.serialize_entry("indexVersion", &1)?;
+        doc.serialize_entry("source", &self.source)?;
+        doc.serialize_entry("commit", &self.commit)?;
+        doc.serialize_entry("resources", &resources)?;
+        if !self.assets.is_empty() {
+            doc.serialize_entry("assets", &self.assets)?;
+        }
+        doc.end()
+    }
+}
+
 impl Index {
     /// The document as the SDK emits it: `indexVersion, source, commit, resources, assets?`.
     pub fn to_value(&self) -> Value {

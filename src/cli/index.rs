@@ -70,7 +70,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<u8> {
     if failed {
         return Ok(exit_code::ERROR);
     }
-    let text = json_text::to_pretty(&built.index.to_value());
+    let text = json_text::to_pretty(&built.index);
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "{text}").context("writing the index to stdout")?;
     Ok(exit_code::OK)

@@ -47,7 +47,8 @@ pub fn diff_cached(
     options: &Options,
     cache: &VerdictCache,
 ) -> ArchitectureDiff {
-    diff_prepared(&Prepared::new(a), &Prepared::new(b), options, cache)
+    let (a, b) = rayon::join(|| Prepared::new(a), || Prepared::new(b));
+    diff_prepared(&a, &b, options, cache)
 }
 
 /// One side of a diff with its resources grouped and its graph resolved, so a history walk
