@@ -45,11 +45,7 @@ fn index_text(
     let text = json_text::to_pretty(&built.index);
     // The CLI writes the Index without copying it; the document must not change.
     assert_eq!(text, json_text::to_pretty(&built.index.to_value()));
-    (
-        format!("{text}\n"),
-        shown,
-        errors,
-    )
+    (format!("{text}\n"), shown, errors)
 }
 
 fn read(path: &Path) -> String {

@@ -477,8 +477,18 @@ impl<'a> Builder<'a> {
             .map(|d| parent(&d.content_path))
             .collect();
         let mut resources: Vec<Resource> = drafts
-            .iter()
-            .map(|d| self.resource(d, &resource_dirs))
+            .par_iter()
+            .map(|d| {
+                let mut found = Findings::default();
+                (self.resource(d, &resource_dirs, &mut found), found)
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|(resource, found)| {
+                self.diagnostics.extend(found.diagnostics);
+                self.unresolved_files.extend(found.unresolved_files);
+                resource
+            })
             .collect();
         resources.sort_by(|a, b| {
             cmp_code_units(a.kind(), b.kind())
@@ -668,7 +678,12 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn resource(&mut self, draft: &Draft<'a>, resource_dirs: &HashSet<&str>) -> Resource {
+    fn resource(
+        &self,
+        draft: &Draft<'a>,
+        resource_dirs: &HashSet<&str>,
+        found: &mut Findings,
+    ) -> Resource {
         let mut out = Map::new();
         let base = parent(&draft.content_path).to_owned();
         let mut represented = HashSet::new();
@@ -680,10 +695,10 @@ impl<'a> Builder<'a> {
                     .files
                     .get(&draft.content_path)
                     .map(|b| Value::from(&*self.cache.hash(b.id, &b.data))),
-                "schemas" => self.schemas(draft, &base, &mut represented),
-                "specifications" => self.specifications(draft, &base, &mut represented),
+                "schemas" => self.schemas(draft, &base, &mut represented, found),
+                "specifications" => self.specifications(draft, &base, &mut represented, found),
                 "sidecars" => self.sidecars(&draft.content_path, &represented, resource_dirs),
-                "references" => self.references(draft),
+                "references" => references(draft, found),
                 key if COMPUTED.contains(&key) => None,
                 key => draft.data().get(key).cloned(),
             };
@@ -696,10 +711,11 @@ impl<'a> Builder<'a> {
 
     /// `schemas`, or `schemaPath` as a one-entry list (§5.3).
     fn schemas(
-        &mut self,
+        &self,
         draft: &Draft<'a>,
         base: &str,
         represented: &mut HashSet<String>,
+        found: &mut Findings,
     ) -> Option<Value> {
         let entries = match draft.data().get("schemas") {
             Some(Value::Null) | None => match draft.data().get("schemaPath") {
@@ -713,7 +729,7 @@ impl<'a> Builder<'a> {
             },
             Some(Value::Array(list)) => list.clone(),
             Some(_) => {
-                self.error(
+                found.error(
                     draft.source_path,
                     "schemas",
                     "`schemas` must be a list of schema entries".into(),
@@ -724,7 +740,7 @@ impl<'a> Builder<'a> {
         let mut out = Vec::with_capacity(entries.len());
         for entry in entries {
             let Value::Object(mut entry) = entry else {
-                self.error(
+                found.error(
                     draft.source_path,
                     "schemas",
                     "each `schemas` entry must be a mapping".into(),
@@ -746,7 +762,9 @@ impl<'a> Builder<'a> {
             };
             match path {
                 Some(Value::String(path)) if !path.is_empty() => {
-                    if let Some(resolved) = self.referenced_file(draft, "schemas", base, &path) {
+                    if let Some(resolved) =
+                        self.referenced_file(found, draft, "schemas", base, &path)
+                    {
                         if self.options.hash_content {
                             entry.insert("hash".into(), Value::from(&*resolved.0));
                         }
@@ -762,7 +780,7 @@ impl<'a> Builder<'a> {
                     }
                 }
                 Some(Value::String(_)) | Some(Value::Null) | None => {}
-                Some(_) => self.error(
+                Some(_) => found.error(
                     draft.source_path,
                     "schemas",
                     "a schema `path` must be a string".into(),
@@ -775,14 +793,15 @@ impl<'a> Builder<'a> {
 
     /// `specifications` as a list, or the `asyncapiPath`/`openapiPath`/`graphqlPath` mapping (§5.4).
     fn specifications(
-        &mut self,
+        &self,
         draft: &Draft<'a>,
         base: &str,
         represented: &mut HashSet<String>,
+        found: &mut Findings,
     ) -> Option<Value> {
         let entries: Vec<Map<String, Value>> = match draft.data().get("specifications")? {
             Value::Null => {
-                self.error(
+                found.error(
                     draft.source_path,
                     "specifications",
                     "`specifications` is empty".into(),
@@ -796,7 +815,7 @@ impl<'a> Builder<'a> {
                         Some(map.clone())
                     }
                     _ => {
-                        self.error(
+                        found.error(
                             draft.source_path,
                             "specifications",
                             "each `specifications` entry needs a string `path`".into(),
@@ -823,7 +842,8 @@ impl<'a> Builder<'a> {
         let mut out = Vec::with_capacity(entries.len());
         for mut entry in entries {
             if let Some(Value::String(path)) = entry.get("path").cloned() {
-                if let Some((hash, _)) = self.referenced_file(draft, "specifications", base, &path)
+                if let Some((hash, _)) =
+                    self.referenced_file(found, draft, "specifications", base, &path)
                     && self.options.hash_content
                 {
                     entry.insert("hash".into(), Value::from(&*hash));
@@ -839,14 +859,15 @@ impl<'a> Builder<'a> {
 
     /// The hash and bytes of a file named in front matter, or a diagnostic saying why not.
     fn referenced_file(
-        &mut self,
+        &self,
+        found: &mut Findings,
         draft: &Draft<'a>,
         field: &str,
         base: &str,
         path: &str,
     ) -> Option<(Arc<str>, Arc<[u8]>)> {
         let Some(full) = join(base, path) else {
-            self.diagnostics.push(Diagnostic {
+            found.diagnostics.push(Diagnostic {
                 hint: Some(
                     "schema and specification paths must stay inside the catalog folder".into(),
                 ),
@@ -862,13 +883,13 @@ impl<'a> Builder<'a> {
         if let Some(blob) = self.files.get(&full) {
             return Some((self.cache.hash(blob.id, &blob.data), blob.data.clone()));
         }
-        self.unresolved_files.push(full.clone());
+        found.unresolved_files.push(full.clone());
         let what = if self.is_directory(&full) {
             "is a directory, not a file"
         } else {
             "does not exist"
         };
-        self.diagnostics.push(Diagnostic {
+        found.diagnostics.push(Diagnostic {
             hint: Some(format!("add `{full}` or fix the path in the front matter")),
             ..diagnostic(
                 Severity::Warning,
@@ -887,39 +908,6 @@ impl<'a> Builder<'a> {
             .range(prefix.clone()..)
             .next()
             .is_some_and(|(p, _)| p.starts_with(&prefix))
-    }
-
-    fn references(&mut self, draft: &Draft<'a>) -> Option<Value> {
-        let steps = match draft.data().get("steps")? {
-            Value::Array(steps) => steps,
-            _ => {
-                self.error(draft.source_path, "steps", "`steps` must be a list".into());
-                return None;
-            }
-        };
-        const STEP_KEYS: &[(&str, &str)] = &[
-            ("service", "service"),
-            ("message", "message"),
-            ("agent", "agent"),
-            ("container", "container"),
-            ("dataProduct", "data-product"),
-            ("flow", "flow"),
-        ];
-        let mut out = Vec::new();
-        for step in steps {
-            for (key, kind) in STEP_KEYS {
-                let Some(target) = step.get(key).filter(|v| truthy(v)) else {
-                    continue;
-                };
-                let mut entry = Map::new();
-                entry.insert("kind".into(), Value::from(*kind));
-                if let Value::Object(fields) = target {
-                    entry.extend(fields.iter().map(|(k, v)| (k.clone(), v.clone())));
-                }
-                out.push(Value::Object(entry));
-            }
-        }
-        Some(Value::Array(out))
     }
 
     /// Files beside an `index.md(x)` that no nested resource or filter claims (§7.1).
@@ -1038,11 +1026,54 @@ impl<'a> Builder<'a> {
         }
         Value::Object(entry)
     }
+}
 
+/// What building one resource found wrong: resources are built in parallel, so each one
+/// collects its own.
+#[derive(Default)]
+struct Findings {
+    diagnostics: Vec<Diagnostic>,
+    unresolved_files: Vec<String>,
+}
+
+impl Findings {
     fn error(&mut self, file: &str, field: &str, message: String) {
         self.diagnostics
             .push(diagnostic(Severity::Error, file, Some(field), message));
     }
+}
+
+fn references(draft: &Draft<'_>, found: &mut Findings) -> Option<Value> {
+    let steps = match draft.data().get("steps")? {
+        Value::Array(steps) => steps,
+        _ => {
+            found.error(draft.source_path, "steps", "`steps` must be a list".into());
+            return None;
+        }
+    };
+    const STEP_KEYS: &[(&str, &str)] = &[
+        ("service", "service"),
+        ("message", "message"),
+        ("agent", "agent"),
+        ("container", "container"),
+        ("dataProduct", "data-product"),
+        ("flow", "flow"),
+    ];
+    let mut out = Vec::new();
+    for step in steps {
+        for (key, kind) in STEP_KEYS {
+            let Some(target) = step.get(key).filter(|v| truthy(v)) else {
+                continue;
+            };
+            let mut entry = Map::new();
+            entry.insert("kind".into(), Value::from(*kind));
+            if let Value::Object(fields) = target {
+                entry.extend(fields.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+            out.push(Value::Object(entry));
+        }
+    }
+    Some(Value::Array(out))
 }
 
 /// The `.eventcatalogignore` rules at the catalog root (gitignore syntax, §7.3).
