@@ -130,3 +130,140 @@ fn the_walk_equals_whole_builds_on_a_generated_history() {
     // Most real changes stay local: schema edits, versions, consumers.
     assert!(cut * 2 > steps, "only {cut} of {steps} steps were cut");
 }
+
+/// A scripted history of the changes the reach must get right, each checked against whole
+/// builds: a schema shared through `../`, a schema in a plain sub-folder named by an ancestor,
+/// an id declared twice, a version release, a consumer added, a consumed message removed, a
+/// team edit, a broken front matter and its fix, and a whole folder removed.
+#[test]
+fn the_walk_equals_whole_builds_on_tricky_changes() {
+    let repo = support::TestRepo::new();
+    let object = |props: &str| format!("{{\"type\": \"object\", \"properties\": {{{props}}}}}");
+    repo.write_all(&[
+        ("teams/core.mdx", "---\nid: core\nname: Core\n---\n"),
+        (
+            "services/Orders/index.mdx",
+            "---\nid: Orders\nversion: 1.0.0\nowners: [core]\nschemaPath: schemas/api.json\nsends:\n  - id: OrderPlaced\n  - id: Shared\n---\n",
+        ),
+        ("services/Orders/schemas/api.json", &object("\"a\": {\"type\": \"string\"}")),
+        (
+            "services/Billing/index.mdx",
+            "---\nid: Billing\nversion: 1.0.0\nreceives:\n  - id: OrderPlaced\n    version: ^1.0.0\n---\n",
+        ),
+        (
+            "events/OrderPlaced/index.mdx",
+            "---\nid: OrderPlaced\nversion: 1.0.0\nschemaPath: schema.json\n---\n",
+        ),
+        ("events/OrderPlaced/schema.json", &object("\"id\": {\"type\": \"string\"}")),
+        (
+            "events/Shared/index.mdx",
+            "---\nid: Shared\nversion: 1.0.0\nschemaPath: ../OrderPlaced/schema.json\n---\n",
+        ),
+        (
+            "events/Copy/index.mdx",
+            "---\nid: OrderPlaced\nversion: 1.0.0\nname: a copy\n---\n",
+        ),
+    ]);
+    repo.commit_all("catalog");
+    let steps: &[(&str, &[(&str, Option<&str>)])] = &[
+        // The schema `Shared` reads through `../` changes incompatibly.
+        (
+            "shared schema",
+            &[(
+                "events/OrderPlaced/schema.json",
+                Some("{\"type\": \"string\"}"),
+            )],
+        ),
+        // A schema in a plain sub-folder of a service.
+        (
+            "service schema",
+            &[(
+                "services/Orders/schemas/api.json",
+                Some("{\"type\": \"integer\"}"),
+            )],
+        ),
+        // The duplicate id goes away.
+        ("copy removed", &[("events/Copy/index.mdx", None)]),
+        // A new version: the old one moves into versioned/.
+        (
+            "release 2.0.0",
+            &[
+                (
+                    "events/OrderPlaced/versioned/1.0.0/index.mdx",
+                    Some("---\nid: OrderPlaced\nversion: 1.0.0\nschemaPath: schema.json\n---\n"),
+                ),
+                (
+                    "events/OrderPlaced/versioned/1.0.0/schema.json",
+                    Some("{\"type\": \"string\"}"),
+                ),
+                (
+                    "events/OrderPlaced/index.mdx",
+                    Some("---\nid: OrderPlaced\nversion: 2.0.0\nschemaPath: schema.json\n---\n"),
+                ),
+                (
+                    "events/OrderPlaced/schema.json",
+                    Some("{\"type\": \"number\"}"),
+                ),
+            ],
+        ),
+        // A consumer of the old range appears.
+        (
+            "consumer added",
+            &[(
+                "services/Audit/index.mdx",
+                Some(
+                    "---\nid: Audit\nversion: 1.0.0\nreceives:\n  - id: Shared\n  - id: OrderPlaced\n    version: 1.0.0\n---\n",
+                ),
+            )],
+        ),
+        (
+            "team renamed",
+            &[(
+                "teams/core.mdx",
+                Some("---\nid: core\nname: Core team\n---\n"),
+            )],
+        ),
+        (
+            "broken",
+            &[(
+                "services/Billing/index.mdx",
+                Some("---\nid: [Billing\n---\n"),
+            )],
+        ),
+        (
+            "fixed",
+            &[(
+                "services/Billing/index.mdx",
+                Some("---\nid: Billing\nversion: 1.1.0\nreceives:\n  - id: OrderPlaced\n---\n"),
+            )],
+        ),
+        // A consumed message goes, with its versions.
+        (
+            "message removed",
+            &[
+                ("events/OrderPlaced/index.mdx", None),
+                ("events/OrderPlaced/schema.json", None),
+                ("events/OrderPlaced/versioned/1.0.0/index.mdx", None),
+                ("events/OrderPlaced/versioned/1.0.0/schema.json", None),
+            ],
+        ),
+    ];
+    for (subject, edits) in steps {
+        for (path, contents) in *edits {
+            match contents {
+                Some(text) => {
+                    repo.write(path, text);
+                }
+                None => {
+                    repo.remove(path);
+                }
+            }
+        }
+        repo.commit_all(subject);
+    }
+    let git = Repo::discover(&repo.path()).expect("a repository");
+    let (steps_seen, cut) = assert_walk_equals_whole_builds(&git, "");
+    eprintln!("tricky: {cut} of {steps_seen} steps diffed on their reach");
+    assert_eq!(steps_seen, steps.len() + 1);
+    assert!(cut >= 3, "the reach was used {cut} times");
+}

@@ -6,11 +6,13 @@
 //! matter, its folder's files, the resources with the same id (version lookup, §4.2) and, for
 //! edges, the resources it points at. So for a change it is enough to build:
 //! - the resource files that changed, and for any other changed file the resource in whose
-//!   folder it lies and those above that name schema or specification files;
+//!   folder it lies, those above that name schema or specification files, and those that name
+//!   files outside their own folder;
 //! - every resource file declaring one of their ids (old or new), and every resource file
 //!   pointing at one of those ids;
 //! - every resource file declaring an id that a changed resource file points at (the ends of
 //!   its edges, before and after); unchanged resources keep their edges on both sides;
+//! - and every resource file sharing an id with one of these (content paths are found by id);
 //!
 //! each with the files of its own folder (not those of nested resource folders). Resources
 //! outside that set are the same on both sides, so they add nothing to the diff.
@@ -33,6 +35,9 @@ struct Facts {
     id: Option<String>,
     mentions: BTreeSet<String>,
     names_files: bool,
+    /// It names a file outside its own folder (`../shared/schema.json`), so a change anywhere
+    /// may reach it.
+    names_outside: bool,
 }
 
 /// The front-matter keys that name schema and specification files (§5.3, §5.4).
@@ -56,10 +61,17 @@ impl Facts {
                 collect_ids(value, &mut mentions);
             }
         }
+        let mut named = Vec::new();
+        for key in FILE_KEYS {
+            collect_strings(map.get(*key), &mut named);
+        }
         Facts {
             id: map.get("id").and_then(Value::as_str).map(str::to_owned),
             mentions,
             names_files: FILE_KEYS.iter().any(|key| map.contains_key(*key)),
+            names_outside: named
+                .iter()
+                .any(|path| path.starts_with('/') || path.split('/').any(|s| s == "..")),
         }
     }
 }
@@ -79,10 +91,21 @@ fn collect_ids(value: &Value, out: &mut BTreeSet<String>) {
     }
 }
 
+fn collect_strings<'a>(value: Option<&'a Value>, out: &mut Vec<&'a str>) {
+    match value {
+        Some(Value::String(text)) => out.push(text),
+        Some(Value::Array(items)) => items.iter().for_each(|v| collect_strings(Some(v), out)),
+        Some(Value::Object(map)) => map.values().for_each(|v| collect_strings(Some(v), out)),
+        _ => {}
+    }
+}
+
 /// Which resource files declare and point at which ids, kept up to date along a history.
 #[derive(Default)]
 pub struct Scope {
     facts: HashMap<String, Facts>,
+    /// The resource files that name files outside their own folder.
+    outside_readers: BTreeSet<String>,
     declared_by: HashMap<String, BTreeSet<String>>,
     pointed_at_by: HashMap<String, BTreeSet<String>>,
 }
@@ -109,8 +132,10 @@ fn is_global(path: &str) -> bool {
     path == ".eventcatalogignore" || ROOTS.iter().any(|root| path.starts_with(root))
 }
 
-/// A reach wider than this share of the catalog's resource files is built whole instead.
+/// A reach wider than this share of the catalog's resource files is built whole instead
+/// (unless it is narrower than [`ALWAYS_CUT`] files, where the cut costs nothing either way).
 const WIDEST_REACH: usize = 4;
+const ALWAYS_CUT: usize = 32;
 
 impl Scope {
     /// The scope of a whole catalog.
@@ -123,6 +148,7 @@ impl Scope {
     }
 
     fn set(&mut self, path: &str, blob: Option<&Blob>, cache: &ParseCache) {
+        self.outside_readers.remove(path);
         if let Some(old) = self.facts.remove(path) {
             if let Some(id) = &old.id {
                 remove(&mut self.declared_by, id, path);
@@ -138,6 +164,9 @@ impl Scope {
         }
         for id in &facts.mentions {
             add(&mut self.pointed_at_by, id, path);
+        }
+        if facts.names_outside {
+            self.outside_readers.insert(path.to_owned());
         }
         self.facts.insert(path.to_owned(), facts);
     }
@@ -174,6 +203,7 @@ impl Scope {
                         .into_iter()
                         .filter(|r| self.facts.get(r).is_some_and(|f| f.names_files)),
                 );
+                readers.extend(self.outside_readers.iter().cloned());
             }
         }
 
@@ -213,7 +243,18 @@ impl Scope {
         for id in &mentions {
             reach.extend(lookup(&self.declared_by, id));
         }
-        if reach.len() * WIDEST_REACH > self.facts.len().max(1) {
+        // Content paths are looked up by id (§4.2): every resource in the reach brings the
+        // others with its id.
+        let same_ids: BTreeSet<&String> = reach
+            .iter()
+            .filter_map(|r| self.facts.get(r)?.id.as_ref())
+            .collect();
+        let same_ids: Vec<String> = same_ids
+            .into_iter()
+            .flat_map(|id| lookup(&self.declared_by, id))
+            .collect();
+        reach.extend(same_ids);
+        if reach.len() > (self.facts.len() / WIDEST_REACH).max(ALWAYS_CUT) {
             return None;
         }
         Some(Reach {
