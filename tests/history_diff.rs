@@ -165,7 +165,9 @@ fn the_walk_equals_whole_builds_on_tricky_changes() {
         ),
     ]);
     repo.commit_all("catalog");
-    let steps: &[(&str, &[(&str, Option<&str>)])] = &[
+    // (subject, edits): an edit writes a file, or removes it with `None`.
+    type Step<'a> = (&'a str, &'a [(&'a str, Option<&'a str>)]);
+    let steps: &[Step] = &[
         // The schema `Shared` reads through `../` changes incompatibly.
         (
             "shared schema",
