@@ -372,17 +372,26 @@ fn cut(files: &impl Files, reach: &BTreeSet<String>) -> FileSet {
         } else {
             format!("{dir}/")
         };
+        // Paths come in order, so a nested resource folder is skipped whole once found.
+        let mut nested: Option<String> = None;
         for path in files.paths_under(&prefix) {
-            if !inside_nested_resource(&path[prefix.len()..], &prefix, files) {
-                take(path);
+            if nested
+                .as_ref()
+                .is_some_and(|n| path.starts_with(n.as_str()))
+            {
+                continue;
+            }
+            match nested_resource_folder(&path[prefix.len()..], &prefix, files) {
+                Some(folder) => nested = Some(format!("{folder}/")),
+                None => take(path),
             }
         }
     }
     out
 }
 
-/// True when `rest` (a path below `prefix`) lies in a sub-folder holding a resource file.
-fn inside_nested_resource(rest: &str, prefix: &str, files: &impl Files) -> bool {
+/// The sub-folder holding a resource file that `rest` (a path below `prefix`) lies in, if any.
+fn nested_resource_folder(rest: &str, prefix: &str, files: &impl Files) -> Option<String> {
     let mut end = 0;
     while let Some(slash) = rest[end..].find('/') {
         end += slash;
@@ -391,9 +400,9 @@ fn inside_nested_resource(rest: &str, prefix: &str, files: &impl Files) -> bool 
             .iter()
             .any(|name| files.blob(&folder_path(&dir, name)).is_some())
         {
-            return true;
+            return Some(dir);
         }
         end += 1;
     }
-    false
+    None
 }
