@@ -19,7 +19,9 @@
 //!
 //! Changes this reasoning does not cover make [`Scope::reach`] answer `None`, and the caller
 //! builds the whole catalog: symlinks and submodules, ignore rules, teams and users, the
-//! directory store, assets, files outside every resource folder, and very wide changes.
+//! directory store, assets, and very wide changes. A resource whose schema lies outside its
+//! folder is in the reach of every change, and its cut then misses that schema, which the
+//! caller detects and answers with whole builds too.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -194,8 +196,9 @@ impl Scope {
             if is_global(path) {
                 unreachable = true;
             } else if !is_resource_file(path) {
+                // A file below no resource (a config file, a shared schema) reaches only the
+                // resources naming files outside their folder, which are added below.
                 let above = resource_files_above(path, &before, after);
-                unreachable |= above.is_empty();
                 let nearest = above.first().cloned();
                 readers.extend(nearest);
                 readers.extend(
