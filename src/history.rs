@@ -13,7 +13,7 @@ use std::ops::ControlFlow;
 use rayon::prelude::*;
 
 use crate::catalog::build::{self, Built, ParseCache};
-use crate::catalog::scope::Scope;
+use crate::catalog::scope::{Reach, Scope};
 use crate::catalog::{Diagnostic, FileSet, Index, Severity};
 use crate::diff::{
     self, ArchitectureDiff, EdgeChanges, Prepared, ResourceChanges, VerdictCache, summarize,
@@ -231,33 +231,22 @@ impl Walker<'_> {
         for &(position, tree) in changed {
             let changes = self.advance(tree)?;
             let commit = Some(self.commits[position].id);
-            let reach = scope
-                .reach(&self.files, &changes.paths, &self.parse_cache)
-                .filter(|_| !changes.special);
-            let cut = reach.and_then(|reach| {
-                let before = self.build(&reach.before, start);
-                let after = self.build(&reach.after, commit);
-                // A schema the cut left out would read as missing: build whole instead.
-                let complete = |built: &Built, files: &dyn Fn(&str) -> bool| {
-                    built.unresolved_files.iter().all(|path| !files(path))
-                };
-                let was = |path: &str| match changes.paths.get(path) {
-                    Some(before) => before.is_some(),
-                    None => self.files.get(path).is_some(),
-                };
-                let is = |path: &str| self.files.get(path).is_some();
-                (complete(&before, &was) && complete(&after, &is)).then_some((reach, before, after))
-            });
+            let cut = cut(
+                &mut scope,
+                &self.files,
+                &changes,
+                &self.parse_cache,
+                &|files, after| self.build(files, if after { commit } else { start }),
+            );
             let (diff, step_diagnostics) = match cut {
-                Some((reach, before, after)) => {
+                Some(cut) => {
                     whole = None;
                     self.outcome.cut += 1;
-                    let inside = |d: &Diagnostic| reach.resource_files.contains(&d.file);
-                    diagnostics.retain(|d| !inside(d));
-                    diagnostics.extend(after.diagnostics.iter().filter(|d| inside(d)).cloned());
-                    diagnostics.sort();
-                    diagnostics.dedup();
-                    (self.diff(&before.index, &after.index), diagnostics.clone())
+                    cut.carry(&mut diagnostics, &cut.after);
+                    (
+                        self.diff(&cut.before.index, &cut.after.index),
+                        diagnostics.clone(),
+                    )
                 }
                 None => {
                     let previous = match whole.take() {
@@ -334,6 +323,120 @@ impl Walker<'_> {
             }
         }
         Ok(ControlFlow::Continue(()))
+    }
+}
+
+/// Both sides of a change cut down to its [`Reach`] and built.
+///
+/// [`Reach`]: crate::catalog::scope::Reach
+pub struct Cut {
+    pub reach: Reach,
+    pub before: Built,
+    pub after: Built,
+}
+
+impl Cut {
+    /// Turns one side's whole-catalog `diagnostics` into the other side's, where `from` is
+    /// that other side's cut: only the resource files in the reach can differ.
+    pub fn carry(&self, diagnostics: &mut Vec<Diagnostic>, from: &Built) {
+        let inside = |d: &Diagnostic| self.reach.resource_files.contains(&d.file);
+        diagnostics.retain(|d| !inside(d));
+        diagnostics.extend(from.diagnostics.iter().filter(|d| inside(d)).cloned());
+        diagnostics.sort();
+        diagnostics.dedup();
+    }
+}
+
+/// Moves `scope` to `after` (the catalog once `changes` are applied) and builds both sides of
+/// the change on its reach with `build` (`true` for the after side). `None` when the change has
+/// no reach, or when a cut misses a schema file the catalog has (one named through `../`):
+/// then only whole builds are faithful.
+pub fn cut(
+    scope: &mut Scope,
+    after: &FileSet,
+    changes: &git::Changes,
+    cache: &ParseCache,
+    build: &dyn Fn(&FileSet, bool) -> Built,
+) -> Option<Cut> {
+    let reach = scope
+        .reach(after, &changes.paths, cache)
+        .filter(|_| !changes.special)?;
+    let (before_cut, after_cut) = (build(&reach.before, false), build(&reach.after, true));
+    let was = |path: &str| match changes.paths.get(path) {
+        Some(before) => before.is_some(),
+        None => after.get(path).is_some(),
+    };
+    let is = |path: &str| after.get(path).is_some();
+    let complete = |built: &Built, exists: &dyn Fn(&str) -> bool| {
+        built.unresolved_files.iter().all(|path| !exists(path))
+    };
+    (complete(&before_cut, &was) && complete(&after_cut, &is)).then_some(Cut {
+        reach,
+        before: before_cut,
+        after: after_cut,
+    })
+}
+
+/// A diff of two catalogs, with what the command line reports besides it.
+pub struct SideBySide {
+    pub diff: ArchitectureDiff,
+    /// The baseline's catalog problems (as a whole build finds them).
+    pub before_diagnostics: Vec<Diagnostic>,
+    /// False when the baseline holds no resource at all.
+    pub before_has_resources: bool,
+    /// The candidate, built whole.
+    pub after: Built,
+}
+
+/// Diffs catalog `before` against catalog `after` (labelled `labels`). The candidate is built
+/// whole, so its problems are all found; the baseline is built only on the reach of the
+/// change when it has one, and its problems are carried over from the candidate's. The result
+/// equals two whole builds (tests/history_diff.rs holds them side by side).
+pub fn diff_files(
+    before: &FileSet,
+    after: &FileSet,
+    labels: (String, String),
+    source: &str,
+    options: &diff::Options,
+    cache: &ParseCache,
+) -> SideBySide {
+    let build = |files: &FileSet, label: &str| {
+        build::build(files, &build_options(source, label.to_owned()), cache)
+    };
+    let whole_after = build(after, &labels.1);
+    let changes = git::Changes::between(before, after);
+    let mut scope = Scope::new(before, cache);
+    let verdicts = VerdictCache::default();
+    let cut = cut(&mut scope, after, &changes, cache, &|files, is_after| {
+        build(files, if is_after { &labels.1 } else { &labels.0 })
+    });
+    match cut {
+        Some(cut) => {
+            let mut before_diagnostics = whole_after.diagnostics.clone();
+            cut.carry(&mut before_diagnostics, &cut.before);
+            SideBySide {
+                diff: diff::diff_cached(&cut.before.index, &cut.after.index, options, &verdicts),
+                before_diagnostics,
+                // Resources outside the reach are on both sides.
+                before_has_resources: !cut.before.index.resources.is_empty()
+                    || whole_after.index.resources.len() > cut.after.index.resources.len(),
+                after: whole_after,
+            }
+        }
+        None => {
+            let whole_before = build(before, &labels.0);
+            SideBySide {
+                diff: diff::diff_cached(
+                    &whole_before.index,
+                    &whole_after.index,
+                    options,
+                    &verdicts,
+                ),
+                before_has_resources: !whole_before.index.resources.is_empty(),
+                before_diagnostics: whole_before.diagnostics,
+                after: whole_after,
+            }
+        }
     }
 }
 

@@ -268,4 +268,67 @@ fn the_walk_equals_whole_builds_on_tricky_changes() {
     eprintln!("tricky: {cut} of {steps_seen} steps diffed on their reach");
     assert_eq!(steps_seen, steps.len() + 1);
     assert!(cut >= 3, "the reach was used {cut} times");
+    assert_eq!(assert_diff_files_equals_whole_builds(&git, 1), 2 * steps.len());
+    assert!(assert_diff_files_equals_whole_builds(&git, 3) > 10);
+}
+
+/// `history::diff_files` (the candidate whole, the baseline on the reach) against two whole
+/// builds, for pairs of commits `step` apart, both ways round. Returns how many pairs it checked.
+fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
+    use catalog_diff::history;
+    let commits = repo.first_parent_walk(None).expect("history");
+    let cache = ParseCache::default();
+    let options = diff::Options::default();
+    let files: Vec<_> = commits
+        .iter()
+        .map(|c| (c.id.to_string(), repo.read_commit(c.id, "").expect("read")))
+        .collect();
+    let whole = |(label, files): &(String, catalog_diff::catalog::FileSet)| {
+        build(files, &history::build_options("catalog", label.clone()), &cache)
+    };
+    let mut checked = 0;
+    for (i, j) in (step..files.len()).flat_map(|j| [(j - step, j), (j, j - step)]) {
+        let (a, b) = (&files[i], &files[j]);
+        let got = history::diff_files(
+            &a.1,
+            &b.1,
+            (a.0.clone(), b.0.clone()),
+            "catalog",
+            &options,
+            &cache,
+        );
+        let (whole_a, whole_b) = (whole(a), whole(b));
+        let expected = diff::diff(&whole_a.index, &whole_b.index, &options);
+        let json = |d: &diff::ArchitectureDiff| serde_json::to_value(d).expect("json");
+        assert_eq!(json(&got.diff), json(&expected), "{} -> {}", a.0, b.0);
+        assert_eq!(got.before_diagnostics, whole_a.diagnostics, "{} -> {}", a.0, b.0);
+        assert_eq!(got.after.diagnostics, whole_b.diagnostics, "{} -> {}", a.0, b.0);
+        assert_eq!(got.after.index, whole_b.index);
+        assert_eq!(got.before_has_resources, !whole_a.index.resources.is_empty());
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn diff_files_equals_whole_builds() {
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let dir = temp.path().join("synthetic");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+        .arg("generate")
+        .arg(&dir)
+        .args(["--messages", "80", "--services", "16", "--domains", "4"])
+        .args(["--commits", "40", "--seed", "3"])
+        .output()
+        .expect("generate runs");
+    assert!(output.status.success(), "{output:?}");
+    let generated = Repo::discover(&dir).expect("a repository");
+    assert!(assert_diff_files_equals_whole_builds(&generated, 1) > 70);
+    assert!(assert_diff_files_equals_whole_builds(&generated, 9) > 50);
+    if let Some((_temp, clone)) = support::examples_default_clone("diff_files_equals_whole_builds")
+    {
+        let repo = Repo::discover(&clone).expect("a repository");
+        assert!(assert_diff_files_equals_whole_builds(&repo, 1) > 250);
+        assert!(assert_diff_files_equals_whole_builds(&repo, 13) > 200);
+    }
 }

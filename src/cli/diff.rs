@@ -4,7 +4,8 @@
 use std::io::{IsTerminal, Write};
 
 use anyhow::Context;
-use catalog_diff::catalog::build::{self, Built, ParseCache};
+use catalog_diff::catalog::Diagnostic;
+use catalog_diff::catalog::build::ParseCache;
 use catalog_diff::catalog::{FileSet, Index, Severity};
 use catalog_diff::diff::{self, ArchitectureDiff, SchemaChange, SideDiagnostic};
 use catalog_diff::git::{self, Repo};
@@ -95,41 +96,59 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         read_side(&repo, sides.candidate(), &dir)?,
     );
     let cache = ParseCache::default();
-    let build_side = |side: &ReadSide| {
-        build::build(
-            &side.files,
-            &history::build_options(&source, side.commit.clone()),
-            &cache,
-        )
+    let options = diff::Options {
+        strategy: args.strategy,
+        include_schema_content: args.include_schema_content,
     };
-    // One side after the other: each build is parallel inside, and the second finds the
-    // front matter the two sides share already parsed.
-    let (built_a, built_b) = (build_side(&side_a), build_side(&side_b));
-    if failed(&built_a, &built_b, args.catalog.strict) {
+    let compared = history::diff_files(
+        &side_a.files,
+        &side_b.files,
+        (side_a.commit.clone(), side_b.commit.clone()),
+        &source,
+        &options,
+        &cache,
+    );
+    let problems = [
+        (
+            "a",
+            side_a.commit.as_str(),
+            compared.before_diagnostics.as_slice(),
+        ),
+        (
+            "b",
+            side_b.commit.as_str(),
+            compared.after.diagnostics.as_slice(),
+        ),
+    ];
+    if failed(&problems, args.catalog.strict) {
         return Ok(exit_code::ERROR);
     }
-    for (name, built) in [("a", &built_a), ("b", &built_b)] {
-        if built.index.resources.is_empty() {
+    let has_resources = [
+        compared.before_has_resources,
+        !compared.after.index.resources.is_empty(),
+    ];
+    for ((name, commit, _), has) in problems.iter().zip(has_resources) {
+        if !has {
             eprintln!(
-                "note: side {name} ({}) has no catalog resources in `{}`; comparing with an empty catalog",
-                built.index.commit,
+                "note: side {name} ({commit}) has no catalog resources in `{}`; comparing with an empty catalog",
                 display_dir(&dir)
             );
         }
     }
 
-    let options = diff::Options {
-        strategy: args.strategy,
-        include_schema_content: args.include_schema_content,
-    };
-    let mut result = diff::diff(&built_a.index, &built_b.index, &options);
-    result.diagnostics = side_diagnostics(&built_a, &built_b);
-
-    let rendered = render(&result, &args, &built_b.index, &dir);
+    let mut result = compared.diff;
+    result.diagnostics = side_diagnostics(&problems);
+    let rendered = render(&result, &args, &compared.after.index, &dir);
     let mut stdout = std::io::stdout().lock();
     write!(stdout, "{rendered}").context("writing the report to stdout")?;
     // The process ends here: the OS takes the memory back faster than freeing it piece by piece.
-    std::mem::forget((side_a, side_b, cache, built_a, built_b));
+    std::mem::forget((
+        side_a,
+        side_b,
+        cache,
+        compared.after,
+        compared.before_diagnostics,
+    ));
     Ok(policy(&result, args.fail_on))
 }
 
@@ -217,16 +236,19 @@ fn locate(change: &SchemaChange, candidate: &Index, dir: &str) -> Option<report:
     })
 }
 
-fn failed(a: &Built, b: &Built, strict: bool) -> bool {
+/// One side's catalog problems: its name (`a`, `b`), its label and its diagnostics.
+type Problems<'a> = (&'static str, &'a str, &'a [Diagnostic]);
+
+fn failed(sides: &[Problems<'_>], strict: bool) -> bool {
     let mut stderr = std::io::stderr().lock();
     let mut errors = 0;
     let mut warnings = 0;
-    for (side, built) in [("a", a), ("b", b)] {
-        for d in &built.diagnostics {
+    for (side, commit, diagnostics) in sides {
+        for d in diagnostics.iter() {
             match d.severity {
                 Severity::Error => {
                     errors += 1;
-                    let _ = writeln!(stderr, "[side {side}: {}] {d}", built.index.commit);
+                    let _ = writeln!(stderr, "[side {side}: {commit}] {d}");
                 }
                 Severity::Warning => warnings += 1,
             }
@@ -234,9 +256,9 @@ fn failed(a: &Built, b: &Built, strict: bool) -> bool {
     }
     if errors > 0 || (strict && warnings > 0) {
         if errors == 0 {
-            for (side, built) in [("a", a), ("b", b)] {
-                for d in &built.diagnostics {
-                    let _ = writeln!(stderr, "[side {side}: {}] {d}", built.index.commit);
+            for (side, commit, diagnostics) in sides {
+                for d in diagnostics.iter() {
+                    let _ = writeln!(stderr, "[side {side}: {commit}] {d}");
                 }
             }
         }
@@ -249,11 +271,11 @@ fn failed(a: &Built, b: &Built, strict: bool) -> bool {
     false
 }
 
-fn side_diagnostics(a: &Built, b: &Built) -> Vec<SideDiagnostic> {
-    [("a", a), ("b", b)]
-        .into_iter()
-        .flat_map(|(side, built)| {
-            built.diagnostics.iter().map(move |d| SideDiagnostic {
+fn side_diagnostics(sides: &[Problems<'_>]) -> Vec<SideDiagnostic> {
+    sides
+        .iter()
+        .flat_map(|&(side, _, diagnostics)| {
+            diagnostics.iter().map(move |d| SideDiagnostic {
                 side,
                 diagnostic: d.clone(),
             })

@@ -22,6 +22,27 @@ pub struct Changes {
     pub special: bool,
 }
 
+impl Changes {
+    /// What turns catalog `before` into catalog `after`.
+    pub fn between(before: &FileSet, after: &FileSet) -> Changes {
+        let mut paths = BTreeMap::new();
+        for (path, blob) in &before.files {
+            if after.get(path).map(|b| b.id) != Some(blob.id) {
+                paths.insert(path.clone(), Some(blob.clone()));
+            }
+        }
+        for path in after.files.keys() {
+            if before.get(path).is_none() {
+                paths.insert(path.clone(), None);
+            }
+        }
+        Changes {
+            paths,
+            special: before.special != after.special,
+        }
+    }
+}
+
 /// Files of one side before their bytes are loaded: catalog path -> object id.
 #[derive(Default)]
 struct Listing {
