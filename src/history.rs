@@ -403,40 +403,36 @@ pub fn diff_files(
     let build = |files: &FileSet, label: &str| {
         build::build(files, &build_options(source, label.to_owned()), cache)
     };
-    let whole_after = build(after, &labels.1);
     let changes = git::Changes::between(before, after);
-    let mut scope = Scope::new(before, cache);
     let verdicts = VerdictCache::default();
+    let whole = |whole_before: Built, whole_after: Built| SideBySide {
+        diff: diff::diff_cached(&whole_before.index, &whole_after.index, options, &verdicts),
+        before_has_resources: !whole_before.index.resources.is_empty(),
+        before_diagnostics: whole_before.diagnostics,
+        after: whole_after,
+    };
+    // When much of the catalog changed, its reach is everything: build both sides at once.
+    if changes.paths.len() * 4 > before.files.len().max(after.files.len()) {
+        let (a, b) = rayon::join(|| build(before, &labels.0), || build(after, &labels.1));
+        return whole(a, b);
+    }
+    let whole_after = build(after, &labels.1);
+    let mut scope = Scope::new(before, cache);
     let cut = cut(&mut scope, after, &changes, cache, &|files, is_after| {
         build(files, if is_after { &labels.1 } else { &labels.0 })
     });
-    match cut {
-        Some(cut) => {
-            let mut before_diagnostics = whole_after.diagnostics.clone();
-            cut.carry(&mut before_diagnostics, &cut.before);
-            SideBySide {
-                diff: diff::diff_cached(&cut.before.index, &cut.after.index, options, &verdicts),
-                before_diagnostics,
-                // Resources outside the reach are on both sides.
-                before_has_resources: !cut.before.index.resources.is_empty()
-                    || whole_after.index.resources.len() > cut.after.index.resources.len(),
-                after: whole_after,
-            }
-        }
-        None => {
-            let whole_before = build(before, &labels.0);
-            SideBySide {
-                diff: diff::diff_cached(
-                    &whole_before.index,
-                    &whole_after.index,
-                    options,
-                    &verdicts,
-                ),
-                before_has_resources: !whole_before.index.resources.is_empty(),
-                before_diagnostics: whole_before.diagnostics,
-                after: whole_after,
-            }
-        }
+    let Some(cut) = cut else {
+        return whole(build(before, &labels.0), whole_after);
+    };
+    let mut before_diagnostics = whole_after.diagnostics.clone();
+    cut.carry(&mut before_diagnostics, &cut.before);
+    SideBySide {
+        diff: diff::diff_cached(&cut.before.index, &cut.after.index, options, &verdicts),
+        before_diagnostics,
+        // Resources outside the reach are on both sides.
+        before_has_resources: !cut.before.index.resources.is_empty()
+            || whole_after.index.resources.len() > cut.after.index.resources.len(),
+        after: whole_after,
     }
 }
 

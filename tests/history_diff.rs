@@ -268,7 +268,10 @@ fn the_walk_equals_whole_builds_on_tricky_changes() {
     eprintln!("tricky: {cut} of {steps_seen} steps diffed on their reach");
     assert_eq!(steps_seen, steps.len() + 1);
     assert!(cut >= 3, "the reach was used {cut} times");
-    assert_eq!(assert_diff_files_equals_whole_builds(&git, 1), 2 * steps.len());
+    assert_eq!(
+        assert_diff_files_equals_whole_builds(&git, 1),
+        2 * steps.len()
+    );
     assert!(assert_diff_files_equals_whole_builds(&git, 3) > 10);
 }
 
@@ -284,7 +287,11 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
         .map(|c| (c.id.to_string(), repo.read_commit(c.id, "").expect("read")))
         .collect();
     let whole = |(label, files): &(String, catalog_diff::catalog::FileSet)| {
-        build(files, &history::build_options("catalog", label.clone()), &cache)
+        build(
+            files,
+            &history::build_options("catalog", label.clone()),
+            &cache,
+        )
     };
     let mut checked = 0;
     for (i, j) in (step..files.len()).flat_map(|j| [(j - step, j), (j, j - step)]) {
@@ -301,10 +308,21 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
         let expected = diff::diff(&whole_a.index, &whole_b.index, &options);
         let json = |d: &diff::ArchitectureDiff| serde_json::to_value(d).expect("json");
         assert_eq!(json(&got.diff), json(&expected), "{} -> {}", a.0, b.0);
-        assert_eq!(got.before_diagnostics, whole_a.diagnostics, "{} -> {}", a.0, b.0);
-        assert_eq!(got.after.diagnostics, whole_b.diagnostics, "{} -> {}", a.0, b.0);
+        assert_eq!(
+            got.before_diagnostics, whole_a.diagnostics,
+            "{} -> {}",
+            a.0, b.0
+        );
+        assert_eq!(
+            got.after.diagnostics, whole_b.diagnostics,
+            "{} -> {}",
+            a.0, b.0
+        );
         assert_eq!(got.after.index, whole_b.index);
-        assert_eq!(got.before_has_resources, !whole_a.index.resources.is_empty());
+        assert_eq!(
+            got.before_has_resources,
+            !whole_a.index.resources.is_empty()
+        );
         checked += 1;
     }
     checked
