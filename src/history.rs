@@ -183,8 +183,7 @@ impl Walker<'_> {
     }
 
     fn diff(&self, a: &Index, b: &Index) -> ArchitectureDiff {
-        let (a, b) = (Prepared::new(a), Prepared::new(b));
-        diff::diff_prepared(&a, &b, &self.options.diff, &self.verdict_cache)
+        diff::diff_cached(a, b, &self.options.diff, &self.verdict_cache)
     }
 
     /// Hands one changed commit to the caller.
