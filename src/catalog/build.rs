@@ -364,6 +364,17 @@ const COMPUTED: &[&str] = &[
     "references",
 ];
 
+/// The front-matter keys that name schema and specification files: what [`Builder::schemas`]
+/// and [`Builder::specifications`] read (§5.3, §5.4).
+pub(crate) const FILE_KEYS: &[&str] = &[
+    "schemaPath",
+    "schemas",
+    "specifications",
+    "asyncapiPath",
+    "openapiPath",
+    "graphqlPath",
+];
+
 /// The directory store the SDK reads teams and users from, besides the local files.
 const STORE: &str = ".eventcatalog/store/directory.json";
 

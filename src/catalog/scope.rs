@@ -27,7 +27,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
-use super::build::{ParseCache, Parsed, is_resource_file};
+use super::build::{FILE_KEYS, ParseCache, Parsed, is_resource_file};
 use super::{Blob, FileSet};
 
 /// What one resource file says about the graph: its id, the ids it points at, and whether
@@ -41,16 +41,6 @@ struct Facts {
     /// may reach it.
     names_outside: bool,
 }
-
-/// The front-matter keys that name schema and specification files (§5.3, §5.4).
-const FILE_KEYS: &[&str] = &[
-    "schemaPath",
-    "schemas",
-    "specifications",
-    "asyncapiPath",
-    "openapiPath",
-    "graphqlPath",
-];
 
 impl Facts {
     fn of(parsed: &Parsed) -> Facts {
