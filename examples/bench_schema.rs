@@ -5,7 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use catalog_diff::schema::{Strategy, compare_json_schema};
+use catalog_diff::schema::Strategy;
+use catalog_diff::schema::json_schema::judge_values as compare_json_schema;
 use serde_json::{Value, json};
 
 fn small_pair() -> (Value, Value) {

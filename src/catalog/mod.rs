@@ -7,7 +7,7 @@ pub mod frontmatter;
 pub mod resolve;
 pub mod scope;
 pub mod version;
-mod yaml;
+pub(crate) mod yaml;
 
 use std::collections::BTreeMap;
 use std::fmt;

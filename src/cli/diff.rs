@@ -222,17 +222,22 @@ fn locate(change: &SchemaChange, candidate: &Index, dir: &str) -> Option<report:
         .collect::<Vec<_>>()
         .join("/");
     path = path.replace("/./", "/");
-    let content = resource
+    let entry = resource
         .get("schemas")?
         .as_array()?
         .iter()
-        .find_map(|entry| {
-            (entry.get("path")?.as_str()? == file.path)
-                .then(|| entry.get("content")?.as_str().map(str::to_owned))?
-        });
+        .find(|entry| entry.get("path").and_then(|p| p.as_str()) == Some(file.path.as_str()));
+    let content = entry
+        .and_then(|entry| entry.get("content")?.as_str())
+        .map(str::to_owned);
+    let declared = entry.and_then(|entry| entry.get("format")?.as_str());
+    let format = content
+        .as_deref()
+        .and_then(|text| catalog_diff::schema::Format::detect(declared, &file.path, text).ok());
     Some(report::Annotation {
         file: path,
         content,
+        format,
     })
 }
 

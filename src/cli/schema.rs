@@ -1,12 +1,12 @@
 //! `catalog-diff schema BEFORE AFTER`: judge two schema files on disk. This file only reads the
-//! two files, hands the parsed documents to the library and prints the verdict; every error names
-//! the file it came from and says what to do.
+//! two files, hands them to the library's format seam and prints the verdict; every error names
+//! the file it came from and says what to do, and a file it cannot judge is never a pass.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use catalog_diff::schema::{self, Strategy};
-use serde_json::Value;
+use catalog_diff::schema::format::UndetectedKind;
+use catalog_diff::schema::{self, Document, Format, Strategy};
 
 use super::exit_code;
 
@@ -22,7 +22,7 @@ pub enum SchemaFormat {
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Exit codes: 0 no breaking change, 1 a breaking change under the strategy, \
-2 could not run (unreadable file, invalid JSON, not a JSON Schema)."
+2 could not run (unreadable file, a file that does not parse, not a schema, a format that cannot be judged)."
 )]
 pub struct SchemaArgs {
     /// The schema before the change.
@@ -35,38 +35,104 @@ pub struct SchemaArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: SchemaFormat,
+    /// Judge both files as this format instead of telling it from the file (json-schema).
+    #[arg(long, value_name = "F", value_parser = parse_format)]
+    pub schema_format: Option<Format>,
 }
 
-fn load(role: &str, path: &Path) -> anyhow::Result<Value> {
+fn parse_format(text: &str) -> Result<Format, String> {
+    Format::ALL
+        .into_iter()
+        .find(|format| format.id() == text)
+        .ok_or_else(|| {
+            let known: Vec<&str> = Format::ALL.iter().map(|format| format.id()).collect();
+            format!(
+                "unknown schema format `{text}`: use one of {}",
+                known.join(", ")
+            )
+        })
+}
+
+/// A schema file read from disk, with the format it was judged to have.
+struct Loaded {
+    path: String,
+    text: String,
+    format: Format,
+}
+
+impl Loaded {
+    fn document(&self) -> Document<'_> {
+        Document {
+            path: &self.path,
+            text: &self.text,
+        }
+    }
+}
+
+fn load(role: &str, path: &Path, forced: Option<Format>) -> anyhow::Result<Loaded> {
     let text = std::fs::read_to_string(path).with_context(|| {
         format!(
             "cannot read the {role} schema {}; check the path",
             path.display()
         )
     })?;
-    schema::parse_json_schema(&text).map_err(|error| match error {
-        schema::Error::InvalidJson { line, column, .. } => anyhow::anyhow!(
-            "{}:{line}:{column}: the {role} schema is not valid JSON ({error}); fix the syntax there",
-            path.display()
-        ),
-        schema::Error::NotASchema => anyhow::anyhow!(
-            "{}: the {role} file is {error}; pass a schema file, not an example payload",
-            path.display()
-        ),
-        other => anyhow::anyhow!("{}: {other}", path.display()),
+    let shown = path.display().to_string();
+    let format = match forced {
+        Some(format) => format,
+        None => Format::detect(None, &shown, &text).map_err(|why| match why.kind {
+            UndetectedKind::Parse(error) => explain_error(role, &shown, error),
+            UndetectedKind::NotASchema(format) => anyhow::anyhow!(
+                "{shown}: the {role} file is {}; pass a schema file, not an example payload",
+                schema::Error::NotASchema { format }
+            ),
+            UndetectedKind::Other => anyhow::anyhow!(
+                "{shown}: cannot judge the {role} file: {why}; pass --schema-format to say what it is"
+            ),
+        })?,
+    };
+    Ok(Loaded {
+        path: shown,
+        text,
+        format,
     })
 }
 
+fn explain_error(role: &str, shown: &str, error: schema::Error) -> anyhow::Error {
+    match error {
+        schema::Error::Parse {
+            syntax,
+            line,
+            column,
+            ref message,
+            ..
+        } => anyhow::anyhow!(
+            "{shown}:{line}:{column}: the {role} schema is not valid {syntax} ({message}); fix the syntax there"
+        ),
+        other => anyhow::anyhow!("{shown}: {other}"),
+    }
+}
+
 pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
-    let before = load("before", &args.before)?;
-    let after = load("after", &args.after)?;
-    let verdict =
-        schema::compare_json_schema(&before, &after, args.strategy).with_context(|| {
-            format!(
-                "comparing {} with {}",
-                args.before.display(),
-                args.after.display()
-            )
+    let before = load("before", &args.before, args.schema_format)?;
+    let after = load("after", &args.after, args.schema_format)?;
+    if before.format != after.format {
+        anyhow::bail!(
+            "{} is {} but {} is {}; compare two files of the same format",
+            before.path,
+            before.format,
+            after.path,
+            after.format
+        );
+    }
+    let verdict = before
+        .format
+        .compare(before.document(), after.document(), args.strategy)
+        .map_err(|error| {
+            let (role, shown) = match &error {
+                schema::Error::Parse { file, .. } if *file == after.path => ("after", &after.path),
+                _ => ("before", &before.path),
+            };
+            explain_error(role, shown, error)
         })?;
     let output = match args.format {
         SchemaFormat::Json => {

@@ -12,7 +12,7 @@ use super::impact::{self, Graph};
 use super::*;
 use crate::catalog::version::{cmp_code_units, index_order, is_higher};
 use crate::catalog::{Index, Resource};
-use crate::schema::{self, Strategy, Verdict};
+use crate::schema::{self, Document, Format, Strategy, Verdict};
 
 pub const MESSAGE_TYPES: &[&str] = &["event", "command", "query"];
 
@@ -515,36 +515,37 @@ fn judge(
 }
 
 fn judge_uncached(before: &Entry<'_>, after: &Entry<'_>, strategy: Strategy) -> Judgement {
+    let (Some(old_text), Some(new_text)) = (before.str("content"), after.str("content")) else {
+        return Judgement::Unknown("the index was built without schema content".into());
+    };
+    let old = Document {
+        path: before.str("path").unwrap_or_default(),
+        text: old_text,
+    };
+    let new = Document {
+        path: after.str("path").unwrap_or_default(),
+        text: new_text,
+    };
+    // A format declared on one side stands for both, as the reference reads it.
     let declared = [before, after].iter().find_map(|e| e.str("format"));
-    if declared.is_some_and(|f| f != "json-schema") {
-        return Judgement::Unknown(format!(
-            "schema format `{}` is not compared yet",
-            declared.unwrap_or_default()
-        ));
-    }
-    let mut documents = Vec::with_capacity(2);
-    for entry in [before, after] {
-        let path = entry.str("path").unwrap_or_default();
-        if declared.is_none() && !path.ends_with(".json") {
-            return Judgement::Unknown(format!("`{path}` is not a JSON Schema file"));
+    let format = match (
+        Format::detect(declared, old.path, old.text),
+        Format::detect(declared, new.path, new.text),
+    ) {
+        (Ok(a), Ok(b)) if a == b => a,
+        (Ok(a), Ok(b)) => {
+            return Judgement::Unknown(format!("the schema format changed from {a} to {b}"));
         }
-        let Some(content) = entry.str("content") else {
-            return Judgement::Unknown("the index was built without schema content".into());
-        };
-        match serde_json::from_str::<Value>(content) {
-            Ok(value) if declared.is_some() || schema::looks_like_json_schema(&value) => {
-                documents.push(value)
-            }
-            Ok(_) => {
-                return Judgement::Unknown(format!("`{path}` does not use JSON Schema keywords"));
-            }
-            Err(error) => {
-                return Judgement::Unknown(format!("`{path}` is not valid JSON: {error}"));
-            }
-        }
-    }
-    match schema::compare_json_schema(&documents[0], &documents[1], strategy) {
+        (Err(why), _) | (_, Err(why)) => return Judgement::Unknown(why.reason),
+    };
+    match format.compare(old, new, strategy) {
         Ok(verdict) => Judgement::Judged(verdict),
+        Err(schema::Error::Parse {
+            file,
+            syntax,
+            message,
+            ..
+        }) => Judgement::Unknown(format!("`{file}` is not valid {syntax}: {message}")),
         Err(error) => Judgement::Unknown(error.to_string()),
     }
 }

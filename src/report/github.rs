@@ -4,14 +4,17 @@
 
 use super::*;
 use crate::diff::ArchitectureDiff;
+use crate::schema::Format;
 
 /// Where a schema change lives in the repository, supplied by the caller (the diff itself only
 /// knows index paths).
 pub struct Annotation {
     /// Repository-relative path of the schema file.
     pub file: String,
-    /// The schema file's text on the candidate side, to find property lines in.
+    /// The schema file's text on the candidate side, to find the changed node's line in.
     pub content: Option<String>,
+    /// The schema file's format, which knows how its paths map to lines.
+    pub format: Option<Format>,
 }
 
 /// `locate(change)` gives the repository file of a schema change.
@@ -50,13 +53,14 @@ pub fn github(
             ));
         }
         if let Some(annotation) = where_ {
-            let line = annotation.content.as_deref().and_then(|text| {
-                change
-                    .ops
-                    .iter()
-                    .filter(|o| o.breaking)
-                    .find_map(|o| property_line(text, &o.path))
-            });
+            let line = annotation
+                .content
+                .as_deref()
+                .zip(annotation.format)
+                .and_then(|(text, format)| {
+                    let op = change.ops.iter().find(|o| o.breaking)?;
+                    Some(format.line_of(text, &op.path))
+                });
             properties = format!(
                 "file={}{},{properties}",
                 escape_property(&annotation.file),
@@ -74,18 +78,6 @@ pub fn github(
     out
 }
 
-/// The 1-based line where the last property named in a JSON pointer appears as a key.
-fn property_line(text: &str, pointer: &str) -> Option<usize> {
-    let name = pointer
-        .rsplit('/')
-        .find(|segment| !segment.is_empty() && !segment.chars().all(|c| c.is_ascii_digit()))?;
-    let name = name.replace("~1", "/").replace("~0", "~");
-    let needle = format!("\"{name}\"");
-    text.lines()
-        .position(|line| line.contains(&needle))
-        .map(|i| i + 1)
-}
-
 fn escape_data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
@@ -99,13 +91,6 @@ fn escape_property(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn finds_the_line_of_a_property() {
-        let text = "{\n  \"properties\": {\n    \"orderId\": {}\n  }\n}";
-        assert_eq!(property_line(text, "/properties/orderId"), Some(3));
-        assert_eq!(property_line(text, "/properties/missing"), None);
-    }
 
     #[test]
     fn escapes_workflow_command_text() {

@@ -1,18 +1,22 @@
-//! Schema compatibility: the strategy a caller picks, the verdict it gets back, and the typed
-//! errors. The format-specific work lives below (`json_schema`: a walker that reports *what*
-//! changed, and a rules table that says *whether it breaks*). Nothing here reads files or prints.
+//! Schema compatibility: the strategy a caller picks, the typed errors, and the seam every
+//! format plugs into ([`Format`]: detect, compare, locate). The verdict model shared by every
+//! format is in [`verdict`]; each format's walker and rules table live in their own module
+//! (`json_schema`). Nothing here reads files or prints.
 
+pub mod explain;
+pub mod format;
 pub mod json_schema;
+pub mod located;
+pub mod verdict;
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
-pub use json_schema::compare::{Change, OpKind};
-pub use json_schema::explain::explain;
-pub use json_schema::rules::{ChangeKind, judge};
+pub use explain::explain;
+pub use format::{Document, Format, Undetected};
+pub use verdict::{Change, Effect, Op, OpKind, Rule, Verdict, judge};
 
 /// How deep the walker goes (schema nesting plus `$ref` hops) before giving up with
 /// [`Error::TooDeep`]. Real schemas stay far below this; the limit exists so a hostile or
@@ -119,43 +123,23 @@ impl Direction {
     }
 }
 
-/// One judged change, as it appears in a SchemaChange's `ops` array.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Op {
-    pub op: OpKind,
-    /// JSON pointer (into the after document) to the node or keyword that changed.
-    pub path: String,
-    pub kind: ChangeKind,
-    /// A sentence a person understands: what changed, then why it does or does not break.
-    pub reason: String,
-    /// Whether this op breaks a direction the strategy checks.
-    pub breaking: bool,
-}
-
-/// The outcome of judging two schemas under one strategy.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Verdict {
-    pub breaking: bool,
-    pub direction: Option<Direction>,
-    pub ops: Vec<Op>,
-}
-
 /// Everything that stops a schema comparison from producing a verdict.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
-    /// The text is not JSON at all.
-    #[error("invalid JSON at line {line}, column {column}: {source}")]
-    InvalidJson {
+    /// The text does not parse in its syntax (JSON, YAML, ...).
+    #[error("invalid {syntax} at line {line}, column {column}: {message}")]
+    Parse {
+        format: Format,
+        /// The file, as the caller named it in its [`Document`].
+        file: String,
+        syntax: &'static str,
         line: usize,
         column: usize,
-        #[source]
-        source: serde_json::Error,
+        message: String,
     },
-    /// Valid JSON, but it uses no JSON Schema keyword (an example payload, say).
-    #[error(
-        "not a JSON Schema: expected a boolean or an object with at least one of $schema, type, properties, items, required, enum, oneOf, anyOf, allOf, $ref, definitions, $defs"
-    )]
-    NotASchema,
+    /// It parses, but it is not a schema of the format (an example payload, say).
+    #[error("{}", not_a_schema(*format))]
+    NotASchema { format: Format },
     /// Nesting (or a chain of `$ref`s) deeper than [`MAX_DEPTH`].
     #[error(
         "schema nests deeper than {limit} levels at {path}; flatten it or split it into definitions"
@@ -163,59 +147,17 @@ pub enum Error {
     TooDeep { path: String, limit: usize },
 }
 
-/// The keywords whose presence marks a JSON object as a JSON Schema (architecture-diff.md).
-const SCHEMA_MARKERS: &[&str] = &[
-    "$schema",
-    "type",
-    "properties",
-    "items",
-    "required",
-    "enum",
-    "oneOf",
-    "anyOf",
-    "allOf",
-    "$ref",
-    "definitions",
-    "$defs",
-];
-
-/// Whether a parsed document is plausibly a JSON Schema rather than, say, an example payload.
-pub fn looks_like_json_schema(value: &Value) -> bool {
-    match value {
-        Value::Bool(_) => true,
-        Value::Object(map) => SCHEMA_MARKERS.iter().any(|key| map.contains_key(*key)),
-        _ => false,
+fn not_a_schema(format: Format) -> &'static str {
+    match format {
+        Format::JsonSchema => {
+            "not a JSON Schema: expected a boolean or an object with at least one of $schema, type, properties, items, required, enum, oneOf, anyOf, allOf, $ref, definitions, $defs"
+        }
     }
-}
-
-/// Parse schema text, refusing invalid JSON and JSON that is not a schema.
-pub fn parse_json_schema(text: &str) -> Result<Value, Error> {
-    let value: Value = serde_json::from_str(text).map_err(|source| Error::InvalidJson {
-        line: source.line(),
-        column: source.column(),
-        source,
-    })?;
-    if looks_like_json_schema(&value) {
-        Ok(value)
-    } else {
-        Err(Error::NotASchema)
-    }
-}
-
-/// Compare two JSON Schema documents and judge the changes under `strategy`.
-pub fn compare_json_schema(
-    before: &Value,
-    after: &Value,
-    strategy: Strategy,
-) -> Result<Verdict, Error> {
-    let changes = json_schema::compare::compare(before, after)?;
-    Ok(judge(&changes, strategy))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn strategy_parses_and_rejects() {
@@ -227,52 +169,18 @@ mod tests {
     }
 
     #[test]
-    fn schema_detection() {
-        assert!(looks_like_json_schema(&json!(true)));
-        assert!(looks_like_json_schema(&json!({"type": "object"})));
-        assert!(looks_like_json_schema(&json!({"$defs": {}})));
-        assert!(!looks_like_json_schema(&json!({"orderId": "1"})));
-        assert!(!looks_like_json_schema(&json!([1, 2])));
-        assert!(!looks_like_json_schema(&json!({})));
-    }
-
-    #[test]
     fn parse_errors_are_typed() {
-        match parse_json_schema("{\n  \"type\": }") {
-            Err(Error::InvalidJson { line, .. }) => assert_eq!(line, 2),
+        match json_schema::parse("s.json", "{\n  \"type\": }") {
+            Err(Error::Parse { line, syntax, .. }) => assert_eq!((line, syntax), (2, "JSON")),
+            other => panic!("unexpected {other:?}"),
+        }
+        match json_schema::parse("s.yaml", "type: [\n") {
+            Err(Error::Parse { syntax, .. }) => assert_eq!(syntax, "YAML"),
             other => panic!("unexpected {other:?}"),
         }
         assert!(matches!(
-            parse_json_schema("{\"a\": 1}"),
-            Err(Error::NotASchema)
+            json_schema::parse("s.json", "{\"a\": 1}"),
+            Err(Error::NotASchema { .. })
         ));
-    }
-
-    #[test]
-    fn verdict_serialises_exactly() {
-        let verdict = Verdict {
-            breaking: true,
-            direction: Some(Direction::Forward),
-            ops: vec![Op {
-                op: OpKind::Remove,
-                path: "/properties/customerId".into(),
-                kind: ChangeKind::RequiredRemoved,
-                reason: "r".into(),
-                breaking: true,
-            }],
-        };
-        assert_eq!(
-            serde_json::to_string(&verdict).unwrap(),
-            r#"{"breaking":true,"direction":"forward","ops":[{"op":"remove","path":"/properties/customerId","kind":"required.removed","reason":"r","breaking":true}]}"#
-        );
-        let none = Verdict {
-            breaking: false,
-            direction: None,
-            ops: vec![],
-        };
-        assert_eq!(
-            serde_json::to_string(&none).unwrap(),
-            r#"{"breaking":false,"direction":null,"ops":[]}"#
-        );
     }
 }

@@ -15,21 +15,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::schema::verdict::OpKind;
 use crate::schema::{Error, MAX_DEPTH};
 
 use super::rules::ChangeKind;
-
-/// Whether a change added, removed or replaced something (the `op` of an output op).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OpKind {
-    Add,
-    Remove,
-    Replace,
-}
 
 /// One thing that differs between the two schemas. It carries no verdict.
 #[derive(Clone, Debug, PartialEq)]

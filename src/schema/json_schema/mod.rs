@@ -1,7 +1,91 @@
-//! JSON Schema compatibility. `compare` walks two documents and lists what changed and where,
-//! `rules` holds the table that decides whether each kind of change breaks a direction, and
-//! `explain` turns a verdict into sentences for people. The walker never judges; the table never walks.
+//! JSON Schema compatibility, the reference being `@eventcatalog/diff` (seed 000). `compare`
+//! walks two documents and lists what changed and where, `rules` holds the table that decides
+//! whether each kind of change breaks a direction. The walker never judges; the table never walks.
 
 pub mod compare;
-pub mod explain;
 pub mod rules;
+
+use serde_json::Value;
+
+use super::verdict::{Change, Verdict, judge};
+use super::{Error, Format, Strategy};
+
+/// The keywords whose presence marks a JSON object as a JSON Schema (architecture-diff.md).
+const SCHEMA_MARKERS: &[&str] = &[
+    "$schema",
+    "type",
+    "properties",
+    "items",
+    "required",
+    "enum",
+    "oneOf",
+    "anyOf",
+    "allOf",
+    "$ref",
+    "definitions",
+    "$defs",
+];
+
+/// Whether a parsed document is plausibly a JSON Schema rather than, say, an example payload.
+pub fn looks_like_schema(value: &Value) -> bool {
+    match value {
+        Value::Bool(_) => true,
+        Value::Object(map) => SCHEMA_MARKERS.iter().any(|key| map.contains_key(*key)),
+        _ => false,
+    }
+}
+
+/// Parse schema text (YAML when the path says so, else JSON). Any document is accepted: a
+/// declared JSON Schema is judged whatever keywords it uses, as the reference does.
+pub fn parse_text(path: &str, text: &str) -> Result<Value, Error> {
+    let lower = path.to_ascii_lowercase();
+    if lower.ends_with(".yaml") || lower.ends_with(".yml") {
+        crate::catalog::yaml::parse(text).map_err(|error| Error::Parse {
+            format: Format::JsonSchema,
+            file: path.to_owned(),
+            syntax: "YAML",
+            line: error.line,
+            column: error.column,
+            message: error.message,
+        })
+    } else {
+        serde_json::from_str(text).map_err(|error| Error::Parse {
+            format: Format::JsonSchema,
+            file: path.to_owned(),
+            syntax: "JSON",
+            line: error.line(),
+            column: error.column(),
+            message: error.to_string(),
+        })
+    }
+}
+
+/// [`parse_text`], refusing documents that use no JSON Schema keyword (an example payload).
+pub fn parse(path: &str, text: &str) -> Result<Value, Error> {
+    let value = parse_text(path, text)?;
+    if looks_like_schema(&value) {
+        Ok(value)
+    } else {
+        Err(Error::NotASchema {
+            format: Format::JsonSchema,
+        })
+    }
+}
+
+/// Every change between two parsed documents, each pointing at its row of the rules table.
+pub fn changes(before: &Value, after: &Value) -> Result<Vec<Change>, Error> {
+    Ok(compare::compare(before, after)?
+        .iter()
+        .map(|change| Change {
+            rule: change.kind.rule(),
+            op: change.op,
+            path: change.path.clone(),
+            what: rules::describe(change),
+        })
+        .collect())
+}
+
+/// Judge two parsed documents under `strategy` (tests, benchmarks and fuzzing start here).
+pub fn judge_values(before: &Value, after: &Value, strategy: Strategy) -> Result<Verdict, Error> {
+    Ok(judge(changes(before, after)?, strategy))
+}

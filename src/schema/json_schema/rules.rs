@@ -1,22 +1,12 @@
 //! The JSON Schema rules table: for every kind of change the walker can report, whether it breaks
 //! the backward direction (new reader, old data) and the forward direction (old reader, new data),
-//! and why. This file is data plus the one function that applies a strategy to it; the walker in
-//! `compare.rs` decides nothing about breaking-ness.
+//! and why. This file is data plus the words that describe each change; the strategy is applied
+//! in `schema::verdict::judge`, and the walker in `compare.rs` decides nothing about breaking-ness.
 
-use std::fmt;
-
-use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use super::compare::Change;
-use crate::schema::{Direction, Op, Strategy, Verdict};
-
-/// What a change does to one direction of compatibility.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Effect {
-    Safe,
-    Breaks,
-}
+use crate::schema::verdict::{Effect, Rule};
 
 /// Every kind of change the walker reports. The ids are a stable contract (`property.added` ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -88,37 +78,7 @@ impl ChangeKind {
 
     /// The stable id, as written in ops and documentation.
     pub fn id(self) -> &'static str {
-        match self {
-            ChangeKind::PropertyAdded => "property.added",
-            ChangeKind::PropertyAddedToClosedObject => "property.added-to-closed-object",
-            ChangeKind::PropertyRemoved => "property.removed",
-            ChangeKind::PropertyRemovedFromClosedObject => "property.removed-from-closed-object",
-            ChangeKind::RequiredAdded => "required.added",
-            ChangeKind::RequiredAddedWithDefault => "required.added-with-default",
-            ChangeKind::RequiredRemoved => "required.removed",
-            ChangeKind::TypeWidened => "type.widened",
-            ChangeKind::TypeNarrowed => "type.narrowed",
-            ChangeKind::TypeChanged => "type.changed",
-            ChangeKind::EnumAdded => "enum.added",
-            ChangeKind::EnumRemoved => "enum.removed",
-            ChangeKind::EnumValueAdded => "enum.value.added",
-            ChangeKind::EnumValueRemoved => "enum.value.removed",
-            ChangeKind::ConstraintTightened => "constraint.tightened",
-            ChangeKind::ConstraintLoosened => "constraint.loosened",
-            ChangeKind::ConstraintChanged => "constraint.changed",
-            ChangeKind::AdditionalPropertiesClosed => "additionalProperties.closed",
-            ChangeKind::AdditionalPropertiesOpened => "additionalProperties.opened",
-            ChangeKind::TupleItemAdded => "tuple.item.added",
-            ChangeKind::TupleItemRemoved => "tuple.item.removed",
-            ChangeKind::UnionBranchAdded => "union.branch.added",
-            ChangeKind::UnionBranchRemoved => "union.branch.removed",
-            ChangeKind::AllOfBranchAdded => "allOf.branch.added",
-            ChangeKind::AllOfBranchRemoved => "allOf.branch.removed",
-            ChangeKind::SchemaRestricted => "schema.restricted",
-            ChangeKind::SchemaRelaxed => "schema.relaxed",
-            ChangeKind::SchemaDeprecated => "schema.deprecated",
-            ChangeKind::KeywordChanged => "keyword.changed",
-        }
+        self.rule().id
     }
 
     /// The kind for an id, if there is one.
@@ -126,141 +86,105 @@ impl ChangeKind {
         ChangeKind::ALL.into_iter().find(|kind| kind.id() == id)
     }
 
-    /// This kind's row in [`RULES`].
+    /// This kind's row in [`RULES`] (rows are in [`ChangeKind::ALL`] order, tested below).
     pub fn rule(self) -> &'static Rule {
-        // Every kind has exactly one row (tested below), so the lookup cannot miss; the fallback
-        // to the most cautious row keeps library code free of panics all the same.
-        RULES
-            .iter()
-            .find(|rule| rule.kind == self)
-            .unwrap_or(&KEYWORD_CHANGED_RULE)
+        &RULES[self as usize]
     }
-}
-
-impl fmt::Display for ChangeKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
-}
-
-impl Serialize for ChangeKind {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.id())
-    }
-}
-
-/// One row of the rules table.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Rule {
-    pub kind: ChangeKind,
-    /// New reader, old data.
-    pub backward: Effect,
-    /// Old reader, new data.
-    pub forward: Effect,
-    /// Why, in words a person understands; appended to each op's description.
-    pub reason: &'static str,
 }
 
 use Effect::{Breaks, Safe};
 
-const KEYWORD_CHANGED_RULE: Rule = Rule {
-    kind: ChangeKind::KeywordChanged,
-    backward: Breaks,
-    forward: Breaks,
-    reason: "this keyword is not reasoned about, so it is treated as breaking both ways for a human to check",
-};
-
-/// The whole rules engine: one row per [`ChangeKind`].
+/// The whole rules engine: one row per [`ChangeKind`], in the same order.
 #[rustfmt::skip]
-pub const RULES: &[Rule] = &[
-    Rule { kind: ChangeKind::PropertyAdded, backward: Safe, forward: Safe,
-        reason: "old messages don't have it and don't need it, old readers ignore the extra field" },
-    Rule { kind: ChangeKind::PropertyAddedToClosedObject, backward: Safe, forward: Breaks,
-        reason: "old readers reject unknown properties, so they reject new messages carrying it" },
-    Rule { kind: ChangeKind::PropertyRemoved, backward: Safe, forward: Safe,
-        reason: "nobody was relying on it being there" },
-    Rule { kind: ChangeKind::PropertyRemovedFromClosedObject, backward: Breaks, forward: Safe,
-        reason: "new readers reject old messages still carrying it" },
-    Rule { kind: ChangeKind::RequiredAdded, backward: Breaks, forward: Safe,
-        reason: "old messages may lack it, so new readers reject them; old readers ignore it" },
-    Rule { kind: ChangeKind::RequiredAddedWithDefault, backward: Safe, forward: Safe,
-        reason: "new readers fill the gap in old messages with the default" },
-    Rule { kind: ChangeKind::RequiredRemoved, backward: Safe, forward: Breaks,
-        reason: "new messages may omit it, old readers insist on it" },
-    Rule { kind: ChangeKind::TypeWidened, backward: Safe, forward: Breaks,
-        reason: "new messages may carry values old readers do not accept" },
-    Rule { kind: ChangeKind::TypeNarrowed, backward: Breaks, forward: Safe,
-        reason: "old messages may carry values new readers do not accept" },
-    Rule { kind: ChangeKind::TypeChanged, backward: Breaks, forward: Breaks,
-        reason: "neither side accepts the other's values" },
-    Rule { kind: ChangeKind::EnumAdded, backward: Breaks, forward: Safe,
-        reason: "old messages could have carried any value" },
-    Rule { kind: ChangeKind::EnumRemoved, backward: Safe, forward: Breaks,
-        reason: "new messages may carry values old readers have never seen" },
-    Rule { kind: ChangeKind::EnumValueAdded, backward: Safe, forward: Breaks,
-        reason: "new messages may carry a value old readers have never seen" },
-    Rule { kind: ChangeKind::EnumValueRemoved, backward: Breaks, forward: Safe,
-        reason: "old messages may still carry it" },
-    Rule { kind: ChangeKind::ConstraintTightened, backward: Breaks, forward: Safe,
-        reason: "old messages may not satisfy the stricter rule" },
-    Rule { kind: ChangeKind::ConstraintLoosened, backward: Safe, forward: Breaks,
-        reason: "new messages may break the rule old readers still enforce" },
-    Rule { kind: ChangeKind::ConstraintChanged, backward: Breaks, forward: Breaks,
-        reason: "whether one value accepts everything the other does cannot be decided reliably" },
-    Rule { kind: ChangeKind::AdditionalPropertiesClosed, backward: Breaks, forward: Safe,
-        reason: "old messages may have carried extra fields" },
-    Rule { kind: ChangeKind::AdditionalPropertiesOpened, backward: Safe, forward: Breaks,
-        reason: "new messages may carry fields old readers reject" },
-    Rule { kind: ChangeKind::TupleItemAdded, backward: Breaks, forward: Safe,
-        reason: "old messages could have carried anything at that position" },
-    Rule { kind: ChangeKind::TupleItemRemoved, backward: Safe, forward: Breaks,
-        reason: "new messages may carry anything at a position old readers constrain" },
-    Rule { kind: ChangeKind::UnionBranchAdded, backward: Safe, forward: Breaks,
-        reason: "new messages may match a shape old readers have never seen" },
-    Rule { kind: ChangeKind::UnionBranchRemoved, backward: Breaks, forward: Safe,
-        reason: "old messages may have matched it" },
-    Rule { kind: ChangeKind::AllOfBranchAdded, backward: Breaks, forward: Safe,
-        reason: "every message must now satisfy one more constraint" },
-    Rule { kind: ChangeKind::AllOfBranchRemoved, backward: Safe, forward: Breaks,
-        reason: "a constraint is gone, so new messages may break it" },
-    Rule { kind: ChangeKind::SchemaRestricted, backward: Breaks, forward: Safe,
-        reason: "old messages could have carried values it now rejects" },
-    Rule { kind: ChangeKind::SchemaRelaxed, backward: Safe, forward: Breaks,
-        reason: "new messages may carry values old readers reject" },
-    Rule { kind: ChangeKind::SchemaDeprecated, backward: Safe, forward: Safe,
-        reason: "an annotation only, reported because catalogs care about it" },
-    KEYWORD_CHANGED_RULE,
+pub const RULES: [Rule; 29] = [
+    Rule { id: "property.added", backward: Safe, forward: Safe,
+        reason: "old messages don't have it and don't need it, old readers ignore the extra field",
+        change: "Add an optional property to an open object" },
+    Rule { id: "property.added-to-closed-object", backward: Safe, forward: Breaks,
+        reason: "old readers reject unknown properties, so they reject new messages carrying it",
+        change: "Add an optional property to a closed object (old readers reject unknown properties)" },
+    Rule { id: "property.removed", backward: Safe, forward: Safe,
+        reason: "nobody was relying on it being there",
+        change: "Remove an optional property from an open object" },
+    Rule { id: "property.removed-from-closed-object", backward: Breaks, forward: Safe,
+        reason: "new readers reject old messages still carrying it",
+        change: "Remove an optional property from a closed object (new readers reject old messages still carrying it)" },
+    Rule { id: "required.added", backward: Breaks, forward: Safe,
+        reason: "old messages may lack it, so new readers reject them; old readers ignore it",
+        change: "Make a property required / add a required property" },
+    Rule { id: "required.added-with-default", backward: Safe, forward: Safe,
+        reason: "new readers fill the gap in old messages with the default",
+        change: "Make a property required when it has a `default`" },
+    Rule { id: "required.removed", backward: Safe, forward: Breaks,
+        reason: "new messages may omit it, old readers insist on it",
+        change: "Make a required property optional / remove a required property" },
+    Rule { id: "type.widened", backward: Safe, forward: Breaks,
+        reason: "new messages may carry values old readers do not accept",
+        change: "Widen a type (`integer` to `number`, `string` to `[\"string\",\"null\"]`, type removed)" },
+    Rule { id: "type.narrowed", backward: Breaks, forward: Safe,
+        reason: "old messages may carry values new readers do not accept",
+        change: "Narrow a type (`number` to `integer`, nullable to not, type added)" },
+    Rule { id: "type.changed", backward: Breaks, forward: Breaks,
+        reason: "neither side accepts the other's values",
+        change: "Change a type outright (`string` to `number`)" },
+    Rule { id: "enum.added", backward: Breaks, forward: Safe,
+        reason: "old messages could have carried any value",
+        change: "Restrict a free value to an enum or `const`" },
+    Rule { id: "enum.removed", backward: Safe, forward: Breaks,
+        reason: "new messages may carry values old readers have never seen",
+        change: "Lift an enum restriction" },
+    Rule { id: "enum.value.added", backward: Safe, forward: Breaks,
+        reason: "new messages may carry a value old readers have never seen",
+        change: "Add an enum value" },
+    Rule { id: "enum.value.removed", backward: Breaks, forward: Safe,
+        reason: "old messages may still carry it",
+        change: "Remove an enum value" },
+    Rule { id: "constraint.tightened", backward: Breaks, forward: Safe,
+        reason: "old messages may not satisfy the stricter rule",
+        change: "Tighten a constraint (`min*` up, `max*` down, `pattern`/`format`/`multipleOf`/`uniqueItems`/`oneOf`/`allOf` added)" },
+    Rule { id: "constraint.loosened", backward: Safe, forward: Breaks,
+        reason: "new messages may break the rule old readers still enforce",
+        change: "Loosen a constraint (the reverse)" },
+    Rule { id: "constraint.changed", backward: Breaks, forward: Breaks,
+        reason: "whether one value accepts everything the other does cannot be decided reliably",
+        change: "Change `pattern`, `format` or `multipleOf` to a different value" },
+    Rule { id: "additionalProperties.closed", backward: Breaks, forward: Safe,
+        reason: "old messages may have carried extra fields",
+        change: "Close an open model (`additionalProperties: false`)" },
+    Rule { id: "additionalProperties.opened", backward: Safe, forward: Breaks,
+        reason: "new messages may carry fields old readers reject",
+        change: "Open a closed model" },
+    Rule { id: "tuple.item.added", backward: Breaks, forward: Safe,
+        reason: "old messages could have carried anything at that position",
+        change: "Constrain a new tuple position (`items` array or `prefixItems`)" },
+    Rule { id: "tuple.item.removed", backward: Safe, forward: Breaks,
+        reason: "new messages may carry anything at a position old readers constrain",
+        change: "Drop a tuple position" },
+    Rule { id: "union.branch.added", backward: Safe, forward: Breaks,
+        reason: "new messages may match a shape old readers have never seen",
+        change: "Add a `oneOf` / `anyOf` branch" },
+    Rule { id: "union.branch.removed", backward: Breaks, forward: Safe,
+        reason: "old messages may have matched it",
+        change: "Remove a `oneOf` / `anyOf` branch" },
+    Rule { id: "allOf.branch.added", backward: Breaks, forward: Safe,
+        reason: "every message must now satisfy one more constraint",
+        change: "Add an `allOf` branch" },
+    Rule { id: "allOf.branch.removed", backward: Safe, forward: Breaks,
+        reason: "a constraint is gone, so new messages may break it",
+        change: "Remove an `allOf` branch" },
+    Rule { id: "schema.restricted", backward: Breaks, forward: Safe,
+        reason: "old messages could have carried values it now rejects",
+        change: "Replace `true` (anything) with a schema, or a schema with `false`" },
+    Rule { id: "schema.relaxed", backward: Safe, forward: Breaks,
+        reason: "new messages may carry values old readers reject",
+        change: "Replace a schema with `true`, or `false` with a schema" },
+    Rule { id: "schema.deprecated", backward: Safe, forward: Safe,
+        reason: "an annotation only, reported because catalogs care about it",
+        change: "Mark a node `deprecated: true`" },
+    Rule { id: "keyword.changed", backward: Breaks, forward: Breaks,
+        reason: "this keyword is not reasoned about, so it is treated as breaking both ways for a human to check",
+        change: "Change a keyword we do not reason about (see below)" },
 ];
-
-/// Apply a strategy to the walker's changes: one op per change, and the overall verdict.
-/// `full` breaks when either column breaks, `none` never breaks.
-pub fn judge(changes: &[Change], strategy: Strategy) -> Verdict {
-    let mut broke_backward = false;
-    let mut broke_forward = false;
-    let ops = changes
-        .iter()
-        .map(|change| {
-            let rule = change.kind.rule();
-            let backward = strategy.checks_backward() && rule.backward == Breaks;
-            let forward = strategy.checks_forward() && rule.forward == Breaks;
-            broke_backward |= backward;
-            broke_forward |= forward;
-            Op {
-                op: change.op,
-                path: change.path.clone(),
-                kind: change.kind,
-                reason: format!("{}: {}", describe(change), rule.reason),
-                breaking: backward || forward,
-            }
-        })
-        .collect();
-    let direction = Direction::from_flags(broke_backward, broke_forward);
-    Verdict {
-        breaking: direction.is_some(),
-        direction,
-        ops,
-    }
-}
 
 /// The last segment of a JSON pointer, unescaped: the property name for property paths.
 fn last_segment(path: &str) -> String {
@@ -344,12 +268,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_kind_has_exactly_one_row() {
-        for kind in ChangeKind::ALL {
-            let rows = RULES.iter().filter(|rule| rule.kind == kind).count();
-            assert_eq!(rows, 1, "{kind} has {rows} rows");
-        }
+    fn every_kind_has_its_row_in_order() {
         assert_eq!(RULES.len(), ChangeKind::ALL.len());
+        for kind in ChangeKind::ALL {
+            assert_eq!(kind.rule().id, kind.id());
+        }
     }
 
     #[test]
@@ -357,40 +280,5 @@ mod tests {
         for kind in ChangeKind::ALL {
             assert_eq!(ChangeKind::from_id(kind.id()), Some(kind));
         }
-    }
-
-    #[test]
-    fn strategies_apply_the_columns() {
-        let change = |kind| Change {
-            kind,
-            path: "/x".into(),
-            keyword: "type".into(),
-            op: super::super::compare::OpKind::Replace,
-            before: None,
-            after: None,
-        };
-        let widened = [change(ChangeKind::TypeWidened)];
-        assert_eq!(judge(&widened, Strategy::Backward).direction, None);
-        assert_eq!(
-            judge(&widened, Strategy::Forward).direction,
-            Some(Direction::Forward)
-        );
-        assert_eq!(
-            judge(&widened, Strategy::Full).direction,
-            Some(Direction::Forward)
-        );
-        assert!(!judge(&widened, Strategy::None).breaking);
-        let both = [
-            change(ChangeKind::TypeWidened),
-            change(ChangeKind::TypeNarrowed),
-        ];
-        assert_eq!(
-            judge(&both, Strategy::Full).direction,
-            Some(Direction::Both)
-        );
-        assert_eq!(
-            judge(&both, Strategy::Backward).direction,
-            Some(Direction::Backward)
-        );
     }
 }

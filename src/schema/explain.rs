@@ -1,29 +1,7 @@
-//! Turn a [`Verdict`] into text for people: a one-line summary, then one sentence per op. This
-//! is formatting only; every decision was already made by the rules table.
+//! Turn a [`Verdict`] of any format into text for people: a one-line summary, then one
+//! sentence per op. This is formatting only; every decision was already made by a rules table.
 
-use crate::schema::{Direction, Op, Verdict};
-
-use super::rules::Effect;
-
-/// Which directions one op breaks, limited to what the verdict (that is, the strategy) checked.
-fn op_direction(op: &Op, verdict: &Verdict) -> Option<Direction> {
-    if !op.breaking {
-        return None;
-    }
-    let rule = op.kind.rule();
-    let checked_backward = matches!(
-        verdict.direction,
-        Some(Direction::Backward | Direction::Both)
-    );
-    let checked_forward = matches!(
-        verdict.direction,
-        Some(Direction::Forward | Direction::Both)
-    );
-    Direction::from_flags(
-        checked_backward && rule.backward == Effect::Breaks,
-        checked_forward && rule.forward == Effect::Breaks,
-    )
-}
+use super::Verdict;
 
 /// A summary line, then `BREAKING (direction) path: reason` or `ok path: reason` per op.
 pub fn explain(verdict: &Verdict) -> String {
@@ -47,7 +25,7 @@ pub fn explain(verdict: &Verdict) -> String {
         } else {
             op.path.as_str()
         };
-        match op_direction(op, verdict) {
+        match op.direction {
             Some(direction) => out.push_str(&format!(
                 "BREAKING ({}) {path}: {}\n",
                 direction.as_str(),
@@ -61,14 +39,15 @@ pub fn explain(verdict: &Verdict) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::schema::{Strategy, compare_json_schema, explain};
+    use crate::schema::json_schema::judge_values;
+    use crate::schema::{Strategy, explain};
     use serde_json::json;
 
     #[test]
     fn explains_a_removed_requirement() {
         let before = json!({"type": "object", "properties": {"customerId": {"type": "string"}}, "required": ["customerId"]});
         let after = json!({"type": "object", "properties": {"customerId": {"type": "string"}}});
-        let verdict = compare_json_schema(&before, &after, Strategy::Full).unwrap();
+        let verdict = judge_values(&before, &after, Strategy::Full).unwrap();
         let text = explain(&verdict);
         assert!(
             text.contains("BREAKING (forward) /properties/customerId: `customerId` is no longer required: new messages may omit it, old readers insist on it"),
