@@ -1,29 +1,65 @@
-//! Data-driven JSON Schema cases: every folder under `testdata/json-schema/` holds `before.json`,
-//! `after.json` and `expected.json` (the verdict under each of backward, forward, full and none).
-//! The runner finds every folder itself, so adding a case means adding a folder (or a line in
-//! `testdata/json-schema/generate.py`, which writes them). Expected ops leave out `reason`, which is
-//! prose; when an expected op does carry a `reason`, it is compared too. Ops are compared as a
-//! multiset, since their order carries no meaning. As free checks, each side compared with itself
-//! must give no ops at all.
+//! Data-driven schema cases for every format: `testdata/<format>/<kind>/<case>/` holds
+//! `before.*`, `after.*` and `expected.json` (the verdict under each of backward, forward, full and
+//! none; a format with rule sets, such as Protobuf's categories, nests the strategies under each
+//! rule set's name). `<kind>` is the id of a row of the format's rules table, or `unchanged`. The
+//! runner finds every folder itself, so adding a case means adding a folder; it fails when a
+//! folder names a kind the table does not have, and when a row has no folder. Expected ops leave
+//! out `reason`, which is prose; when an expected op does carry a `reason`, it is compared too.
+//! Ops are compared as a multiset, since their order carries no meaning. As free checks, each
+//! side compared with itself must give no ops at all.
 
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use catalog_diff::schema::Strategy;
-use catalog_diff::schema::json_schema::judge_values as compare_json_schema;
-use catalog_diff::schema::json_schema::rules::ChangeKind;
+use catalog_diff::schema::{Document, Format, Strategy};
 use serde_json::Value;
 
-fn case_folders() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/json-schema");
-    let mut folders: Vec<PathBuf> = fs::read_dir(root)
-        .expect("testdata/json-schema exists")
+fn format_root(format: Format) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(format.id())
+}
+
+fn sorted_dirs(folder: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = fs::read_dir(folder)
+        .unwrap_or_else(|error| panic!("{}: {error}", folder.display()))
         .map(|entry| entry.expect("readable entry").path())
         .filter(|path| path.is_dir())
         .collect();
-    folders.sort();
-    folders
+    dirs.sort();
+    dirs
+}
+
+/// Every case folder of a format, with the kind folder it sits in.
+fn case_folders(format: Format) -> Vec<(String, PathBuf)> {
+    sorted_dirs(&format_root(format))
+        .into_iter()
+        .flat_map(|kind_dir| {
+            let kind = name_of(&kind_dir);
+            sorted_dirs(&kind_dir)
+                .into_iter()
+                .map(move |case| (kind.clone(), case))
+        })
+        .collect()
+}
+
+fn name_of(path: &Path) -> String {
+    path.file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The one file of a case folder whose name starts with `stem.`.
+fn side(folder: &Path, stem: &str) -> (String, String) {
+    let file = fs::read_dir(folder)
+        .expect("case folder is readable")
+        .map(|entry| entry.expect("readable entry").path())
+        .find(|path| name_of(path).starts_with(&format!("{stem}.")))
+        .unwrap_or_else(|| panic!("{} has no {stem}.* file", folder.display()));
+    let text =
+        fs::read_to_string(&file).unwrap_or_else(|error| panic!("{}: {error}", file.display()));
+    (name_of(&file), text)
 }
 
 fn read(path: &Path) -> Value {
@@ -48,13 +84,18 @@ fn normalise(verdict: &Value, keep_reason: bool) -> Value {
     verdict
 }
 
-fn check_case(folder: &Path) -> Vec<String> {
-    let name = folder
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let before = read(&folder.join("before.json"));
-    let after = read(&folder.join("after.json"));
+fn check_case(format: Format, folder: &Path) -> Vec<String> {
+    let name = format!("{}/{}", format.id(), name_of(folder));
+    let (before_name, before_text) = side(folder, "before");
+    let (after_name, after_text) = side(folder, "after");
+    let before = Document {
+        path: &before_name,
+        text: &before_text,
+    };
+    let after = Document {
+        path: &after_name,
+        text: &after_text,
+    };
     let expected = read(&folder.join("expected.json"));
     let mut failures = Vec::new();
     for strategy in Strategy::ALL {
@@ -65,7 +106,7 @@ fn check_case(folder: &Path) -> Vec<String> {
         let keep_reason = want["ops"]
             .as_array()
             .is_some_and(|ops| ops.iter().any(|op| op.get("reason").is_some()));
-        let got = match compare_json_schema(&before, &after, strategy) {
+        let got = match format.compare(before, after, strategy) {
             Ok(verdict) => serde_json::to_value(verdict).expect("verdicts serialise"),
             Err(error) => {
                 failures.push(format!("{name} ({strategy}): error {error}"));
@@ -79,14 +120,14 @@ fn check_case(folder: &Path) -> Vec<String> {
             ));
         }
     }
-    for (side, schema) in [("before", &before), ("after", &after)] {
-        match compare_json_schema(schema, schema, Strategy::Full) {
+    for (label, document) in [("before", before), ("after", after)] {
+        match format.compare(document, document, Strategy::Full) {
             Ok(verdict) if verdict.ops.is_empty() => {}
             Ok(verdict) => failures.push(format!(
-                "{name}: {side} vs itself gave ops {:?}",
+                "{name}: {label} vs itself gave ops {:?}",
                 verdict.ops
             )),
-            Err(error) => failures.push(format!("{name}: {side} vs itself failed: {error}")),
+            Err(error) => failures.push(format!("{name}: {label} vs itself failed: {error}")),
         }
     }
     failures
@@ -94,43 +135,55 @@ fn check_case(folder: &Path) -> Vec<String> {
 
 #[test]
 fn every_case_folder_matches_its_expected_verdicts() {
-    let folders = case_folders();
-    assert!(folders.len() >= 100, "only {} case folders", folders.len());
-    let failures: Vec<String> = folders
-        .iter()
-        .flat_map(|folder| check_case(folder))
-        .collect();
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for format in Format::ALL {
+        for (_, folder) in case_folders(format) {
+            count += 1;
+            failures.extend(check_case(format, &folder));
+        }
+    }
+    assert!(count >= 100, "only {count} case folders");
     assert!(
         failures.is_empty(),
-        "{} failure(s) in {} cases:\n{}",
+        "{} failure(s) in {count} cases:\n{}",
         failures.len(),
-        folders.len(),
         failures.join("\n")
     );
 }
 
 #[test]
-fn every_rule_kind_has_a_case_under_every_strategy() {
-    let mut seen = HashSet::new();
-    for folder in case_folders() {
-        let expected = read(&folder.join("expected.json"));
-        for strategy in Strategy::ALL {
-            for op in expected[strategy.as_str()]["ops"]
-                .as_array()
-                .into_iter()
-                .flatten()
-            {
-                seen.insert((op["kind"].as_str().unwrap_or_default().to_owned(), strategy));
-            }
+fn kind_folders_and_rules_tables_agree() {
+    for format in Format::ALL {
+        let ids: HashSet<&str> = format.rules().iter().map(|rule| rule.id).collect();
+        let folders: HashSet<String> = sorted_dirs(&format_root(format))
+            .iter()
+            .map(|dir| name_of(dir))
+            .collect();
+        for folder in &folders {
+            assert!(
+                folder == "unchanged" || ids.contains(folder.as_str()),
+                "testdata/{}/{folder} names no rule of the {format} table",
+                format.id()
+            );
+        }
+        for id in ids {
+            assert!(
+                folders.contains(id),
+                "the {format} rule {id} has no folder testdata/{}/{id}",
+                format.id()
+            );
         }
     }
-    for kind in ChangeKind::ALL {
-        for strategy in Strategy::ALL {
-            assert!(
-                seen.contains(&(kind.id().to_owned(), strategy)),
-                "no case for {} under {strategy}",
-                kind.id()
-            );
+}
+
+#[test]
+fn every_case_sits_in_the_folder_of_one_of_its_kinds() {
+    for format in Format::ALL {
+        for (kind, folder) in case_folders(format) {
+            let expected = fs::read_to_string(folder.join("expected.json")).expect("readable");
+            let found = kind == "unchanged" || expected.contains(&format!("\"kind\": \"{kind}\""));
+            assert!(found, "{} has no op of kind {kind}", folder.display());
         }
     }
 }
@@ -144,7 +197,9 @@ mod cli {
         Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
             .arg("schema")
             .args(args)
-            .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/json-schema"))
+            .current_dir(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/json-schema/required.removed"),
+            )
             .output()
             .expect("the binary runs")
     }
@@ -237,5 +292,28 @@ mod cli {
         ]);
         assert_eq!(output.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&output.stderr).contains("backward, forward, full, none"));
+    }
+}
+
+/// The README's rules tables are rendered from the rules data; this keeps them equal. On a
+/// failure, paste the printed table between the format's markers.
+#[test]
+fn readme_rules_tables_are_the_data() {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md is readable");
+    for format in Format::ALL {
+        let start = format!("<!-- rules:{} -->\n", format.id());
+        let end = format!("<!-- /rules:{} -->", format.id());
+        let table = catalog_diff::schema::verdict::markdown_table(format.rules());
+        let found = readme
+            .split_once(&start)
+            .and_then(|(_, rest)| rest.split_once(&end))
+            .map(|(inside, _)| inside);
+        assert_eq!(
+            found,
+            Some(table.as_str()),
+            "README.md must hold the {format} rules table between `{}` and `{end}`:\n{table}",
+            start.trim_end()
+        );
     }
 }

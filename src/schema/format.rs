@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::json_schema;
 use super::located::Located;
-use super::verdict::{Change, Verdict, judge};
+use super::verdict::{Change, Rule, Verdict, judge};
 use super::{Error, Strategy};
 
 /// A schema format catalog-diff can judge.
@@ -72,6 +72,13 @@ impl Format {
     pub fn id(self) -> &'static str {
         match self {
             Format::JsonSchema => "json-schema",
+        }
+    }
+
+    /// Its rules table: one row per kind of change its walker reports.
+    pub fn rules(self) -> &'static [Rule] {
+        match self {
+            Format::JsonSchema => &json_schema::rules::RULES,
         }
     }
 

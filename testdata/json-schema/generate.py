@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the case folders under testdata/json-schema/ (run from anywhere; commit the result).
+"""Writes case folders under testdata/json-schema/<kind>/ (run from anywhere; commit the result).
 
 Each case lists the schemas and the ops a person expects, worked out from the rules table and the
 worked examples in the compatibility guide. The verdict for each strategy is derived here from an
@@ -496,15 +496,16 @@ case("mixed-safe-only", order(), order(properties=props(note={"type": "string"},
 
 
 def main():
-    for entry in os.listdir(HERE):
-        path = os.path.join(HERE, entry)
-        if os.path.isdir(path):
-            shutil.rmtree(path)
+    """Writes each case into `<kind of its first op>/<name>/` (`unchanged/` when it has none).
+    Only the folders of the cases listed here are rewritten; hand-written folders are left alone."""
     names = set()
     for name, before, after, ops, reasons in CASES:
         assert name not in names, name
         names.add(name)
-        folder = os.path.join(HERE, name)
+        kind = ops[0][2] if ops else "unchanged"
+        folder = os.path.join(HERE, kind, name)
+        if os.path.isdir(folder):
+            shutil.rmtree(folder)
         os.makedirs(folder)
         for file, value in [("before.json", before), ("after.json", after), ("expected.json", verdicts(ops, reasons))]:
             with open(os.path.join(folder, file), "w") as out:
