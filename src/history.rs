@@ -19,6 +19,7 @@ use crate::diff::{
     self, ArchitectureDiff, EdgeChanges, Prepared, ResourceChanges, VerdictCache, summarize,
 };
 use crate::git::{self, CommitId, CommitInfo, Repo};
+use crate::report::Locations;
 
 /// Commits per parallel batch: enough to keep two to sixteen cores busy, few enough that the
 /// indexes held at once stay small.
@@ -45,11 +46,18 @@ pub struct Options {
 /// One commit that changed the catalog.
 pub struct Step {
     pub commit: CommitInfo,
-    /// The first parent this commit was diffed against (`None` for a root commit).
+    /// The first parent of this commit (`None` for a root commit).
     pub parent: Option<CommitId>,
-    pub diff: ArchitectureDiff,
+    /// The diff against the baseline; `None` when this commit's catalog is invalid (it has
+    /// errors), since a catalog that does not build would show phantom removals.
+    pub diff: Option<ArchitectureDiff>,
+    /// Set when the baseline is not the parent: the parent's catalog was invalid, so this
+    /// commit was diffed against the last commit whose catalog was valid.
+    pub against: Option<CommitId>,
     /// The catalog problems of this commit's own catalog.
     pub diagnostics: Vec<Diagnostic>,
+    /// Where the diff's findings live in the catalog.
+    pub locations: Locations,
 }
 
 impl Step {
@@ -58,6 +66,10 @@ impl Step {
             .iter()
             .filter(|d| d.severity == Severity::Error)
     }
+}
+
+fn has_errors(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(|d| d.severity == Severity::Error)
 }
 
 /// How a walk ended.
@@ -186,11 +198,11 @@ impl Walker<'_> {
         diff::diff_cached(a, b, &self.options.diff, &self.verdict_cache)
     }
 
-    /// Hands one changed commit to the caller.
+    /// Hands one changed commit to the caller; an invalid catalog gets no diff.
     fn emit(
         &mut self,
         position: usize,
-        diff: ArchitectureDiff,
+        (diff, against, locations): (ArchitectureDiff, Option<CommitId>, Locations),
         diagnostics: Vec<Diagnostic>,
         progress: &mut dyn FnMut(usize),
         on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
@@ -202,8 +214,10 @@ impl Walker<'_> {
         let step = Step {
             commit,
             parent,
-            diff,
+            diff: (!has_errors(&diagnostics)).then_some(diff),
+            against,
             diagnostics,
+            locations,
         };
         let flow = on_step(step);
         self.outcome.stopped = flow.is_break();
@@ -227,9 +241,39 @@ impl Walker<'_> {
         let mut diagnostics = first.diagnostics;
         // The whole Index of the previous commit, while the steps are whole builds.
         let mut whole = Some(first.index);
+        // The last valid commit and its Index, while the commits after it are invalid.
+        let mut last_valid: Option<(Option<CommitId>, Index)> = None;
         for &(position, tree) in changed {
             let changes = self.advance(tree)?;
             let commit = Some(self.commits[position].id);
+            if let Some((valid, index)) = last_valid.take() {
+                // Diffed whole against the last valid catalog, never against the invalid one;
+                // the scope still moves along with the files.
+                scope.reach(&self.files, &changes.paths, &self.parse_cache);
+                let built = self.build(&self.files, commit);
+                let diff = self.labelled(self.diff(&index, &built.index), valid, position);
+                let locations = Locations::of(&diff, &index, &built.index);
+                diagnostics = built.diagnostics;
+                let invalid = has_errors(&diagnostics);
+                whole = (!invalid).then_some(built.index);
+                if invalid {
+                    last_valid = Some((valid, index));
+                }
+                let against = valid.filter(|v| Some(*v) != self.commits[position].first_parent());
+                if self
+                    .emit(
+                        position,
+                        (diff, against, locations),
+                        diagnostics.clone(),
+                        progress,
+                        on_step,
+                    )
+                    .is_break()
+                {
+                    return Ok(ControlFlow::Break(()));
+                }
+                continue;
+            }
             let cut = cut(
                 &mut scope,
                 &self.files,
@@ -237,15 +281,14 @@ impl Walker<'_> {
                 &self.parse_cache,
                 &|files, after| self.build(files, if after { commit } else { start }),
             );
-            let (diff, step_diagnostics) = match cut {
+            let (diff, locations, previous) = match cut {
                 Some(cut) => {
                     whole = None;
                     self.outcome.cut += 1;
                     cut.carry(&mut diagnostics, &cut.after);
-                    (
-                        self.diff(&cut.before.index, &cut.after.index),
-                        diagnostics.clone(),
-                    )
+                    let diff = self.diff(&cut.before.index, &cut.after.index);
+                    let locations = Locations::of(&diff, &cut.before.index, &cut.after.index);
+                    (diff, locations, None)
                 }
                 None => {
                     let previous = match whole.take() {
@@ -254,26 +297,52 @@ impl Walker<'_> {
                     };
                     let built = self.build(&self.files, commit);
                     let diff = self.diff(&previous, &built.index);
+                    let locations = Locations::of(&diff, &previous, &built.index);
                     diagnostics = built.diagnostics;
                     whole = Some(built.index);
-                    (diff, diagnostics.clone())
+                    (diff, locations, Some(previous))
                 }
             };
-            let mut diff = diff;
-            // The baseline may carry an older commit's label (same catalog tree, or the walk's
-            // start); the parent is the commit this step is about.
-            if let Some(parent) = self.commits[position].first_parent() {
-                diff.refs.a.commit = parent.to_string();
+            let parent = self.commits[position].first_parent();
+            if has_errors(&diagnostics) {
+                // The next commits are diffed against the parent's catalog until one is valid.
+                let index = match previous {
+                    Some(index) => index,
+                    None => self.build(&revert(&self.files, &changes), start).index,
+                };
+                last_valid = Some((parent.or(start), index));
+                whole = None;
             }
-            diff.refs.b.commit = self.commits[position].id.to_string();
+            let diff = self.labelled(diff, parent, position);
             if self
-                .emit(position, diff, step_diagnostics, progress, on_step)
+                .emit(
+                    position,
+                    (diff, None, locations),
+                    diagnostics.clone(),
+                    progress,
+                    on_step,
+                )
                 .is_break()
             {
                 return Ok(ControlFlow::Break(()));
             }
         }
         Ok(ControlFlow::Continue(()))
+    }
+
+    /// The baseline may carry an older commit's label (same catalog tree, or the walk's start);
+    /// the refs name the baseline commit and the commit this step is about.
+    fn labelled(
+        &self,
+        mut diff: ArchitectureDiff,
+        baseline: Option<CommitId>,
+        position: usize,
+    ) -> ArchitectureDiff {
+        if let Some(baseline) = baseline {
+            diff.refs.a.commit = baseline.to_string();
+        }
+        diff.refs.b.commit = self.commits[position].id.to_string();
+        diff
     }
 
     /// Each changed commit against one fixed Index (`--against`): whole builds, in parallel
@@ -285,7 +354,7 @@ impl Walker<'_> {
         progress: &mut dyn FnMut(usize),
         on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
     ) -> git::Result<ControlFlow<()>> {
-        let fixed = Prepared::new(fixed);
+        let prepared = Prepared::new(fixed);
         for chunk in changed.chunks(CHUNK) {
             // gix handles are not Sync, so reading stays on this thread (blobs go through the
             // repository's BlobCache); building and diffing are pure and run in parallel.
@@ -297,24 +366,31 @@ impl Walker<'_> {
             // The repository handle is not Sync: the parallel part sees only pure state.
             let (commits, options) = (self.commits, self.options);
             let (parse_cache, verdict_cache) = (&self.parse_cache, &self.verdict_cache);
-            let steps: Vec<(ArchitectureDiff, Vec<Diagnostic>)> = chunk
+            let steps: Vec<(ArchitectureDiff, Locations, Vec<Diagnostic>)> = chunk
                 .par_iter()
                 .zip(&snapshots)
                 .map(|(&(position, _), files)| {
                     let built =
                         build_files(files, Some(commits[position].id), options, parse_cache);
                     let diff = diff::diff_prepared(
-                        &fixed,
+                        &prepared,
                         &Prepared::new(&built.index),
                         &options.diff,
                         verdict_cache,
                     );
-                    (diff, built.diagnostics)
+                    let locations = Locations::of(&diff, fixed, &built.index);
+                    (diff, locations, built.diagnostics)
                 })
                 .collect();
-            for (&(position, _), (diff, diagnostics)) in chunk.iter().zip(steps) {
+            for (&(position, _), (diff, locations, diagnostics)) in chunk.iter().zip(steps) {
                 if self
-                    .emit(position, diff, diagnostics, progress, on_step)
+                    .emit(
+                        position,
+                        (diff, None, locations),
+                        diagnostics,
+                        progress,
+                        on_step,
+                    )
                     .is_break()
                 {
                     return Ok(ControlFlow::Break(()));
@@ -385,6 +461,8 @@ pub struct SideBySide {
     pub before_has_resources: bool,
     /// The candidate, built whole.
     pub after: Built,
+    /// Where the diff's findings live in the catalog.
+    pub locations: Locations,
 }
 
 /// Diffs catalog `before` against catalog `after` (labelled `labels`). The candidate is built
@@ -404,11 +482,15 @@ pub fn diff_files(
     };
     let changes = git::Changes::between(before, after);
     let verdicts = VerdictCache::default();
-    let whole = |whole_before: Built, whole_after: Built| SideBySide {
-        diff: diff::diff_cached(&whole_before.index, &whole_after.index, options, &verdicts),
-        before_has_resources: !whole_before.index.resources.is_empty(),
-        before_diagnostics: whole_before.diagnostics,
-        after: whole_after,
+    let whole = |whole_before: Built, whole_after: Built| {
+        let diff = diff::diff_cached(&whole_before.index, &whole_after.index, options, &verdicts);
+        SideBySide {
+            locations: Locations::of(&diff, &whole_before.index, &whole_after.index),
+            diff,
+            before_has_resources: !whole_before.index.resources.is_empty(),
+            before_diagnostics: whole_before.diagnostics,
+            after: whole_after,
+        }
     };
     // When much of the catalog changed, its reach is everything: build both sides at once.
     if changes.paths.len() * 4 > before.files.len().max(after.files.len()) {
@@ -425,8 +507,10 @@ pub fn diff_files(
     };
     let mut before_diagnostics = whole_after.diagnostics.clone();
     cut.carry(&mut before_diagnostics, &cut.before);
+    let diff = diff::diff_cached(&cut.before.index, &cut.after.index, options, &verdicts);
     SideBySide {
-        diff: diff::diff_cached(&cut.before.index, &cut.after.index, options, &verdicts),
+        locations: Locations::of(&diff, &cut.before.index, &cut.after.index),
+        diff,
         before_diagnostics,
         // Resources outside the reach are on both sides.
         before_has_resources: !cut.before.index.resources.is_empty()

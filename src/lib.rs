@@ -11,6 +11,7 @@
 //! - [`report`]: an ArchitectureDiff -> text, markdown or GitHub annotations, pure
 //! - [`hook`]: the git pre-commit hook script, pure
 //! - [`synth`]: a seeded synthetic catalog and history, as a `git fast-import` stream (benchmarks)
+//! - [`suggest`]: the closest names to one that was not found, for error messages
 //! - `cli`: the thin command line on top.
 
 pub mod catalog;
@@ -21,4 +22,5 @@ pub mod hook;
 pub mod json_text;
 pub mod report;
 pub mod schema;
+pub mod suggest;
 pub mod synth;

@@ -695,6 +695,17 @@ impl<'a> Builder<'a> {
         resource_dirs: &HashSet<&str>,
         found: &mut Findings,
     ) -> Resource {
+        if let Some(blob) = self.files.get(draft.source_path) {
+            let text = String::from_utf8_lossy(&blob.data);
+            let pointers: Vec<&str> = super::resolve::pointer_lists().collect();
+            found.diagnostics.extend(super::lint::dropped_fields(
+                draft.source_path,
+                draft.data(),
+                &text,
+                &pointers,
+                KEY_ORDER,
+            ));
+        }
         let mut out = Map::new();
         let base = parent(&draft.content_path).to_owned();
         let mut represented = HashSet::new();

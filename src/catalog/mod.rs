@@ -4,6 +4,7 @@
 
 pub mod build;
 pub mod frontmatter;
+mod lint;
 pub mod resolve;
 pub mod scope;
 pub mod version;

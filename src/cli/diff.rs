@@ -6,8 +6,8 @@ use std::io::{IsTerminal, Write};
 use anyhow::Context;
 use catalog_diff::catalog::Diagnostic;
 use catalog_diff::catalog::build::ParseCache;
-use catalog_diff::catalog::{FileSet, Index, Severity};
-use catalog_diff::diff::{self, ArchitectureDiff, SchemaChange, SideDiagnostic};
+use catalog_diff::catalog::{FileSet, Severity};
+use catalog_diff::diff::{self, ArchitectureDiff, SideDiagnostic};
 use catalog_diff::git::{self, Repo};
 use catalog_diff::history;
 use catalog_diff::report;
@@ -70,6 +70,17 @@ pub enum Format {
     Github,
 }
 
+impl From<Format> for report::ReportFormat {
+    fn from(format: Format) -> Self {
+        match format {
+            Format::Text => report::ReportFormat::Text,
+            Format::Json => report::ReportFormat::Json,
+            Format::Markdown => report::ReportFormat::Markdown,
+            Format::Github => report::ReportFormat::Github,
+        }
+    }
+}
+
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum FailOn {
     #[default]
@@ -100,7 +111,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         strategy: args.strategy,
         include_schema_content: args.include_schema_content,
     };
-    let compared = history::diff_files(
+    let mut compared = history::diff_files(
         &side_a.files,
         &side_b.files,
         (side_a.commit.clone(), side_b.commit.clone()),
@@ -136,20 +147,21 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         }
     }
 
-    let mut result = compared.diff;
-    result.diagnostics = side_diagnostics(&problems);
-    let rendered = render(&result, &args, &compared.after.index, &dir);
+    let diagnostics = side_diagnostics(&problems);
+    compared.diff.diagnostics = diagnostics;
+    let result = &compared.diff;
+    let context = report::Context {
+        color: use_color(args.color),
+        locations: &compared.locations,
+        dir: &dir,
+    };
+    let rendered = report::render(result, args.format.into(), &context);
     let mut stdout = std::io::stdout().lock();
     write!(stdout, "{rendered}").context("writing the report to stdout")?;
     // The process ends here: the OS takes the memory back faster than freeing it piece by piece.
-    std::mem::forget((
-        side_a,
-        side_b,
-        cache,
-        compared.after,
-        compared.before_diagnostics,
-    ));
-    Ok(policy(&result, args.fail_on))
+    let code = policy(result, args.fail_on);
+    std::mem::forget((side_a, side_b, cache, compared));
+    Ok(code)
 }
 
 /// The exit code `--fail-on` gives a diff.
@@ -179,18 +191,6 @@ pub(super) fn source_name(repo: &Repo, catalog: &CatalogArgs) -> String {
         .unwrap_or_else(|| "catalog".into())
 }
 
-fn render(result: &ArchitectureDiff, args: &DiffArgs, candidate: &Index, dir: &str) -> String {
-    match args.format {
-        Format::Json => {
-            let value = serde_json::to_value(result).unwrap_or_default();
-            format!("{}\n", catalog_diff::json_text::to_pretty(&value))
-        }
-        Format::Text => report::text(result, use_color(args.color)),
-        Format::Markdown => report::markdown(result),
-        Format::Github => report::github(result, &|change| locate(change, candidate, dir)),
-    }
-}
-
 pub(super) fn use_color(choice: ColorChoice) -> bool {
     match choice {
         ColorChoice::Always => true,
@@ -200,45 +200,6 @@ pub(super) fn use_color(choice: ColorChoice) -> bool {
                 && std::io::stdout().is_terminal()
         }
     }
-}
-
-/// The repository path of a schema change's file, from the candidate index (or the baseline
-/// path when the file was removed).
-fn locate(change: &SchemaChange, candidate: &Index, dir: &str) -> Option<report::Annotation> {
-    let file = change.after.as_ref().or(change.before.as_ref())?;
-    let resource = candidate.resources.iter().find(|r| {
-        r.kind() == change.message.kind
-            && r.id() == change.message.id
-            && r.version() == change.message.version.b.as_deref()
-    })?;
-    let content_dir = resource
-        .str_field("contentPath")?
-        .rsplit_once('/')
-        .map_or("", |(d, _)| d);
-    let mut path = [dir, content_dir, file.path.as_str()]
-        .iter()
-        .filter(|p| !p.is_empty())
-        .copied()
-        .collect::<Vec<_>>()
-        .join("/");
-    path = path.replace("/./", "/");
-    let entry = resource
-        .get("schemas")?
-        .as_array()?
-        .iter()
-        .find(|entry| entry.get("path").and_then(|p| p.as_str()) == Some(file.path.as_str()));
-    let content = entry
-        .and_then(|entry| entry.get("content")?.as_str())
-        .map(str::to_owned);
-    let declared = entry.and_then(|entry| entry.get("format")?.as_str());
-    let format = content
-        .as_deref()
-        .and_then(|text| catalog_diff::schema::Format::detect(declared, &file.path, text).ok());
-    Some(report::Annotation {
-        file: path,
-        content,
-        format,
-    })
 }
 
 /// One side's catalog problems: its name (`a`, `b`), its label and its diagnostics.

@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use anyhow::Context;
 use catalog_diff::catalog::build::ParseCache;
 use catalog_diff::diff::{self, ArchitectureDiff, ImpactReason};
-use catalog_diff::git::{CommitInfo, Repo, Side};
+use catalog_diff::git::{CommitInfo, Repo};
 use catalog_diff::history::{self, Baseline, Selection, Step};
 use catalog_diff::report;
 use catalog_diff::schema::Strategy;
@@ -60,10 +60,10 @@ pub enum Format {
 pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     let repo = Repo::discover(&args.catalog.repo)?;
     let mut commits = repo.first_parent_walk(args.range.as_deref())?;
-    let Some(tip) = commits.last().map(|c| c.id) else {
+    if commits.is_empty() {
         eprintln!("{}", empty_range_note(args.range.as_deref()));
         return Ok(exit_code::OK);
-    };
+    }
     let mut start = commits.first().and_then(CommitInfo::first_parent);
     if let Some(parent) = start.filter(|p| !repo.gix().has_object(p.0)) {
         // A shallow clone: the oldest commit's parent was never fetched. That commit becomes
@@ -77,7 +77,11 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         );
         start = Some(boundary.id);
     }
-    let dir = repo.detect_catalog_dir(Side::Commit(tip), args.catalog.dir.as_deref())?;
+    let ids: Vec<_> = start
+        .into_iter()
+        .chain(commits.iter().map(|c| c.id))
+        .collect();
+    let dir = repo.detect_catalog_dir_in(&ids, args.catalog.dir.as_deref())?;
     let mut options = history::Options {
         source: source_name(&repo, &args.catalog),
         dir,
@@ -114,8 +118,8 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
             let decision = state.judge(&step, &selection, &args);
             if let Some(view) = &decision.shown {
                 let text = match args.format {
-                    Format::Text => text_entry(&step, view, color),
-                    Format::Json => json_entry(&step, view),
+                    Format::Text => text_entry(&step, view.as_ref(), color),
+                    Format::Json => json_entry(&step, view.as_ref()),
                 };
                 if let Err(error) = progress.suspend(|| stdout.write_all(text.as_bytes())) {
                     state.write_error = Some(error);
@@ -136,6 +140,15 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
             short(commit)
         );
         return Ok(exit_code::ERROR);
+    }
+    if let Some(id) = args.message.as_deref().filter(|_| !state.message_seen) {
+        let tip = commits.last().map(|c| c.id);
+        if let Some(nearby) = missing_message(&repo, &options, [start, tip], id)? {
+            anyhow::bail!(
+                "no resource `{id}` in the range{}\n  hint: --message takes a message id, as in its front matter",
+                catalog_diff::suggest::hint(&nearby.iter().map(String::as_str).collect::<Vec<_>>())
+            );
+        }
     }
     if !outcome.stopped {
         eprintln!(
@@ -168,21 +181,36 @@ struct State {
     tripped: bool,
     /// The commit `--strict` stopped at.
     strict_stop: Option<String>,
+    /// `--message` named something some step's diff mentions.
+    message_seen: bool,
     write_error: Option<std::io::Error>,
 }
 
 /// Whether (and how) to show a step, and whether to keep walking.
 struct Decision {
-    shown: Option<ArchitectureDiff>,
+    /// `Some(None)`: shown as an invalid catalog, without a diff.
+    shown: Option<Option<ArchitectureDiff>>,
     flow: ControlFlow<()>,
 }
 
 impl State {
     fn judge(&mut self, step: &Step, selection: &Selection, args: &LogArgs) -> Decision {
-        let view = history::select(&step.diff, selection);
         let has_problems = !step.diagnostics.is_empty();
-        if history::is_empty(&view) && step.errors().next().is_none() {
-            let flow = self.strict_flow(step, args.catalog.strict && has_problems);
+        let strict_stop = args.catalog.strict && has_problems;
+        let Some(diff) = &step.diff else {
+            // An invalid catalog cannot be judged: always shown, and an unknown for the policy.
+            self.changed += 1;
+            self.tripped |= args.fail_on == FailOn::Unknown;
+            let flow = self.strict_flow(step, strict_stop);
+            return Decision {
+                shown: Some(None),
+                flow,
+            };
+        };
+        let view = history::select(diff, selection);
+        // A commit that makes the catalog valid again is shown even when nothing else changed.
+        if history::is_empty(&view) && step.errors().next().is_none() && step.against.is_none() {
+            let flow = self.strict_flow(step, strict_stop);
             return Decision { shown: None, flow };
         }
         self.changed += 1;
@@ -192,7 +220,7 @@ impl State {
         }
         let tripped = trips(&view, args.fail_on);
         if (args.breaking_only || args.first_breaking) && !breaking {
-            let flow = self.strict_flow(step, args.catalog.strict && has_problems);
+            let flow = self.strict_flow(step, strict_stop);
             return Decision { shown: None, flow };
         }
         self.tripped |= tripped;
@@ -201,10 +229,10 @@ impl State {
             self.tripped = true;
             ControlFlow::Break(())
         } else {
-            self.strict_flow(step, args.catalog.strict && has_problems)
+            self.strict_flow(step, strict_stop)
         };
         Decision {
-            shown: Some(view),
+            shown: Some(Some(view)),
             flow,
         }
     }
@@ -222,35 +250,73 @@ impl State {
     }
 }
 
-/// One timeline line, plus the breaking details and catalog errors under it.
-fn text_entry(step: &Step, view: &ArchitectureDiff, color: bool) -> String {
+/// `None` when a resource `id` is in the catalog at one of `commits` (the ends of the walk);
+/// else the closest ids there.
+fn missing_message(
+    repo: &Repo,
+    options: &history::Options,
+    commits: [Option<catalog_diff::git::CommitId>; 2],
+    id: &str,
+) -> anyhow::Result<Option<Vec<String>>> {
+    let mut ids = Vec::new();
+    for commit in commits.into_iter().flatten() {
+        let built = history::build_at(repo, Some(commit), options, &ParseCache::default())?;
+        ids.extend(built.index.resources.iter().map(|r| r.id().to_owned()));
+    }
+    if ids.iter().any(|known| known == id) {
+        return Ok(None);
+    }
+    ids.sort();
+    ids.dedup();
+    let nearby = catalog_diff::suggest::closest(id, ids.iter().map(String::as_str));
+    Ok(Some(nearby.into_iter().map(str::to_owned).collect()))
+}
+
+/// One timeline line, plus the breaking details and catalog errors under it. `view` is
+/// `None` for a commit whose catalog is invalid.
+fn text_entry(step: &Step, view: Option<&ArchitectureDiff>, color: bool) -> String {
     let commit = &step.commit;
     let author = commit
         .author
         .split_once(" <")
         .map_or(commit.author.as_str(), |(name, _)| name);
-    let s = &view.summary;
     let mut line = format!(
-        "{} {} {}  {}  [{}]",
+        "{} {} {}  {}  ",
         short(&commit.id.to_string()),
         commit.date.get(..10).unwrap_or(&commit.date),
-        author,
-        commit.subject,
-        report::counts(s),
+        report::escape_text(author),
+        report::escape_text(&commit.subject),
     );
-    if s.breaking {
-        line.push_str(&format!("  {}", breaking_label(view)));
+    match view {
+        None => line.push_str(&format!(
+            "[invalid catalog: {} error(s); not diffed, the next commit is diffed against the last valid one]",
+            step.errors().count()
+        )),
+        Some(view) => {
+            line.push_str(&format!("[{}]", report::counts(&view.summary)));
+            if let Some(against) = step.against {
+                line.push_str(&format!(
+                    " (against {}, the last commit with a valid catalog)",
+                    short(&against.to_string())
+                ));
+            }
+            if view.summary.breaking {
+                line.push_str(&format!("  {}", breaking_label(view)));
+            }
+        }
     }
     line.push('\n');
-    if s.breaking {
-        for detail in report::breaking_details(view, color).lines() {
+    if let Some(view) = view.filter(|view| view.summary.breaking) {
+        for detail in report::breaking_details(view, &step.locations, color).lines() {
             if !detail.trim().is_empty() {
                 line.push_str(&format!("  {detail}\n"));
             }
         }
     }
     for error in step.errors() {
-        line.push_str(&format!("    error: {error}\n"));
+        for text in error.to_string().lines() {
+            line.push_str(&format!("    {text}\n"));
+        }
     }
     line
 }
@@ -288,22 +354,41 @@ fn breaking_label(view: &ArchitectureDiff) -> String {
     )
 }
 
+/// One log entry as JSON: the commit, then its diff, or `invalid` when its catalog has errors.
+#[derive(serde::Serialize)]
+struct Entry<'a> {
+    commit: String,
+    parent: Option<String>,
+    author: &'a str,
+    date: &'a str,
+    subject: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    against: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    invalid: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<&'a ArchitectureDiff>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    errors: Vec<&'a catalog_diff::catalog::Diagnostic>,
+}
+
 /// One JSON object on one line.
-fn json_entry(step: &Step, view: &ArchitectureDiff) -> String {
+fn json_entry(step: &Step, view: Option<&ArchitectureDiff>) -> String {
     let commit = &step.commit;
-    let mut entry = serde_json::json!({
-        "commit": commit.id.to_string(),
-        "parent": step.parent.map(|p| p.to_string()),
-        "author": commit.author,
-        "date": commit.date,
-        "subject": commit.subject,
-        "diff": view,
-    });
-    let errors: Vec<_> = step.errors().collect();
-    if !errors.is_empty() {
-        entry["errors"] = serde_json::json!(errors);
-    }
-    format!("{entry}\n")
+    let entry = Entry {
+        commit: commit.id.to_string(),
+        parent: step.parent.map(|p| p.to_string()),
+        author: &commit.author,
+        date: &commit.date,
+        subject: &commit.subject,
+        against: step.against.map(|a| a.to_string()),
+        invalid: view.is_none(),
+        diff: view,
+        errors: step.errors().collect(),
+    };
+    let mut line = serde_json::to_string(&entry).unwrap_or_default();
+    line.push('\n');
+    line
 }
 
 fn empty_range_note(range: Option<&str>) -> String {

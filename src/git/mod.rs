@@ -65,9 +65,19 @@ pub enum Error {
     )]
     NoMergeBase { a: String, b: String },
     #[error(
-        "the catalog directory `{dir}` does not exist on either side\n  hint: --dir is relative to the repository root"
+        "the catalog directory `{dir}` does not exist {where_}{}\n  hint: --dir is relative to the repository root{}",
+        if *is_file { " (it is a file)" } else { "" },
+        crate::suggest::hint(&nearby.iter().map(String::as_str).collect::<Vec<_>>())
     )]
-    CatalogDirNotFound { dir: String },
+    CatalogDirNotFound {
+        dir: String,
+        /// `on either side`, `in HEAD`, `in the working tree`, ...
+        where_: String,
+        /// The path names a file, not a folder.
+        is_file: bool,
+        /// Folders next to where it was looked for, closest first.
+        nearby: Vec<String>,
+    },
     #[error(
         "the catalog directory `{dir}` lies outside the repository\n  hint: --dir is relative to the repository root"
     )]
