@@ -94,7 +94,8 @@ fn the_catalog_indexes_without_errors_and_with_the_expected_counts() {
     let tree = final_tree(&catalog);
     let files: Vec<(&str, &str)> = tree.iter().map(|(p, c)| (p.as_str(), c.as_str())).collect();
     support::write_files(dir.path(), &files);
-    let files = git::read_dir(dir.path()).expect("reading the folder");
+    let files = git::read_dir(dir.path(), catalog_diff::catalog::DEFAULT_MAX_FILE_SIZE)
+        .expect("reading the folder");
     let built = build::build(&files, &Options::default(), &ParseCache::default());
     let errors: Vec<_> = built
         .diagnostics

@@ -442,22 +442,26 @@ impl<'a> Builder<'a> {
         for (path, entry) in &files.special {
             let (what, hint) = match entry {
                 SpecialEntry::Symlink => (
-                    "a symbolic link",
-                    "replace the link with the file it points to",
+                    "a symbolic link inside the catalog cannot be indexed".to_owned(),
+                    "replace the link with the file it points to".to_owned(),
                 ),
                 SpecialEntry::Submodule => (
-                    "a submodule",
-                    "move the catalog out of the submodule or use --dir",
+                    "a submodule inside the catalog cannot be indexed".to_owned(),
+                    "move the catalog out of the submodule or use --dir".to_owned(),
+                ),
+                SpecialEntry::TooLarge { size, limit } => (
+                    format!(
+                        "the file is {size} bytes, over the limit of {limit} bytes, so it was not read"
+                    ),
+                    format!(
+                        "raise the limit with --max-file-size (for example --max-file-size {})",
+                        size.next_power_of_two()
+                    ),
                 ),
             };
             diagnostics.push(Diagnostic {
-                hint: Some(hint.into()),
-                ..diagnostic(
-                    Severity::Error,
-                    path,
-                    None,
-                    format!("{what} inside the catalog cannot be indexed"),
-                )
+                hint: Some(hint),
+                ..diagnostic(Severity::Error, path, None, what)
             });
         }
         Builder {

@@ -39,12 +39,20 @@ pub struct Blob {
     pub data: Arc<[u8]>,
 }
 
-/// A tree entry that is not a regular file, kept so the builder can report it.
+/// A tree entry that is not read as a file, kept so the builder can report it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpecialEntry {
     Symlink,
     Submodule,
+    /// A file larger than the limit it was read under (bytes), left unread.
+    TooLarge {
+        size: u64,
+        limit: u64,
+    },
 }
+
+/// How large a file catalog-diff reads by default (schemas, front matter, specifications).
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 << 20;
 
 /// Every file of one catalog side, keyed by catalog path (relative to the catalog root,
 /// `/`-separated). Directories are implied by the paths.

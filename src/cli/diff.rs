@@ -52,6 +52,7 @@ impl Default for CatalogArgs {
             dir: None,
             source: None,
             strict: false,
+            max_file_size: catalog_diff::catalog::DEFAULT_MAX_FILE_SIZE,
         }
     }
 }
@@ -98,7 +99,7 @@ pub enum ColorChoice {
 }
 
 pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
-    let repo = Repo::discover(&args.catalog.repo)?;
+    let repo = args.catalog.discover()?;
     let sides = repo.parse_range(args.range.as_deref(), args.staged)?;
     let source = source_name(&repo, &args.catalog);
     let dir = repo.detect_catalog_dir_for(&sides, args.catalog.dir.as_deref())?;

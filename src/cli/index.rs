@@ -35,8 +35,7 @@ pub struct IndexArgs {
 /// Where the catalog is and how it is named: shared by every command that reads a catalog.
 #[derive(clap::Args, Debug)]
 pub struct CatalogArgs {
-    /// The repository (discovered upwards from PATH, like git). For `index`, a folder
-    /// outside any repository is read as a plain catalog folder.
+    /// The repository (discovered upwards from PATH, like git).
     #[arg(short = 'C', long = "repo", value_name = "PATH", default_value = ".")]
     pub repo: PathBuf,
     /// The catalog folder, relative to the repository root. Default: found automatically.
@@ -48,6 +47,40 @@ pub struct CatalogArgs {
     /// Exit 2 on any catalog warning (dangling references, SDK surprises), not only on errors.
     #[arg(long)]
     pub strict: bool,
+    /// Largest file read (front matter, schemas, specifications); a larger one is an error
+    /// naming it, never read. Bytes, or with a K, M or G suffix (powers of 1024).
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
+    pub max_file_size: u64,
+}
+
+impl CatalogArgs {
+    /// The repository holding `--repo`, reading files up to `--max-file-size`.
+    pub fn discover(&self) -> Result<Repo, git::Error> {
+        let mut repo = Repo::discover(&self.repo)?;
+        repo.set_max_file_size(self.max_file_size);
+        Ok(repo)
+    }
+}
+
+/// `4096`, `64K`, `64M`, `1G` (powers of 1024; a trailing `B` or `iB` is allowed).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let upper = text.trim().to_ascii_uppercase();
+    let trimmed = upper.trim_end_matches("IB").trim_end_matches('B');
+    let (digits, shift) = match trimmed.char_indices().last() {
+        Some((at, 'K')) => (&trimmed[..at], 10),
+        Some((at, 'M')) => (&trimmed[..at], 20),
+        Some((at, 'G')) => (&trimmed[..at], 30),
+        _ => (trimmed, 0),
+    };
+    digits
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .filter(|n| *n > 0)
+        .ok_or_else(|| {
+            format!("`{text}` is not a size: use bytes or a number with K, M or G (64M)")
+        })
 }
 
 /// One catalog side, read: its files, its name and the commit string of its Index.
@@ -108,7 +141,7 @@ pub fn report_diagnostics(diagnostics: &[catalog_diff::catalog::Diagnostic], str
 
 fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
     let catalog = &args.catalog;
-    let repo = match Repo::discover(&catalog.repo) {
+    let repo = match catalog.discover() {
         Ok(repo) => repo,
         Err(git::Error::NotARepository { .. })
             if args.rev.is_none() && !args.staged && !args.worktree =>
@@ -117,7 +150,7 @@ fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
                 Some(dir) => catalog.repo.join(dir),
                 None => catalog.repo.clone(),
             };
-            let files = git::read_dir(&root)?;
+            let files = git::read_dir(&root, catalog.max_file_size)?;
             let source = catalog.source.clone().unwrap_or_else(|| folder_name(&root));
             return Ok(Side {
                 files,

@@ -58,7 +58,7 @@ pub enum Format {
 }
 
 pub fn run(args: LogArgs) -> anyhow::Result<u8> {
-    let repo = Repo::discover(&args.catalog.repo)?;
+    let repo = args.catalog.discover()?;
     let mut commits = repo.first_parent_walk(args.range.as_deref())?;
     if commits.is_empty() {
         eprintln!("{}", empty_range_note(args.range.as_deref()));

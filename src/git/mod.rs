@@ -217,6 +217,8 @@ pub struct Repo {
     repo: gix::Repository,
     shared: gix::ThreadSafeRepository,
     cache: BlobCache,
+    /// Files larger than this (bytes) are not read; the builder reports them.
+    max_file_size: u64,
 }
 
 impl Clone for Repo {
@@ -227,6 +229,7 @@ impl Clone for Repo {
             repo,
             shared: self.shared.clone(),
             cache: self.cache.clone(),
+            max_file_size: self.max_file_size,
         }
     }
 }
@@ -255,7 +258,13 @@ impl Repo {
             repo,
             shared,
             cache: BlobCache::default(),
+            max_file_size: crate::catalog::DEFAULT_MAX_FILE_SIZE,
         })
+    }
+
+    /// Files larger than `bytes` are left unread and reported (`--max-file-size`).
+    pub fn set_max_file_size(&mut self, bytes: u64) {
+        self.max_file_size = bytes;
     }
 
     /// The underlying gix handle.

@@ -18,10 +18,12 @@ pub use explain::explain;
 pub use format::{Document, Format, Undetected};
 pub use verdict::{Change, Effect, Op, OpKind, Rule, Verdict, judge};
 
-/// How deep the walker goes (schema nesting plus `$ref` hops) before giving up with
-/// [`Error::TooDeep`]. Real schemas stay far below this; the limit exists so a hostile or
-/// generated document is refused cleanly instead of overflowing the stack.
-pub const MAX_DEPTH: usize = 256;
+/// How deep a schema may nest (containers in its text, and schema nesting plus `$ref` hops in
+/// a walk) before it is refused with [`Error::TooDeep`]: the same limit for every format and for
+/// front matter, and the depth at which serde_json stops parsing. Real schemas stay far below
+/// it; the limit exists so a hostile or generated document is refused cleanly instead of
+/// overflowing the stack.
+pub const MAX_DEPTH: usize = 128;
 
 /// Which questions the compatibility check asks (Confluent Schema Registry meanings).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
