@@ -10,7 +10,6 @@
 //! - [`history`]: a first-parent commit list -> one ArchitectureDiff per changed commit (`log`)
 //! - [`report`]: an ArchitectureDiff -> text, markdown or GitHub annotations, pure
 //! - [`hook`]: the git pre-commit hook script, pure
-//! - [`synth`]: a seeded synthetic catalog and history, as a `git fast-import` stream (benchmarks)
 //! - [`suggest`]: the closest names to one that was not found, for error messages
 //! - `cli`: the thin command line on top.
 
@@ -23,4 +22,3 @@ pub mod json_text;
 pub mod report;
 pub mod schema;
 pub mod suggest;
-pub mod synth;

@@ -3,6 +3,9 @@
 //! the thread count. Skipped, with a message, when `../shared` is not there.
 
 mod support;
+#[path = "../examples/generate/synth/mod.rs"]
+#[allow(dead_code, reason = "the walk tests use only the repository writer")]
+mod synth;
 
 use catalog_diff::catalog::Severity;
 use catalog_diff::catalog::build::{Options, ParseCache, build};
@@ -118,18 +121,27 @@ fn the_walk_equals_whole_builds_on_examples_default() {
     assert!(steps > 50);
 }
 
+/// Writes a generated repository at `dir`: (messages, services, domains, commits, seed).
+fn generate(
+    dir: &std::path::Path,
+    (messages, services, domains, commits, seed): (usize, usize, usize, usize, u64),
+) {
+    let params = synth::Params {
+        messages,
+        services,
+        domains,
+        commits,
+        seed,
+    };
+    let catalog = synth::Catalog::generate(&params).expect("valid params");
+    synth::repository::write(dir, &catalog).expect("the repository is written");
+}
+
 #[test]
 fn the_walk_equals_whole_builds_on_a_generated_history() {
     let temp = tempfile::tempdir().expect("a temporary folder");
     let dir = temp.path().join("synthetic");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
-        .arg("generate")
-        .arg(&dir)
-        .args(["--messages", "150", "--services", "30", "--domains", "6"])
-        .args(["--commits", "150", "--seed", "7"])
-        .output()
-        .expect("generate runs");
-    assert!(status.status.success(), "{status:?}");
+    generate(&dir, (150, 30, 6, 150, 7));
     let repo = Repo::discover(&dir).expect("a repository");
     let (steps, cut) = assert_walk_equals_whole_builds(&repo, "");
     eprintln!("generated: {cut} of {steps} steps diffed on their reach");
@@ -339,14 +351,7 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
 fn diff_files_equals_whole_builds() {
     let temp = tempfile::tempdir().expect("a temporary folder");
     let dir = temp.path().join("synthetic");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
-        .arg("generate")
-        .arg(&dir)
-        .args(["--messages", "80", "--services", "16", "--domains", "4"])
-        .args(["--commits", "40", "--seed", "3"])
-        .output()
-        .expect("generate runs");
-    assert!(output.status.success(), "{output:?}");
+    generate(&dir, (80, 16, 4, 40, 3));
     let generated = Repo::discover(&dir).expect("a repository");
     assert!(assert_diff_files_equals_whole_builds(&generated, 1) > 70);
     assert!(assert_diff_files_equals_whole_builds(&generated, 9) > 50);

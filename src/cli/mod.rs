@@ -3,7 +3,6 @@
 
 mod diff;
 mod exit_code;
-mod generate;
 mod hook;
 mod index;
 mod log;
@@ -63,9 +62,6 @@ enum Command {
     /// Install or uninstall the git pre-commit hook that runs `catalog-diff --staged`.
     #[command(after_help = PLAIN_HELP)]
     Hook(hook::HookArgs),
-    /// Write a synthetic catalog repository for benchmarks (hidden: a developer tool).
-    #[command(hide = true)]
-    Generate(generate::GenerateArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -87,7 +83,6 @@ pub fn main() -> ExitCode {
         Some(Command::Log(args)) => log::run(args),
         Some(Command::Schema(args)) => schema::run(args),
         Some(Command::Hook(args)) => hook::run(args),
-        Some(Command::Generate(args)) => generate::run(args),
     };
     match outcome {
         Ok(code) => ExitCode::from(code),

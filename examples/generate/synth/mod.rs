@@ -1,14 +1,16 @@
 //! Synthetic catalogs for benchmarks: a seeded, deterministic generator of a realistic
 //! EventCatalog catalog (domains, services, events, commands, queries with JSON Schemas,
 //! channels, teams, users) and of a history of small commits on top of it, written out as a
-//! `git fast-import` stream. Pure: it builds values and writes into a [`Write`]; running git
-//! is the CLI's job (`catalog-diff generate`).
+//! `git fast-import` stream, and [`repository::write`] turns that stream into a repository.
+//! A developer tool, not part of the library: `cargo run --release --example generate`, and
+//! the tests that need a generated history include this module by path.
 
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
 
 use serde_json::Value;
 
+pub mod repository;
 mod schema;
 mod words;
 

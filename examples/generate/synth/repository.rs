@@ -1,51 +1,24 @@
-//! `catalog-diff generate OUT_DIR` (hidden): write a synthetic catalog repository for
-//! benchmarks. The catalog and its history come from [`catalog_diff::synth`]; this module only
-//! checks the target folder and runs `git init`, `git fast-import` and `git reset`.
+//! Writing a generated [`Catalog`] out as a new git repository: `git init`, the fast-import
+//! stream, `git reset`. Runs git with no user or system configuration, so nothing outside
+//! changes what is written.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use anyhow::{Context, bail};
-use catalog_diff::synth::{Catalog, Params, Stats};
 
-use super::exit_code;
+use super::{Catalog, Stats};
 
-#[derive(clap::Args, Debug)]
-pub struct GenerateArgs {
-    /// The new repository's folder: must not exist, or be empty.
-    pub out_dir: PathBuf,
-    /// Messages (events, commands and queries), each with 1-3 versions.
-    #[arg(long, default_value_t = 200)]
-    pub messages: usize,
-    #[arg(long, default_value_t = 40)]
-    pub services: usize,
-    #[arg(long, default_value_t = 8)]
-    pub domains: usize,
-    /// Commits after the initial import.
-    #[arg(long, default_value_t = 100)]
-    pub commits: usize,
-    /// The same seed gives the same repository, commit ids included.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-}
-
-pub fn run(args: GenerateArgs) -> anyhow::Result<u8> {
-    let params = Params {
-        messages: args.messages,
-        services: args.services,
-        domains: args.domains,
-        commits: args.commits,
-        seed: args.seed,
-    };
-    let catalog = Catalog::generate(&params)?;
-    check_empty(&args.out_dir)?;
-    let out = &args.out_dir;
+/// Writes `catalog` as a new repository at `out` (which must not exist, or be empty) and
+/// returns the id of its `main`.
+pub fn write(out: &Path, catalog: &Catalog) -> anyhow::Result<String> {
+    check_empty(out)?;
     git(
         git_plain().args(["init", "-q", "-b", "main"]).arg(out),
         "git init",
     )?;
-    fast_import(out, &catalog)?;
+    fast_import(out, catalog)?;
     git(
         git_in(out).args(["reset", "-q", "--hard", "main"]),
         "git reset --hard main",
@@ -58,10 +31,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<u8> {
             .stdout,
     )
     .context("git rev-parse printed non-UTF-8")?;
-    let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{}", summary(out, &catalog.stats, head.trim()))
-        .context("writing the summary")?;
-    Ok(exit_code::OK)
+    Ok(head.trim().to_owned())
 }
 
 /// Refuses to write into a folder that holds anything: it would mix with the generated tree.
@@ -122,7 +92,8 @@ fn fast_import(dir: &Path, catalog: &Catalog) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn summary(dir: &Path, s: &Stats, head: &str) -> String {
+/// One line about what was written.
+pub fn summary(dir: &Path, s: &Stats, head: &str) -> String {
     format!(
         "generated {}: {} files, {} messages ({} events, {} commands, {} queries) in {} versions, \
          {} services in {} domains, {} channels; {} commits on main (head {head}); \
