@@ -62,6 +62,14 @@ enum Command {
     /// Install or uninstall the git pre-commit hook that runs `catalog-diff --staged`.
     #[command(after_help = PLAIN_HELP)]
     Hook(hook::HookArgs),
+    /// Print shell completions (bash, zsh, fish or powershell) to stdout.
+    #[command(
+        after_help = "Install, for example: catalog-diff completions bash > ~/.local/share/bash-completion/completions/catalog-diff"
+    )]
+    Completions {
+        /// The shell to complete in.
+        shell: clap_complete::Shell,
+    },
 }
 
 pub fn main() -> ExitCode {
@@ -83,6 +91,7 @@ pub fn main() -> ExitCode {
         Some(Command::Log(args)) => log::run(args),
         Some(Command::Schema(args)) => schema::run(args),
         Some(Command::Hook(args)) => hook::run(args),
+        Some(Command::Completions { shell }) => completions(shell),
     };
     match outcome {
         Ok(code) => ExitCode::from(code),
@@ -92,6 +101,15 @@ pub fn main() -> ExitCode {
             ExitCode::from(exit_code::ERROR)
         }
     }
+}
+
+fn completions(shell: clap_complete::Shell) -> anyhow::Result<u8> {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut command, "catalog-diff", &mut out);
+    std::io::Write::write_all(&mut std::io::stdout().lock(), &out)?;
+    Ok(exit_code::OK)
 }
 
 /// `catalog-diff ... | head` closing the pipe early is not a failure.

@@ -1,17 +1,15 @@
 //! `catalog-diff log` on scripted temporary histories (a schema breaks, is fixed, breaks again)
 //! and on the real examples-default history, checked against the two-revision diff.
 
-mod support;
-
 use std::path::Path;
 use std::process::Output;
 
+use crate::support::TestRepo;
 use catalog_diff::catalog::build::ParseCache;
 use catalog_diff::diff;
 use catalog_diff::git::{CommitId, Repo, Side};
 use catalog_diff::history;
 use serde_json::Value;
-use support::TestRepo;
 
 const EVENT: &str = "---\nid: OrderCreated\nversion: 1.0.0\nschemaPath: schema.json\n---\n";
 const REFUND: &str = "---\nid: RefundIssued\nversion: 1.0.0\nschemaPath: schema.json\n---\n";
@@ -338,7 +336,7 @@ fn commits_before_the_catalog_existed_are_an_empty_catalog() {
 #[test]
 fn examples_default_walk_equals_pairwise_diffs() {
     let Some((_temp, clone)) =
-        support::examples_default_clone("examples_default_walk_equals_pairwise_diffs")
+        crate::support::examples_default_clone("examples_default_walk_equals_pairwise_diffs")
     else {
         return;
     };

@@ -1,11 +1,9 @@
 //! `catalog-diff [RANGE]` from the command line on real temporary repositories: every RANGE
 //! form, every format and every exit code.
 
-mod support;
-
 use std::process::Output;
 
-use support::TestRepo;
+use crate::support::TestRepo;
 
 const EVENT: &str = "---\nid: OrderCreated\nversion: 1.0.0\nschemaPath: schema.json\n---\n";
 const SERVICE: &str = "---\nid: Payments\nversion: 1.0.0\nowners:\n  - team-payments\nreceives:\n  - id: OrderCreated\n---\n";

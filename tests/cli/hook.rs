@@ -2,12 +2,10 @@
 //! `git commit`: the installed hook runs the binary under test (the installer embeds its own
 //! absolute path, which is `CARGO_BIN_EXE_catalog-diff` here).
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use support::TestRepo;
+use crate::support::TestRepo;
 
 const EVENT: &str = "---\nid: OrderCreated\nversion: 1.0.0\nschemaPath: schema.json\n---\n";
 const SERVICE: &str = "---\nid: Payments\nversion: 1.0.0\nreceives:\n  - id: OrderCreated\n---\n";
@@ -64,7 +62,7 @@ fn install(t: &TestRepo, args: &[&str]) -> Output {
 fn git_commit(cwd: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["commit", "-q", "-m", "change"];
     args.extend_from_slice(extra);
-    support::git_command(cwd, 600)
+    crate::support::git_command(cwd, 600)
         .args(&args)
         .env("NO_COLOR", "1")
         .output()
@@ -267,12 +265,15 @@ fn linked_worktree_installs_into_the_common_hooks_folder() {
     let out = catalog_diff(&linked, &["hook", "install"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(hook_file(&t).exists());
-    let head = support::git_in(&linked, 0, &["rev-parse", "HEAD"]);
+    let head = crate::support::git_in(&linked, 0, &["rev-parse", "HEAD"]);
     std::fs::write(linked.join(SCHEMA), BREAKING).unwrap();
-    support::git_in(&linked, 0, &["add", SCHEMA]);
+    crate::support::git_in(&linked, 0, &["add", SCHEMA]);
     let out = git_commit(&linked, &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    assert_eq!(support::git_in(&linked, 0, &["rev-parse", "HEAD"]), head);
+    assert_eq!(
+        crate::support::git_in(&linked, 0, &["rev-parse", "HEAD"]),
+        head
+    );
 }
 
 #[test]
@@ -437,7 +438,7 @@ fn hook_falls_back_to_catalog_diff_on_path() {
         std::env::var("PATH").unwrap_or_default()
     );
     stage_schema(&t, SCHEMA, BREAKING);
-    let out = support::git_command(&t.path(), 600)
+    let out = crate::support::git_command(&t.path(), 600)
         .args(["commit", "-q", "-m", "change"])
         .env("PATH", path)
         .env("NO_COLOR", "1")

@@ -1,12 +1,10 @@
 //! The guard never says "fine" when it should not, never prints forgeable catalog text raw, and
 //! reads bounded input (issue #20): one test per item, each on a scripted repository.
 
-mod support;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
-use support::TestRepo;
+use crate::support::TestRepo;
 
 fn run(cwd: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
