@@ -13,12 +13,13 @@ use std::ops::ControlFlow;
 use rayon::prelude::*;
 
 use crate::catalog::build::{self, Built, ParseCache};
-use crate::catalog::scope::{Reach, Scope};
+use crate::catalog::scope::Scope;
 use crate::catalog::{Diagnostic, FileSet, Index, Severity};
 use crate::diff::{
     self, ArchitectureDiff, EdgeChanges, Prepared, ResourceChanges, VerdictCache, summarize,
 };
 use crate::git::{self, CommitId, CommitInfo, Repo};
+use crate::pipeline::{build_options, cut, revert};
 use crate::report::Locations;
 
 /// Commits per parallel batch: enough to keep two to sixteen cores busy, few enough that the
@@ -81,16 +82,6 @@ pub struct Outcome {
     pub stopped: bool,
     /// Changed commits diffed on the reach of their change rather than on whole catalogs.
     pub cut: usize,
-}
-
-/// The build options of one commit's catalog; `log` and `diff` build sides the same way.
-pub fn build_options(source: &str, commit: String) -> build::Options {
-    build::Options {
-        source: source.to_owned(),
-        commit,
-        hash_content: true,
-        include_schema_content: true,
-    }
 }
 
 /// Reads and builds the catalog of `commit` (an empty catalog for `None` or a commit without the
@@ -399,136 +390,6 @@ impl Walker<'_> {
         }
         Ok(ControlFlow::Continue(()))
     }
-}
-
-/// Both sides of a change cut down to its [`Reach`] and built.
-///
-/// [`Reach`]: crate::catalog::scope::Reach
-pub struct Cut {
-    pub reach: Reach,
-    pub before: Built,
-    pub after: Built,
-}
-
-impl Cut {
-    /// Turns one side's whole-catalog `diagnostics` into the other side's, where `from` is
-    /// that other side's cut: only the resource files in the reach can differ.
-    pub fn carry(&self, diagnostics: &mut Vec<Diagnostic>, from: &Built) {
-        let inside = |d: &Diagnostic| self.reach.resource_files.contains(&d.file);
-        diagnostics.retain(|d| !inside(d));
-        diagnostics.extend(from.diagnostics.iter().filter(|d| inside(d)).cloned());
-        diagnostics.sort();
-        diagnostics.dedup();
-    }
-}
-
-/// Moves `scope` to `after` (the catalog once `changes` are applied) and builds both sides of
-/// the change on its reach with `build` (`true` for the after side). `None` when the change has
-/// no reach, or when a cut misses a schema file the catalog has (one named through `../`):
-/// then only whole builds are faithful.
-pub fn cut(
-    scope: &mut Scope,
-    after: &FileSet,
-    changes: &git::Changes,
-    cache: &ParseCache,
-    build: &dyn Fn(&FileSet, bool) -> Built,
-) -> Option<Cut> {
-    let reach = scope
-        .reach(after, &changes.paths, cache)
-        .filter(|_| !changes.special)?;
-    let (before_cut, after_cut) = (build(&reach.before, false), build(&reach.after, true));
-    let was = |path: &str| match changes.paths.get(path) {
-        Some(before) => before.is_some(),
-        None => after.get(path).is_some(),
-    };
-    let is = |path: &str| after.get(path).is_some();
-    let complete = |built: &Built, exists: &dyn Fn(&str) -> bool| {
-        built.unresolved_files.iter().all(|path| !exists(path))
-    };
-    (complete(&before_cut, &was) && complete(&after_cut, &is)).then_some(Cut {
-        reach,
-        before: before_cut,
-        after: after_cut,
-    })
-}
-
-/// A diff of two catalogs, with what the command line reports besides it.
-pub struct SideBySide {
-    pub diff: ArchitectureDiff,
-    /// The baseline's catalog problems (as a whole build finds them).
-    pub before_diagnostics: Vec<Diagnostic>,
-    /// False when the baseline holds no resource at all.
-    pub before_has_resources: bool,
-    /// The candidate, built whole.
-    pub after: Built,
-    /// Where the diff's findings live in the catalog.
-    pub locations: Locations,
-}
-
-/// Diffs catalog `before` against catalog `after` (labelled `labels`). The candidate is built
-/// whole, so its problems are all found; the baseline is built only on the reach of the
-/// change when it has one, and its problems are carried over from the candidate's. The result
-/// equals two whole builds (tests/history_diff.rs holds them side by side).
-pub fn diff_files(
-    before: &FileSet,
-    after: &FileSet,
-    labels: (String, String),
-    source: &str,
-    options: &diff::Options,
-    cache: &ParseCache,
-) -> SideBySide {
-    let build = |files: &FileSet, label: &str| {
-        build::build(files, &build_options(source, label.to_owned()), cache)
-    };
-    let changes = git::Changes::between(before, after);
-    let verdicts = VerdictCache::default();
-    let whole = |whole_before: Built, whole_after: Built| {
-        let diff = diff::diff_cached(&whole_before.index, &whole_after.index, options, &verdicts);
-        SideBySide {
-            locations: Locations::of(&diff, &whole_before.index, &whole_after.index),
-            diff,
-            before_has_resources: !whole_before.index.resources.is_empty(),
-            before_diagnostics: whole_before.diagnostics,
-            after: whole_after,
-        }
-    };
-    // When much of the catalog changed, its reach is everything: build both sides at once.
-    if changes.paths.len() * 4 > before.files.len().max(after.files.len()) {
-        let (a, b) = rayon::join(|| build(before, &labels.0), || build(after, &labels.1));
-        return whole(a, b);
-    }
-    let whole_after = build(after, &labels.1);
-    let mut scope = Scope::new(before, cache);
-    let cut = cut(&mut scope, after, &changes, cache, &|files, is_after| {
-        build(files, if is_after { &labels.1 } else { &labels.0 })
-    });
-    let Some(cut) = cut else {
-        return whole(build(before, &labels.0), whole_after);
-    };
-    let mut before_diagnostics = whole_after.diagnostics.clone();
-    cut.carry(&mut before_diagnostics, &cut.before);
-    let diff = diff::diff_cached(&cut.before.index, &cut.after.index, options, &verdicts);
-    SideBySide {
-        locations: Locations::of(&diff, &cut.before.index, &cut.after.index),
-        diff,
-        before_diagnostics,
-        // Resources outside the reach are on both sides.
-        before_has_resources: !cut.before.index.resources.is_empty()
-            || whole_after.index.resources.len() > cut.after.index.resources.len(),
-        after: whole_after,
-    }
-}
-
-/// The catalog before `changes`, from the catalog after them.
-fn revert(after: &FileSet, changes: &git::Changes) -> FileSet {
-    let mut before = after.clone();
-    for (path, blob) in &changes.paths {
-        match blob {
-            Some(blob) => before.files.insert(path.clone(), blob.clone()),
-            None => before.files.remove(path),
-        };
-    }
-    before
 }
 
 /// Which part of each diff a walk reports.

@@ -7,6 +7,7 @@
 //! - [`catalog::resolve`]: Index -> edges (the SDK's `resolve`), pure
 //! - [`schema`]: two JSON Schema documents -> a [`schema::Verdict`], pure
 //! - [`diff`]: two Indexes -> an [`diff::ArchitectureDiff`], pure
+//! - [`pipeline`]: the whole diff in one call, [`pipeline::diff_revisions`]: read, index, resolve, compare
 //! - [`history`]: a first-parent commit list -> one ArchitectureDiff per changed commit (`log`)
 //! - [`report`]: an ArchitectureDiff -> text, markdown or GitHub annotations, pure
 //! - [`hook`]: the git pre-commit hook script, pure
@@ -19,6 +20,7 @@ pub mod git;
 pub mod history;
 pub mod hook;
 pub mod json_text;
+pub mod pipeline;
 pub mod report;
 pub mod schema;
 pub mod suggest;

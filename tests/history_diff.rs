@@ -294,10 +294,9 @@ fn the_walk_equals_whole_builds_on_tricky_changes() {
     assert!(assert_diff_files_equals_whole_builds(&git, 3) > 10);
 }
 
-/// `history::diff_files` (the candidate whole, the baseline on the reach) against two whole
+/// `pipeline::diff_files` (the candidate whole, the baseline on the reach) against two whole
 /// builds, for pairs of commits `step` apart, both ways round. Returns how many pairs it checked.
 fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
-    use catalog_diff::history;
     let commits = repo.first_parent_walk(None).expect("history");
     let cache = ParseCache::default();
     let options = diff::Options::default();
@@ -308,14 +307,14 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
     let whole = |(label, files): &(String, catalog_diff::catalog::FileSet)| {
         build(
             files,
-            &history::build_options("catalog", label.clone()),
+            &catalog_diff::pipeline::build_options("catalog", label.clone()),
             &cache,
         )
     };
     let mut checked = 0;
     for (i, j) in (step..files.len()).flat_map(|j| [(j - step, j), (j, j - step)]) {
         let (a, b) = (&files[i], &files[j]);
-        let got = history::diff_files(
+        let got = catalog_diff::pipeline::diff_files(
             &a.1,
             &b.1,
             (a.0.clone(), b.0.clone()),

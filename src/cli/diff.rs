@@ -4,14 +4,11 @@
 use std::io::{IsTerminal, Write};
 
 use anyhow::Context;
-use catalog_diff::catalog::Diagnostic;
-use catalog_diff::catalog::build::ParseCache;
-use catalog_diff::catalog::{FileSet, Severity};
-use catalog_diff::diff::{self, ArchitectureDiff, SideDiagnostic};
-use catalog_diff::git::{self, Repo};
-use catalog_diff::history;
-use catalog_diff::report;
+use catalog_diff::catalog::Severity;
+use catalog_diff::diff::{self, ArchitectureDiff};
+use catalog_diff::git::Repo;
 use catalog_diff::schema::Strategy;
+use catalog_diff::{pipeline, report};
 
 use super::exit_code;
 use super::index::CatalogArgs;
@@ -100,68 +97,40 @@ pub enum ColorChoice {
 
 pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let repo = args.catalog.discover()?;
-    let sides = repo.parse_range(args.range.as_deref(), args.staged)?;
     let source = source_name(&repo, &args.catalog);
-    let dir = repo.detect_catalog_dir_for(&sides, args.catalog.dir.as_deref())?;
-    let (side_a, side_b) = (
-        read_side(&repo, sides.baseline(), &dir)?,
-        read_side(&repo, sides.candidate(), &dir)?,
-    );
-    let cache = ParseCache::default();
-    let options = diff::Options {
-        strategy: args.strategy,
-        include_schema_content: args.include_schema_content,
+    let request = pipeline::Request {
+        range: args.range.as_deref(),
+        staged: args.staged,
+        dir: args.catalog.dir.as_deref(),
+        source: &source,
+        diff: diff::Options {
+            strategy: args.strategy,
+            include_schema_content: args.include_schema_content,
+        },
     };
-    let mut compared = history::diff_files(
-        &side_a.files,
-        &side_b.files,
-        (side_a.commit.clone(), side_b.commit.clone()),
-        &source,
-        &options,
-        &cache,
-    );
-    let problems = [
-        (
-            "a",
-            side_a.commit.as_str(),
-            compared.before_diagnostics.as_slice(),
-        ),
-        (
-            "b",
-            side_b.commit.as_str(),
-            compared.after.diagnostics.as_slice(),
-        ),
-    ];
-    if failed(&problems, args.catalog.strict) {
+    let compared = pipeline::diff_revisions(&repo, &request)?;
+    if failed(&compared.sides, args.catalog.strict) {
         return Ok(exit_code::ERROR);
     }
-    let has_resources = [
-        compared.before_has_resources,
-        !compared.after.index.resources.is_empty(),
-    ];
-    for ((name, commit, _), has) in problems.iter().zip(has_resources) {
-        if !has {
-            eprintln!(
-                "note: side {name} ({commit}) has no catalog resources in `{}`; comparing with an empty catalog",
-                display_dir(&dir)
-            );
-        }
+    for side in compared.sides.iter().filter(|side| !side.has_resources) {
+        eprintln!(
+            "note: side {} ({}) has no catalog resources in `{}`; comparing with an empty catalog",
+            side.name,
+            side.label,
+            display_dir(&compared.dir)
+        );
     }
-
-    let diagnostics = side_diagnostics(&problems);
-    compared.diff.diagnostics = diagnostics;
-    let result = &compared.diff;
     let context = report::Context {
         color: use_color(args.color),
         locations: &compared.locations,
-        dir: &dir,
+        dir: &compared.dir,
     };
-    let rendered = report::render(result, args.format.into(), &context);
+    let rendered = report::render(&compared.diff, args.format.into(), &context);
     let mut stdout = std::io::stdout().lock();
     write!(stdout, "{rendered}").context("writing the report to stdout")?;
+    let code = policy(&compared.diff, args.fail_on);
     // The process ends here: the OS takes the memory back faster than freeing it piece by piece.
-    let code = policy(result, args.fail_on);
-    std::mem::forget((side_a, side_b, cache, compared));
+    std::mem::forget(compared);
     Ok(code)
 }
 
@@ -203,31 +172,20 @@ pub(super) fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
-/// One side's catalog problems: its name (`a`, `b`), its label and its diagnostics.
-type Problems<'a> = (&'static str, &'a str, &'a [Diagnostic]);
-
-fn failed(sides: &[Problems<'_>], strict: bool) -> bool {
+/// Prints the sides' problems; true when the run must stop (an error, or a warning under
+/// `--strict`).
+fn failed(sides: &[pipeline::SideReport], strict: bool) -> bool {
     let mut stderr = std::io::stderr().lock();
-    let mut errors = 0;
-    let mut warnings = 0;
-    for (side, commit, diagnostics) in sides {
-        for d in diagnostics.iter() {
-            match d.severity {
-                Severity::Error => {
-                    errors += 1;
-                    let _ = writeln!(stderr, "[side {side}: {commit}] {d}");
-                }
-                Severity::Warning => warnings += 1,
-            }
-        }
-    }
+    let all = || {
+        sides
+            .iter()
+            .flat_map(|side| side.diagnostics.iter().map(move |d| (side, d)))
+    };
+    let errors = all().filter(|(_, d)| d.severity == Severity::Error).count();
+    let warnings = all().count() - errors;
     if errors > 0 || (strict && warnings > 0) {
-        if errors == 0 {
-            for (side, commit, diagnostics) in sides {
-                for d in diagnostics.iter() {
-                    let _ = writeln!(stderr, "[side {side}: {commit}] {d}");
-                }
-            }
+        for (side, d) in all().filter(|(_, d)| errors == 0 || d.severity == Severity::Error) {
+            let _ = writeln!(stderr, "[side {}: {}] {d}", side.name, side.label);
         }
         let _ = writeln!(
             stderr,
@@ -236,30 +194,6 @@ fn failed(sides: &[Problems<'_>], strict: bool) -> bool {
         return true;
     }
     false
-}
-
-fn side_diagnostics(sides: &[Problems<'_>]) -> Vec<SideDiagnostic> {
-    sides
-        .iter()
-        .flat_map(|&(side, _, diagnostics)| {
-            diagnostics.iter().map(move |d| SideDiagnostic {
-                side,
-                diagnostic: d.clone(),
-            })
-        })
-        .collect()
-}
-
-struct ReadSide {
-    files: FileSet,
-    commit: String,
-}
-
-fn read_side(repo: &Repo, side: git::Side, dir: &str) -> anyhow::Result<ReadSide> {
-    Ok(ReadSide {
-        files: repo.read(side, dir)?,
-        commit: side.label(),
-    })
 }
 
 pub(super) fn display_dir(dir: &str) -> &str {

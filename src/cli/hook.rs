@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use catalog_diff::git::Repo;
+use catalog_diff::git::{self, Repo};
 use catalog_diff::hook::{self, BACKUP_NAME, HOOK_NAME};
 use catalog_diff::schema::Strategy;
 use clap::ValueEnum;
@@ -155,28 +155,15 @@ fn uninstall(args: &RepoArg) -> anyhow::Result<u8> {
     Ok(exit_code::OK)
 }
 
-/// The folder git runs hooks from: `core.hooksPath` (relative to the work tree root, as git
-/// runs hooks there) or else the common git dir's `hooks`, which linked worktrees share.
+/// The hooks folder of the repository holding `path`, which must be a folder if it exists.
 fn hooks_dir(path: &Path) -> anyhow::Result<PathBuf> {
-    let repo = Repo::discover(path)?;
-    let gix = repo.gix();
-    let Some(workdir) = gix.workdir() else {
-        bail!(
+    let dir = match Repo::discover(path)?.hooks_dir() {
+        Err(git::Error::BareRepository { git_dir, .. }) => bail!(
             "{} is a bare repository: nothing is committed there, so a pre-commit hook would never run\n  hint: install the hook in a clone with a work tree",
-            gix.git_dir().display()
-        );
+            git_dir.display()
+        ),
+        other => other?,
     };
-    let configured = gix
-        .config_snapshot()
-        .trusted_path("core.hooksPath")
-        .context("reading core.hooksPath from the git config")?;
-    let dir = match configured {
-        Some(dir) if dir.is_absolute() => dir,
-        Some(dir) => workdir.join(dir),
-        None => gix.common_dir().join("hooks"),
-    };
-    // Absolute, so messages name the folder whatever the current directory is.
-    let dir = std::path::absolute(&dir).unwrap_or(dir);
     if dir.exists() && !dir.is_dir() {
         bail!(
             "the hooks folder {} is not a folder; nothing was changed\n  hint: point core.hooksPath at a folder (`git config core.hooksPath`)",

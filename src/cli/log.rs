@@ -65,7 +65,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         return Ok(exit_code::OK);
     }
     let mut start = commits.first().and_then(CommitInfo::first_parent);
-    if let Some(parent) = start.filter(|p| !repo.gix().has_object(p.0)) {
+    if let Some(parent) = start.filter(|p| !repo.has_commit(*p)) {
         // A shallow clone: the oldest commit's parent was never fetched. That commit becomes
         // the starting point instead of a bogus "everything was added" step.
         let boundary = commits.remove(0);

@@ -487,6 +487,38 @@ impl Repo {
         Ok(entry.filter(|e| e.mode().is_tree()).map(|e| e.object_id()))
     }
 
+    /// Whether the object database holds `commit` (a shallow clone lacks the parents of its
+    /// oldest commits).
+    pub fn has_commit(&self, commit: CommitId) -> bool {
+        self.repo.has_object(commit.0)
+    }
+
+    /// The folder git runs hooks from: `core.hooksPath` (relative to the work tree root, as git
+    /// runs hooks there) or else the common git dir's `hooks`, which linked worktrees share.
+    /// Absolute, so messages name it whatever the current directory is.
+    pub fn hooks_dir(&self) -> Result<PathBuf> {
+        let Some(workdir) = self.repo.workdir() else {
+            return Err(Error::BareRepository {
+                git_dir: self.repo.git_dir().to_owned(),
+                what: "work tree, so no commit runs a hook there",
+            });
+        };
+        let configured = self
+            .repo
+            .config_snapshot()
+            .trusted_path("core.hooksPath")
+            .map_err(|e| Error::Git {
+                what: "reading core.hooksPath from the git config".into(),
+                source: gix::Error::from_error(e),
+            })?;
+        let dir = match configured {
+            Some(dir) if dir.is_absolute() => dir,
+            Some(dir) => workdir.join(dir),
+            None => self.repo.common_dir().join("hooks"),
+        };
+        Ok(std::path::absolute(&dir).unwrap_or(dir))
+    }
+
     /// The error for reading a work tree or index out of a bare repository.
     pub(crate) fn bare(&self, what: &'static str) -> Error {
         Error::BareRepository {

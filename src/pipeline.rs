@@ -1,0 +1,233 @@
+//! The diff, start to end: a repository and two sides of it -> their catalogs -> the
+//! ArchitectureDiff and where its findings live ([`diff_revisions`]). The command line calls
+//! this and picks a renderer; `log` walks a history with the same pieces ([`cut`],
+//! [`build_options`]) in `history`.
+
+use crate::catalog::build::{self, Built, ParseCache};
+use crate::catalog::scope::{Reach, Scope};
+use crate::catalog::{Diagnostic, FileSet};
+use crate::diff::{self, ArchitectureDiff, SideDiagnostic, VerdictCache};
+use crate::git::{self, Repo};
+use crate::report::Locations;
+
+/// What to compare: the command line's choices, validated.
+#[derive(Clone, Debug, Default)]
+pub struct Request<'a> {
+    /// `A..B`, `A...B`, `REV`; `None` is HEAD against the working tree.
+    pub range: Option<&'a str>,
+    /// HEAD against the staged index.
+    pub staged: bool,
+    /// `--dir`; `None` finds the catalog folder.
+    pub dir: Option<&'a str>,
+    /// The Index `source` string.
+    pub source: &'a str,
+    pub diff: diff::Options,
+}
+
+/// One side of a comparison as it was read.
+pub struct SideReport {
+    /// `a` (baseline) or `b` (candidate).
+    pub name: &'static str,
+    /// The commit id, `staged`, `worktree` or empty (before the first commit).
+    pub label: String,
+    /// Its catalog problems.
+    pub diagnostics: Vec<Diagnostic>,
+    /// False when it holds no resource at all.
+    pub has_resources: bool,
+}
+
+/// A finished comparison: the diff (its `diagnostics` filled from both sides), where its
+/// findings live, the catalog folder and both sides' reports.
+pub struct Compared {
+    pub diff: ArchitectureDiff,
+    pub locations: Locations,
+    /// The catalog folder, repository-root relative.
+    pub dir: String,
+    pub sides: [SideReport; 2],
+}
+
+/// Reads both sides of `request` from `repo`, builds, resolves and diffs them.
+pub fn diff_revisions(repo: &Repo, request: &Request<'_>) -> git::Result<Compared> {
+    let sides = repo.parse_range(request.range, request.staged)?;
+    let dir = repo.detect_catalog_dir_for(&sides, request.dir)?;
+    let (before, after) = repo.read_sides(&sides, &dir)?;
+    let labels = (sides.baseline().label(), sides.candidate().label());
+    let compared = diff_files(
+        &before,
+        &after,
+        labels.clone(),
+        request.source,
+        &request.diff,
+        &ParseCache::default(),
+    );
+    let sides = [
+        SideReport {
+            name: "a",
+            label: labels.0,
+            diagnostics: compared.before_diagnostics,
+            has_resources: compared.before_has_resources,
+        },
+        SideReport {
+            name: "b",
+            label: labels.1,
+            has_resources: !compared.after.index.resources.is_empty(),
+            diagnostics: compared.after.diagnostics,
+        },
+    ];
+    let mut diff = compared.diff;
+    diff.diagnostics = sides
+        .iter()
+        .flat_map(|side| {
+            side.diagnostics.iter().map(|d| SideDiagnostic {
+                side: side.name,
+                diagnostic: d.clone(),
+            })
+        })
+        .collect();
+    Ok(Compared {
+        diff,
+        locations: compared.locations,
+        dir,
+        sides,
+    })
+}
+
+/// The build options of one commit's catalog; `log` and `diff` build sides the same way.
+pub fn build_options(source: &str, commit: String) -> build::Options {
+    build::Options {
+        source: source.to_owned(),
+        commit,
+        hash_content: true,
+        include_schema_content: true,
+    }
+}
+
+/// Both sides of a change cut down to its [`Reach`] and built.
+///
+/// [`Reach`]: crate::catalog::scope::Reach
+pub struct Cut {
+    pub reach: Reach,
+    pub before: Built,
+    pub after: Built,
+}
+
+impl Cut {
+    /// Turns one side's whole-catalog `diagnostics` into the other side's, where `from` is
+    /// that other side's cut: only the resource files in the reach can differ.
+    pub fn carry(&self, diagnostics: &mut Vec<Diagnostic>, from: &Built) {
+        let inside = |d: &Diagnostic| self.reach.resource_files.contains(&d.file);
+        diagnostics.retain(|d| !inside(d));
+        diagnostics.extend(from.diagnostics.iter().filter(|d| inside(d)).cloned());
+        diagnostics.sort();
+        diagnostics.dedup();
+    }
+}
+
+/// Moves `scope` to `after` (the catalog once `changes` are applied) and builds both sides of
+/// the change on its reach with `build` (`true` for the after side). `None` when the change has
+/// no reach, or when a cut misses a schema file the catalog has (one named through `../`):
+/// then only whole builds are faithful.
+pub fn cut(
+    scope: &mut Scope,
+    after: &FileSet,
+    changes: &git::Changes,
+    cache: &ParseCache,
+    build: &dyn Fn(&FileSet, bool) -> Built,
+) -> Option<Cut> {
+    let reach = scope
+        .reach(after, &changes.paths, cache)
+        .filter(|_| !changes.special)?;
+    let (before_cut, after_cut) = (build(&reach.before, false), build(&reach.after, true));
+    let was = |path: &str| match changes.paths.get(path) {
+        Some(before) => before.is_some(),
+        None => after.get(path).is_some(),
+    };
+    let is = |path: &str| after.get(path).is_some();
+    let complete = |built: &Built, exists: &dyn Fn(&str) -> bool| {
+        built.unresolved_files.iter().all(|path| !exists(path))
+    };
+    (complete(&before_cut, &was) && complete(&after_cut, &is)).then_some(Cut {
+        reach,
+        before: before_cut,
+        after: after_cut,
+    })
+}
+
+/// A diff of two catalogs, with what the command line reports besides it.
+pub struct SideBySide {
+    pub diff: ArchitectureDiff,
+    /// The baseline's catalog problems (as a whole build finds them).
+    pub before_diagnostics: Vec<Diagnostic>,
+    /// False when the baseline holds no resource at all.
+    pub before_has_resources: bool,
+    /// The candidate, built whole.
+    pub after: Built,
+    /// Where the diff's findings live in the catalog.
+    pub locations: Locations,
+}
+
+/// Diffs catalog `before` against catalog `after` (labelled `labels`). The candidate is built
+/// whole, so its problems are all found; the baseline is built only on the reach of the
+/// change when it has one, and its problems are carried over from the candidate's. The result
+/// equals two whole builds (tests/history_diff.rs holds them side by side).
+pub fn diff_files(
+    before: &FileSet,
+    after: &FileSet,
+    labels: (String, String),
+    source: &str,
+    options: &diff::Options,
+    cache: &ParseCache,
+) -> SideBySide {
+    let build = |files: &FileSet, label: &str| {
+        build::build(files, &build_options(source, label.to_owned()), cache)
+    };
+    let changes = git::Changes::between(before, after);
+    let verdicts = VerdictCache::default();
+    let whole = |whole_before: Built, whole_after: Built| {
+        let diff = diff::diff_cached(&whole_before.index, &whole_after.index, options, &verdicts);
+        SideBySide {
+            locations: Locations::of(&diff, &whole_before.index, &whole_after.index),
+            diff,
+            before_has_resources: !whole_before.index.resources.is_empty(),
+            before_diagnostics: whole_before.diagnostics,
+            after: whole_after,
+        }
+    };
+    // When much of the catalog changed, its reach is everything: build both sides at once.
+    if changes.paths.len() * 4 > before.files.len().max(after.files.len()) {
+        let (a, b) = rayon::join(|| build(before, &labels.0), || build(after, &labels.1));
+        return whole(a, b);
+    }
+    let whole_after = build(after, &labels.1);
+    let mut scope = Scope::new(before, cache);
+    let cut = cut(&mut scope, after, &changes, cache, &|files, is_after| {
+        build(files, if is_after { &labels.1 } else { &labels.0 })
+    });
+    let Some(cut) = cut else {
+        return whole(build(before, &labels.0), whole_after);
+    };
+    let mut before_diagnostics = whole_after.diagnostics.clone();
+    cut.carry(&mut before_diagnostics, &cut.before);
+    let diff = diff::diff_cached(&cut.before.index, &cut.after.index, options, &verdicts);
+    SideBySide {
+        locations: Locations::of(&diff, &cut.before.index, &cut.after.index),
+        diff,
+        before_diagnostics,
+        // Resources outside the reach are on both sides.
+        before_has_resources: !cut.before.index.resources.is_empty()
+            || whole_after.index.resources.len() > cut.after.index.resources.len(),
+        after: whole_after,
+    }
+}
+
+/// The catalog before `changes`, from the catalog after them.
+pub(crate) fn revert(after: &FileSet, changes: &git::Changes) -> FileSet {
+    let mut before = after.clone();
+    for (path, blob) in &changes.paths {
+        match blob {
+            Some(blob) => before.files.insert(path.clone(), blob.clone()),
+            None => before.files.remove(path),
+        };
+    }
+    before
+}
