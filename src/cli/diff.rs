@@ -23,20 +23,27 @@ pub struct DiffArgs {
     pub staged: bool,
     #[command(flatten)]
     pub catalog: CatalogArgs,
-    /// backward, forward, full or none.
-    #[arg(long, default_value = "full", value_parser = parse_strategy)]
-    pub strategy: Strategy,
     /// text (for people), json (the ArchitectureDiff document), markdown (a pull-request
     /// comment), github (workflow annotations).
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
-    /// breaking: exit 1 when the diff is breaking; unknown: also when a schema change has no
-    /// verdict; never: always exit 0 when the diff ran.
-    #[arg(long, value_enum, default_value_t)]
-    pub fail_on: FailOn,
     /// Put the raw before/after schema text on each schema change.
     #[arg(long)]
     pub include_schema_content: bool,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+}
+
+/// How changes are judged and what the exit code says: shared by the diff and `log`.
+#[derive(clap::Args, Debug, Default)]
+pub struct PolicyArgs {
+    /// backward, forward, full or none (see below).
+    #[arg(long, default_value = "full", value_parser = parse_strategy)]
+    pub strategy: Strategy,
+    /// breaking: exit 1 when a diff (for `log`, some step) is breaking; unknown: also when a
+    /// schema change has no verdict or a catalog cannot be judged; never: exit 0 whenever it ran.
+    #[arg(long, value_enum, default_value_t)]
+    pub fail_on: FailOn,
     /// auto (only on a terminal, and not when NO_COLOR is set), always or never.
     #[arg(long, value_enum, default_value_t)]
     pub color: ColorChoice,
@@ -104,7 +111,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         dir: args.catalog.dir.as_deref(),
         source: &source,
         diff: diff::Options {
-            strategy: args.strategy,
+            strategy: args.policy.strategy,
             include_schema_content: args.include_schema_content,
         },
     };
@@ -121,14 +128,14 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         );
     }
     let context = report::Context {
-        color: use_color(args.color),
+        color: use_color(args.policy.color),
         locations: &compared.locations,
         dir: &compared.dir,
     };
     let rendered = report::render(&compared.diff, args.format.into(), &context);
     let mut stdout = std::io::stdout().lock();
     write!(stdout, "{rendered}").context("writing the report to stdout")?;
-    let code = policy(&compared.diff, args.fail_on);
+    let code = policy(&compared.diff, args.policy.fail_on);
     // The process ends here: the OS takes the memory back faster than freeing it piece by piece.
     std::mem::forget(compared);
     Ok(code)

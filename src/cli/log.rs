@@ -10,9 +10,8 @@ use catalog_diff::diff::{self, ArchitectureDiff, ImpactReason};
 use catalog_diff::git::{CommitInfo, Repo};
 use catalog_diff::history::{self, Baseline, Selection, Step};
 use catalog_diff::report;
-use catalog_diff::schema::Strategy;
 
-use super::diff::{ColorChoice, FailOn, parse_strategy, source_name, trips, use_color};
+use super::diff::{FailOn, PolicyArgs, source_name, trips, use_color};
 use super::exit_code;
 use super::index::{CatalogArgs, report_diagnostics};
 use super::progress::Progress;
@@ -35,19 +34,11 @@ pub struct LogArgs {
     pub first_breaking: bool,
     #[command(flatten)]
     pub catalog: CatalogArgs,
-    /// backward, forward, full or none.
-    #[arg(long, default_value = "full", value_parser = parse_strategy)]
-    pub strategy: Strategy,
     /// text (a timeline for people) or json (one object per line and commit).
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
-    /// breaking: exit 1 when some step broke; unknown: also when a step has a schema change
-    /// without a verdict; never: always exit 0 when the walk ran.
-    #[arg(long, value_enum, default_value_t)]
-    pub fail_on: FailOn,
-    /// auto (only on a terminal, and not when NO_COLOR is set), always or never.
-    #[arg(long, value_enum, default_value_t)]
-    pub color: ColorChoice,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -86,7 +77,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         source: source_name(&repo, &args.catalog),
         dir,
         diff: diff::Options {
-            strategy: args.strategy,
+            strategy: args.policy.strategy,
             include_schema_content: false,
         },
         baseline: Baseline::Parent,
@@ -104,7 +95,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     let selection = Selection {
         message: args.message.clone(),
     };
-    let color = args.format == Format::Text && use_color(args.color);
+    let color = args.format == Format::Text && use_color(args.policy.color);
     let progress = Progress::commits(commits.len(), args.format == Format::Text);
     let mut stdout = std::io::stdout().lock();
     let mut state = State::default();
@@ -200,7 +191,7 @@ impl State {
         let Some(diff) = &step.diff else {
             // An invalid catalog cannot be judged: always shown, and an unknown for the policy.
             self.changed += 1;
-            self.tripped |= args.fail_on == FailOn::Unknown;
+            self.tripped |= args.policy.fail_on == FailOn::Unknown;
             let flow = self.strict_flow(step, strict_stop);
             return Decision {
                 shown: Some(None),
@@ -218,7 +209,7 @@ impl State {
         if breaking {
             self.broke += 1;
         }
-        let tripped = trips(&view, args.fail_on);
+        let tripped = trips(&view, args.policy.fail_on);
         if (args.breaking_only || args.first_breaking) && !breaking {
             let flow = self.strict_flow(step, strict_stop);
             return Decision { shown: None, flow };
