@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 
 use anyhow::Context;
 use catalog_diff::catalog::build::ParseCache;
-use catalog_diff::diff::{self, ArchitectureDiff, ImpactReason};
+use catalog_diff::diff::{self, ArchitectureDiff};
 use catalog_diff::git::{CommitInfo, Repo};
 use catalog_diff::history::{self, Baseline, Selection, Step};
 use catalog_diff::report;
@@ -108,10 +108,11 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         &mut |step| {
             let decision = state.judge(&step, &selection, &args);
             if let Some(view) = &decision.shown {
-                let text = match args.format {
-                    Format::Text => text_entry(&step, view.as_ref(), color),
-                    Format::Json => json_entry(&step, view.as_ref()),
+                let format = match args.format {
+                    Format::Text => report::ReportFormat::Text,
+                    Format::Json => report::ReportFormat::Json,
                 };
+                let text = report::log_entry(&step, view.as_ref(), format, color);
                 if let Err(error) = progress.suspend(|| stdout.write_all(text.as_bytes())) {
                     state.write_error = Some(error);
                     return ControlFlow::Break(());
@@ -261,125 +262,6 @@ fn missing_message(
     ids.dedup();
     let nearby = catalog_diff::suggest::closest(id, ids.iter().map(String::as_str));
     Ok(Some(nearby.into_iter().map(str::to_owned).collect()))
-}
-
-/// One timeline line, plus the breaking details and catalog errors under it. `view` is
-/// `None` for a commit whose catalog is invalid.
-fn text_entry(step: &Step, view: Option<&ArchitectureDiff>, color: bool) -> String {
-    let commit = &step.commit;
-    let author = commit
-        .author
-        .split_once(" <")
-        .map_or(commit.author.as_str(), |(name, _)| name);
-    let mut line = format!(
-        "{} {} {}  {}  ",
-        short(&commit.id.to_string()),
-        commit.date.get(..10).unwrap_or(&commit.date),
-        report::escape_text(author),
-        report::escape_text(&commit.subject),
-    );
-    match view {
-        None => line.push_str(&format!(
-            "[invalid catalog: {} error(s); not diffed, the next commit is diffed against the last valid one]",
-            step.errors().count()
-        )),
-        Some(view) => {
-            line.push_str(&format!("[{}]", report::counts(&view.summary)));
-            if let Some(against) = step.against {
-                line.push_str(&format!(
-                    " (against {}, the last commit with a valid catalog)",
-                    short(&against.to_string())
-                ));
-            }
-            if view.summary.breaking {
-                line.push_str(&format!("  {}", breaking_label(view)));
-            }
-        }
-    }
-    line.push('\n');
-    if let Some(view) = view.filter(|view| view.summary.breaking) {
-        for detail in report::breaking_details(view, &step.locations, color).lines() {
-            if !detail.trim().is_empty() {
-                line.push_str(&format!("  {detail}\n"));
-            }
-        }
-    }
-    for error in step.errors() {
-        for text in error.to_string().lines() {
-            line.push_str(&format!("    {text}\n"));
-        }
-    }
-    line
-}
-
-/// `BREAKING OrderCreated, Payment (backward, forward)`.
-fn breaking_label(view: &ArchitectureDiff) -> String {
-    let mut messages = Vec::new();
-    let mut directions = Vec::new();
-    for change in view
-        .schema_changes
-        .iter()
-        .filter(|c| c.breaking == Some(true))
-    {
-        messages.push(change.message.id.clone());
-        if let Some(direction) = change.direction {
-            directions.push(direction.as_str().to_owned());
-        }
-    }
-    for impact in view
-        .impact
-        .iter()
-        .filter(|i| i.reason == ImpactReason::MessageRemoved)
-    {
-        messages.push(impact.message.id.clone());
-        directions.push("removed".to_owned());
-    }
-    for list in [&mut messages, &mut directions] {
-        list.sort();
-        list.dedup();
-    }
-    format!(
-        "BREAKING {} ({})",
-        messages.join(", "),
-        directions.join(", ")
-    )
-}
-
-/// One log entry as JSON: the commit, then its diff, or `invalid` when its catalog has errors.
-#[derive(serde::Serialize)]
-struct Entry<'a> {
-    commit: String,
-    parent: Option<String>,
-    author: &'a str,
-    date: &'a str,
-    subject: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    against: Option<String>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    invalid: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    diff: Option<&'a ArchitectureDiff>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    errors: Vec<&'a catalog_diff::catalog::Diagnostic>,
-}
-
-/// One JSON object on one line.
-fn json_entry(step: &Step, view: Option<&ArchitectureDiff>) -> String {
-    let commit = &step.commit;
-    let entry = Entry {
-        commit: commit.id.to_string(),
-        parent: step.parent.map(|p| p.to_string()),
-        author: &commit.author,
-        date: &commit.date,
-        subject: &commit.subject,
-        against: step.against.map(|a| a.to_string()),
-        invalid: view.is_none(),
-        diff: view,
-        errors: step.errors().collect(),
-    };
-    let mut line = serde_json::to_string(&entry).unwrap_or_default();
-    line.push('\n');
-    line
 }
 
 fn empty_range_note(range: Option<&str>) -> String {

@@ -6,6 +6,7 @@
 
 mod github;
 mod locate;
+mod log;
 mod markdown;
 mod text;
 
@@ -15,6 +16,7 @@ use crate::catalog::Diagnostic;
 use crate::diff::{ArchitectureDiff, Impact, ImpactReason, Party, SchemaChange};
 
 pub use locate::{Locations, Place};
+pub use log::log_entry;
 pub use text::breaking_details;
 
 /// The output formats of a diff.
