@@ -8,6 +8,7 @@ mod index;
 mod log;
 mod progress;
 mod schema;
+mod spec;
 
 use std::process::ExitCode;
 
@@ -59,6 +60,8 @@ enum Command {
     Log(log::LogArgs),
     /// Judge two schema files directly (paths on disk).
     Schema(schema::SchemaArgs),
+    /// Judge two AsyncAPI or OpenAPI specification files directly (paths on disk).
+    Spec(spec::SpecArgs),
     /// Install or uninstall the git pre-commit hook that runs `catalog-diff --staged`.
     #[command(after_help = PLAIN_HELP)]
     Hook(hook::HookArgs),
@@ -90,6 +93,7 @@ pub fn main() -> ExitCode {
         Some(Command::Index(args)) => index::run(args),
         Some(Command::Log(args)) => log::run(args),
         Some(Command::Schema(args)) => schema::run(args),
+        Some(Command::Spec(args)) => spec::run(args),
         Some(Command::Hook(args)) => hook::run(args),
         Some(Command::Completions { shell }) => completions(shell),
     };
