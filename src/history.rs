@@ -16,7 +16,8 @@ use crate::catalog::build::{self, Built, ParseCache};
 use crate::catalog::scope::Scope;
 use crate::catalog::{Diagnostic, FileSet, Index, Severity};
 use crate::diff::{
-    self, ArchitectureDiff, EdgeChanges, Prepared, ResourceChanges, VerdictCache, summarize,
+    self, ArchitectureDiff, EdgeChanges, Files, Prepared, ResourceChanges, SpecificationSummary,
+    VerdictCache, summarize,
 };
 use crate::git::{self, CommitId, CommitInfo, Repo};
 use crate::pipeline::{build_options, cut, revert};
@@ -30,8 +31,14 @@ const CHUNK: usize = 32;
 pub enum Baseline {
     /// Each commit's first parent (the previous commit of the walk).
     Parent,
-    /// One fixed Index (`--against REV`).
-    Fixed(Box<Index>),
+    /// One fixed catalog (`--against REV`).
+    Fixed(Box<Fixed>),
+}
+
+/// The fixed catalog of `--against`: its Index, and its files (for specifications).
+pub struct Fixed {
+    pub index: Index,
+    pub files: FileSet,
 }
 
 /// How to walk.
@@ -92,11 +99,21 @@ pub fn build_at(
     options: &Options,
     cache: &ParseCache,
 ) -> git::Result<Built> {
+    Ok(read_and_build(repo, commit, options, cache)?.0)
+}
+
+/// [`build_at`], keeping the files read (a fixed baseline needs them for specifications).
+pub fn read_and_build(
+    repo: &Repo,
+    commit: Option<CommitId>,
+    options: &Options,
+    cache: &ParseCache,
+) -> git::Result<(Built, FileSet)> {
     let files = match commit {
         Some(id) => repo.read_commit(id, &options.dir)?,
         None => FileSet::default(),
     };
-    Ok(build_files(&files, commit, options, cache))
+    Ok((build_files(&files, commit, options, cache), files))
 }
 
 /// Builds one commit's files; `None` labels the empty catalog before a root commit.
@@ -149,7 +166,7 @@ pub fn walk(
     walker.advance(start_tree)?;
     let stopped = match &options.baseline {
         Baseline::Parent => walker.against_parents(start, &changed, progress, on_step)?,
-        Baseline::Fixed(index) => walker.against(index, &changed, progress, on_step)?,
+        Baseline::Fixed(fixed) => walker.against(fixed, &changed, progress, on_step)?,
     };
     let mut outcome = walker.outcome;
     if stopped.is_continue() {
@@ -185,8 +202,8 @@ impl Walker<'_> {
         build_files(files, commit, self.options, &self.parse_cache)
     }
 
-    fn diff(&self, a: &Index, b: &Index) -> ArchitectureDiff {
-        diff::diff_cached(a, b, &self.options.diff, &self.verdict_cache)
+    fn diff(&self, a: (&Index, Files<'_>), b: (&Index, Files<'_>)) -> ArchitectureDiff {
+        diff::diff_with_files(a, b, &self.options.diff, &self.verdict_cache)
     }
 
     /// Hands one changed commit to the caller; an invalid catalog gets no diff.
@@ -232,23 +249,27 @@ impl Walker<'_> {
         let mut diagnostics = first.diagnostics;
         // The whole Index of the previous commit, while the steps are whole builds.
         let mut whole = Some(first.index);
-        // The last valid commit and its Index, while the commits after it are invalid.
-        let mut last_valid: Option<(Option<CommitId>, Index)> = None;
+        // The last valid commit, its Index and files, while the commits after it are invalid.
+        let mut last_valid: Option<(Option<CommitId>, Index, FileSet)> = None;
         for &(position, tree) in changed {
             let changes = self.advance(tree)?;
             let commit = Some(self.commits[position].id);
-            if let Some((valid, index)) = last_valid.take() {
+            if let Some((valid, index, files)) = last_valid.take() {
                 // Diffed whole against the last valid catalog, never against the invalid one;
                 // the scope still moves along with the files.
                 scope.reach(&self.files, &changes.paths, &self.parse_cache);
                 let built = self.build(&self.files, commit);
-                let diff = self.labelled(self.diff(&index, &built.index), valid, position);
+                let diff = self.diff(
+                    (&index, Files::Set(&files)),
+                    (&built.index, Files::Set(&self.files)),
+                );
+                let diff = self.labelled(diff, valid, position);
                 let locations = Locations::of(&diff, &index, &built.index);
                 diagnostics = built.diagnostics;
                 let invalid = has_errors(&diagnostics);
                 whole = (!invalid).then_some(built.index);
                 if invalid {
-                    last_valid = Some((valid, index));
+                    last_valid = Some((valid, index, files));
                 }
                 let against = valid.filter(|v| Some(*v) != self.commits[position].first_parent());
                 if self
@@ -272,12 +293,24 @@ impl Walker<'_> {
                 &self.parse_cache,
                 &|files, after| self.build(files, if after { commit } else { start }),
             );
+            let before_files = Files::Before {
+                after: &self.files,
+                changes: &changes.paths,
+            };
+            // A specification change is joined to messages and parties beyond the reach of the
+            // change: such a step is diffed whole.
+            let cut = cut.and_then(|cut| {
+                let diff = self.diff(
+                    (&cut.before.index, before_files),
+                    (&cut.after.index, Files::Set(&self.files)),
+                );
+                diff.specification_changes.is_empty().then_some((cut, diff))
+            });
             let (diff, locations, previous) = match cut {
-                Some(cut) => {
+                Some((cut, diff)) => {
                     whole = None;
                     self.outcome.cut += 1;
                     cut.carry(&mut diagnostics, &cut.after);
-                    let diff = self.diff(&cut.before.index, &cut.after.index);
                     let locations = Locations::of(&diff, &cut.before.index, &cut.after.index);
                     (diff, locations, None)
                 }
@@ -287,7 +320,10 @@ impl Walker<'_> {
                         None => self.build(&revert(&self.files, &changes), start).index,
                     };
                     let built = self.build(&self.files, commit);
-                    let diff = self.diff(&previous, &built.index);
+                    let diff = self.diff(
+                        (&previous, before_files),
+                        (&built.index, Files::Set(&self.files)),
+                    );
                     let locations = Locations::of(&diff, &previous, &built.index);
                     diagnostics = built.diagnostics;
                     whole = Some(built.index);
@@ -297,11 +333,12 @@ impl Walker<'_> {
             let parent = self.commits[position].first_parent();
             if has_errors(&diagnostics) {
                 // The next commits are diffed against the parent's catalog until one is valid.
+                let files = revert(&self.files, &changes);
                 let index = match previous {
                     Some(index) => index,
-                    None => self.build(&revert(&self.files, &changes), start).index,
+                    None => self.build(&files, start).index,
                 };
-                last_valid = Some((parent.or(start), index));
+                last_valid = Some((parent.or(start), index, files));
                 whole = None;
             }
             let diff = self.labelled(diff, parent, position);
@@ -340,12 +377,12 @@ impl Walker<'_> {
     /// chunks.
     fn against(
         &mut self,
-        fixed: &Index,
+        fixed: &Fixed,
         changed: &[(usize, Option<gix::ObjectId>)],
         progress: &mut dyn FnMut(usize),
         on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
     ) -> git::Result<ControlFlow<()>> {
-        let prepared = Prepared::new(fixed);
+        let prepared = Prepared::with_files(&fixed.index, Files::Set(&fixed.files));
         for chunk in changed.chunks(CHUNK) {
             // gix handles are not Sync, so reading stays on this thread (blobs go through the
             // repository's BlobCache); building and diffing are pure and run in parallel.
@@ -365,11 +402,11 @@ impl Walker<'_> {
                         build_files(files, Some(commits[position].id), options, parse_cache);
                     let diff = diff::diff_prepared(
                         &prepared,
-                        &Prepared::new(&built.index),
+                        &Prepared::with_files(&built.index, Files::Set(files)),
                         &options.diff,
                         verdict_cache,
                     );
-                    let locations = Locations::of(&diff, fixed, &built.index);
+                    let locations = Locations::of(&diff, &fixed.index, &built.index);
                     (diff, locations, built.diagnostics)
                 })
                 .collect();
@@ -416,12 +453,19 @@ pub fn select(diff: &ArchitectureDiff, selection: &Selection) -> ArchitectureDif
     };
     let schema_changes = keep(&diff.schema_changes, |c| c.message.id == id);
     let impact = keep(&diff.impact, |i| i.message.id == id);
+    // A specification change is about the message when it belongs to it or reaches it.
+    let specification_changes = keep(&diff.specification_changes, |c| {
+        c.resource.id == id || c.impact.iter().any(|i| i.message.id == id)
+    });
+    let mut summary = summarize(&resources, &edges, &schema_changes, &impact);
+    summary.specifications = SpecificationSummary::of(&specification_changes);
     ArchitectureDiff {
-        summary: summarize(&resources, &edges, &schema_changes, &impact),
+        summary,
         resources,
         edges,
         schema_changes,
         impact,
+        specification_changes,
         ..diff.clone()
     }
 }
@@ -436,4 +480,5 @@ pub fn is_empty(diff: &ArchitectureDiff) -> bool {
     s.resources_added + s.resources_removed + s.resources_changed == 0
         && s.edges_added + s.edges_removed + s.schema_changes == 0
         && diff.impact.is_empty()
+        && diff.specification_changes.is_empty()
 }

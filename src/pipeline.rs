@@ -168,8 +168,10 @@ pub struct SideBySide {
 
 /// Diffs catalog `before` against catalog `after` (labelled `labels`). The candidate is built
 /// whole, so its problems are all found; the baseline is built only on the reach of the
-/// change when it has one, and its problems are carried over from the candidate's. The result
-/// equals two whole builds (tests/history_diff.rs holds them side by side).
+/// change when it has one, and its problems are carried over from the candidate's; a change
+/// to a specification is joined to messages and parties beyond that reach, so it is diffed on
+/// whole builds. The result equals two whole builds (tests/history_diff.rs holds them side by
+/// side). Both sides' files are read for specifications, which the Index does not carry.
 pub fn diff_files(
     before: &FileSet,
     after: &FileSet,
@@ -183,8 +185,14 @@ pub fn diff_files(
     };
     let changes = git::Changes::between(before, after);
     let verdicts = VerdictCache::default();
+    let files = (diff::Files::Set(before), diff::Files::Set(after));
     let whole = |whole_before: Built, whole_after: Built| {
-        let diff = diff::diff_cached(&whole_before.index, &whole_after.index, options, &verdicts);
+        let diff = diff::diff_with_files(
+            (&whole_before.index, files.0),
+            (&whole_after.index, files.1),
+            options,
+            &verdicts,
+        );
         SideBySide {
             locations: Locations::of(&diff, &whole_before.index, &whole_after.index),
             diff,
@@ -206,9 +214,18 @@ pub fn diff_files(
     let Some(cut) = cut else {
         return whole(build(before, &labels.0), whole_after);
     };
+    let diff = diff::diff_with_files(
+        (&cut.before.index, files.0),
+        (&cut.after.index, files.1),
+        options,
+        &verdicts,
+    );
+    // A specification change is joined to messages and parties beyond the reach of the change.
+    if !diff.specification_changes.is_empty() {
+        return whole(build(before, &labels.0), whole_after);
+    }
     let mut before_diagnostics = whole_after.diagnostics.clone();
     cut.carry(&mut before_diagnostics, &cut.before);
-    let diff = diff::diff_cached(&cut.before.index, &cut.after.index, options, &verdicts);
     SideBySide {
         locations: Locations::of(&diff, &cut.before.index, &cut.after.index),
         diff,

@@ -85,11 +85,18 @@ fn assert_walk_equals_whole_builds(repo: &Repo, dir: &str) -> (usize, usize) {
         // An invalid catalog has no diff; the commit after it is diffed against the last
         // valid one.
         let baseline = step.against.or(step.parent);
-        let a = history::build_at(repo, baseline, &options, &cache).expect("baseline");
-        let b = history::build_at(repo, Some(step.commit.id), &options, &cache).expect("commit");
+        let (a, a_files) =
+            history::read_and_build(repo, baseline, &options, &cache).expect("baseline");
+        let (b, b_files) =
+            history::read_and_build(repo, Some(step.commit.id), &options, &cache).expect("commit");
         let invalid = b.diagnostics.iter().any(|d| d.severity == Severity::Error);
         let expected = (!invalid).then(|| {
-            let mut expected = diff::diff(&a.index, &b.index, &options.diff);
+            let mut expected = diff::diff_with_files(
+                (&a.index, diff::Files::Set(&a_files)),
+                (&b.index, diff::Files::Set(&b_files)),
+                &options.diff,
+                &diff::VerdictCache::default(),
+            );
             expected.refs.a.commit = baseline.map(|p| p.to_string()).unwrap_or_default();
             expected
         });
@@ -323,7 +330,12 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
             &cache,
         );
         let (whole_a, whole_b) = (whole(a), whole(b));
-        let expected = diff::diff(&whole_a.index, &whole_b.index, &options);
+        let expected = diff::diff_with_files(
+            (&whole_a.index, diff::Files::Set(&a.1)),
+            (&whole_b.index, diff::Files::Set(&b.1)),
+            &options,
+            &diff::VerdictCache::default(),
+        );
         let json = |d: &diff::ArchitectureDiff| serde_json::to_value(d).expect("json");
         assert_eq!(json(&got.diff), json(&expected), "{} -> {}", a.0, b.0);
         assert_eq!(

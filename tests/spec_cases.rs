@@ -77,12 +77,13 @@ fn compare(
         Source {
             path: before.0,
             text: before.1,
+            load: &load,
         },
         Source {
             path: after.0,
             text: after.1,
+            load: &load,
         },
-        &load,
         strategy,
     )
 }

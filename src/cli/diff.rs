@@ -41,7 +41,8 @@ pub struct PolicyArgs {
     #[arg(long, default_value = "full", value_parser = parse_strategy)]
     pub strategy: Strategy,
     /// breaking: exit 1 when a diff (for `log`, some step) is breaking; unknown: also when a
-    /// schema change has no verdict or a catalog cannot be judged; never: exit 0 whenever it ran.
+    /// schema or specification change has no verdict or a catalog cannot be judged; never: exit
+    /// 0 whenever it ran.
     #[arg(long, value_enum, default_value_t)]
     pub fail_on: FailOn,
     /// auto (only on a terminal, and not when NO_COLOR is set), always or never.
@@ -153,8 +154,8 @@ pub(super) fn policy(result: &ArchitectureDiff, fail_on: FailOn) -> u8 {
 /// True when `result` trips the `--fail-on` policy.
 pub(super) fn trips(result: &ArchitectureDiff, fail_on: FailOn) -> bool {
     match fail_on {
-        FailOn::Breaking => result.summary.breaking,
-        FailOn::Unknown => result.summary.breaking || result.summary.schema_unknown > 0,
+        FailOn::Breaking => result.is_breaking(),
+        FailOn::Unknown => result.is_breaking() || result.unknown_count() > 0,
         FailOn::Never => false,
     }
 }

@@ -84,12 +84,16 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     };
     if let Some(rev) = &args.against {
         let id = repo.resolve_commit(rev)?;
-        let built = history::build_at(&repo, Some(id), &options, &ParseCache::default())?;
+        let (built, files) =
+            history::read_and_build(&repo, Some(id), &options, &ParseCache::default())?;
         if report_diagnostics(&built.diagnostics, args.catalog.strict) {
             eprintln!("catalog-diff: the --against catalog ({rev}) is invalid; no log was made");
             return Ok(exit_code::ERROR);
         }
-        options.baseline = Baseline::Fixed(Box::new(built.index));
+        options.baseline = Baseline::Fixed(Box::new(history::Fixed {
+            index: built.index,
+            files,
+        }));
     }
 
     let selection = Selection {
@@ -206,7 +210,7 @@ impl State {
             return Decision { shown: None, flow };
         }
         self.changed += 1;
-        let breaking = view.summary.breaking;
+        let breaking = view.is_breaking();
         if breaking {
             self.broke += 1;
         }

@@ -86,12 +86,13 @@ pub fn run(args: SpecArgs) -> anyhow::Result<u8> {
         Source {
             path: &before_path,
             text: &before_text,
+            load: &load,
         },
         Source {
             path: &after_path,
             text: &after_text,
+            load: &load,
         },
-        &load,
         args.strategy,
     )
     .map_err(|error| explain_error(&error, &before_path))?;

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::impact::{self, Graph};
+use super::specification::{Files, SpecificationSummary, specification_changes};
 use super::*;
 use crate::catalog::version::{cmp_code_units, index_order, is_higher};
 use crate::catalog::{Index, Resource};
@@ -51,12 +52,29 @@ pub fn diff_cached(
     diff_prepared(&a, &b, options, cache)
 }
 
+/// [`diff_cached`] with each side's files, so specification changes get verdicts (the Index
+/// carries no specification text).
+pub fn diff_with_files(
+    (a, a_files): (&Index, Files<'_>),
+    (b, b_files): (&Index, Files<'_>),
+    options: &Options,
+    cache: &VerdictCache,
+) -> ArchitectureDiff {
+    let (a, b) = rayon::join(
+        || Prepared::with_files(a, a_files),
+        || Prepared::with_files(b, b_files),
+    );
+    diff_prepared(&a, &b, options, cache)
+}
+
 /// One side of a diff with its resources grouped and its graph resolved, so a history walk
 /// does that once per commit and uses the result as candidate and then as baseline.
 pub struct Prepared<'a> {
-    index: &'a Index,
+    pub(super) index: &'a Index,
     side: Side<'a>,
-    graph: Graph,
+    pub(super) graph: Graph,
+    /// The side's files, for specifications; `None`: only the Index is known.
+    pub(super) files: Option<Files<'a>>,
 }
 
 impl<'a> Prepared<'a> {
@@ -65,6 +83,15 @@ impl<'a> Prepared<'a> {
             index,
             side: Side::new(index),
             graph: Graph::new(index),
+            files: None,
+        }
+    }
+
+    /// A side whose files are known too.
+    pub fn with_files(index: &'a Index, files: Files<'a>) -> Self {
+        Prepared {
+            files: Some(files),
+            ..Prepared::new(index)
         }
     }
 }
@@ -87,9 +114,11 @@ pub fn diff_prepared(
         &removed_message_versions(side_a, side_b),
         &edges,
     );
+    let specification_changes = specification_changes(a, b, options.strategy);
     let (a, b) = (a.index, b.index);
 
-    let summary = summarize(&resources, &edges, &schema_changes, &impact);
+    let mut summary = summarize(&resources, &edges, &schema_changes, &impact);
+    summary.specifications = SpecificationSummary::of(&specification_changes);
     ArchitectureDiff {
         schema_version: 1,
         refs: Refs {
@@ -110,6 +139,7 @@ pub fn diff_prepared(
         edges,
         schema_changes,
         impact,
+        specification_changes,
         diagnostics: Vec::new(),
     }
 }
@@ -142,6 +172,7 @@ pub fn summarize(
             .iter()
             .filter(|c| c.breaking.is_none())
             .count(),
+        specifications: None,
     }
 }
 

@@ -139,7 +139,7 @@ impl Graph {
         map
     }
 
-    fn parties(&self, direction: &str, message: &ResourceRef) -> Vec<Party> {
+    pub(super) fn parties(&self, direction: &str, message: &ResourceRef) -> Vec<Party> {
         let at = self.by_target.get(&message.id).map(Vec::as_slice);
         let set: BTreeSet<Party> = at
             .unwrap_or_default()
@@ -165,6 +165,31 @@ fn owner_ids(resource: &Resource) -> Option<Vec<String>> {
             })
             .collect(),
     )
+}
+
+impl Graph {
+    /// The version a direct pointer of `from` to the message `kind` `id` resolved to, when one
+    /// did (a specification's owner names the version it speaks of).
+    pub(super) fn resolved_from(
+        &self,
+        from: &ResourceRef,
+        kind: &str,
+        id: &str,
+    ) -> Option<Option<String>> {
+        self.by_target
+            .get(id)?
+            .iter()
+            .map(|&i| &self.edges[i])
+            .find(|e| {
+                e.via.is_none()
+                    && e.status == EdgeStatus::Resolved
+                    && e.to.kind.as_deref() == Some(kind)
+                    && e.from.kind.as_deref() == Some(from.kind.as_str())
+                    && e.from.id == from.id
+                    && e.from.version == from.version
+            })
+            .map(|e| e.to.version.clone())
+    }
 }
 
 pub(super) fn edge_changes(a: &Graph, b: &Graph) -> EdgeChanges {

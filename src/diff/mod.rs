@@ -5,8 +5,12 @@
 
 mod assemble;
 mod impact;
+mod specification;
 
-pub use assemble::{Options, Prepared, VerdictCache, diff, diff_cached, diff_prepared, summarize};
+pub use assemble::{
+    Options, Prepared, VerdictCache, diff, diff_cached, diff_prepared, diff_with_files, summarize,
+};
+pub use specification::{Files, SpecificationChange, SpecificationSummary};
 
 use serde::Serialize;
 
@@ -24,6 +28,10 @@ pub struct ArchitectureDiff {
     pub edges: EdgeChanges,
     pub schema_changes: Vec<SchemaChange>,
     pub impact: Vec<Impact>,
+    /// Our extension: the AsyncAPI and OpenAPI files that changed, judged, each with the
+    /// catalog messages it hurts (only when there are any; see `diff::specification`).
+    #[serde(rename = "specificationChanges", skip_serializing_if = "Vec::is_empty")]
+    pub specification_changes: Vec<SpecificationChange>,
     /// Our extension: catalog problems found on either side (side `a` or `b`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<SideDiagnostic>,
@@ -58,6 +66,11 @@ pub struct Summary {
     pub schema_changes: usize,
     pub schema_breaking: usize,
     pub schema_unknown: usize,
+    /// Our extension: `specificationChanges`, `specificationBreaking`, `specificationUnknown`,
+    /// present only when there are specification changes. `breaking` above keeps its v1
+    /// meaning (message schemas and removals).
+    #[serde(flatten)]
+    pub specifications: Option<SpecificationSummary>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
@@ -178,6 +191,9 @@ pub enum ImpactReason {
     MessageRemoved,
     ProducerRemoved,
     ConsumerRemoved,
+    /// Our extension, only inside `specificationChanges`: a breaking specification change
+    /// reaches this message.
+    SpecificationBreakingChange,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq, Eq, PartialOrd, Ord)]

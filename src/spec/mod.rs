@@ -115,11 +115,13 @@ impl Error {
 }
 
 /// One specification file to compare: its path (catalog path in a diff, the path given on the
-/// command line for `catalog-diff spec`) and its text. Relative `$ref`s are joined to the path.
-#[derive(Clone, Copy, Debug)]
+/// command line for `catalog-diff spec`), its text, and how to read the files its relative
+/// `$ref`s name (joined to the path; each side reads from its own tree).
+#[derive(Clone, Copy)]
 pub struct Source<'a> {
     pub path: &'a str,
     pub text: &'a str,
+    pub load: Load<'a>,
 }
 
 /// What an op is about, for the join to the catalog.
@@ -263,18 +265,16 @@ fn rule(spec: Spec, id: &str) -> &'static Rule {
         .unwrap_or_else(|| panic!("the {spec} rules table has a row `{id}`"))
 }
 
-/// Compare two specifications and judge the changes under `strategy`. `load` reads the files
-/// relative `$ref`s name (joined to each document's path). A specification catalog-diff does
-/// not judge (Swagger 2.0, AsyncAPI 1.x) gives an unknown verdict with the reason; text that
-/// is not a specification, or two different languages, is an error.
+/// Compare two specifications and judge the changes under `strategy`. A specification
+/// catalog-diff does not judge (Swagger 2.0, AsyncAPI 1.x) gives an unknown verdict with the
+/// reason; text that is not a specification, or two different languages, is an error.
 pub fn compare(
     before: Source<'_>,
     after: Source<'_>,
-    load: Load<'_>,
     strategy: Strategy,
 ) -> Result<Verdict, Error> {
-    let old = document::read(before.path, before.text, load)?;
-    let new = document::read(after.path, after.text, load)?;
+    let old = document::read(before.path, before.text, before.load)?;
+    let new = document::read(after.path, after.text, after.load)?;
     let (mut old, mut new) = match (old, new) {
         (Ok(old), Ok(new)) => (old, new),
         (Err(reason), _) | (_, Err(reason)) => return Ok(Verdict::unknown(reason)),

@@ -363,11 +363,18 @@ fn examples_default_walk_equals_pairwise_diffs() {
             .map(|id| CommitId(gix::ObjectId::from_hex(id.as_bytes()).expect("a commit id")))
     };
     for entry in &entries {
-        let a = history::build_at(&repo, commit(&entry["parent"]), &options, &cache)
-            .expect("parent catalog");
-        let b = history::build_at(&repo, commit(&entry["commit"]), &options, &cache)
-            .expect("commit catalog");
-        let pair = diff::diff(&a.index, &b.index, &options.diff);
+        let (a, a_files) =
+            history::read_and_build(&repo, commit(&entry["parent"]), &options, &cache)
+                .expect("parent catalog");
+        let (b, b_files) =
+            history::read_and_build(&repo, commit(&entry["commit"]), &options, &cache)
+                .expect("commit catalog");
+        let pair = diff::diff_with_files(
+            (&a.index, diff::Files::Set(&a_files)),
+            (&b.index, diff::Files::Set(&b_files)),
+            &options.diff,
+            &diff::VerdictCache::default(),
+        );
         let expected = serde_json::to_value(&pair.summary).expect("summary json");
         assert_eq!(
             entry["diff"]["summary"], expected,
@@ -384,6 +391,10 @@ fn examples_default_walk_equals_pairwise_diffs() {
         assert_eq!(
             verdicts(&entry["diff"]["schemaChanges"]),
             verdicts(&pair_json["schemaChanges"])
+        );
+        assert_eq!(
+            verdicts(&entry["diff"]["specificationChanges"]),
+            verdicts(&pair_json["specificationChanges"])
         );
     }
 }
