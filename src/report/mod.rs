@@ -8,6 +8,7 @@ mod github;
 mod locate;
 mod log;
 mod markdown;
+mod specification;
 mod text;
 
 use std::borrow::Cow;
@@ -208,7 +209,7 @@ pub fn summary_line(diff: &ArchitectureDiff) -> String {
     let s = &diff.summary;
     let counts = counts(s);
     let strategy = diff.compatibility.strategy;
-    if !s.breaking {
+    if !diff.is_breaking() {
         return format!("compatible: {counts} [strategy {strategy}]");
     }
     let removed = diff
@@ -223,15 +224,32 @@ pub fn summary_line(diff: &ArchitectureDiff) -> String {
     if removed > 0 {
         broke.push(format!("{removed} message(s) removed while in use"));
     }
+    if let Some(specs) = s
+        .specifications
+        .as_ref()
+        .filter(|s| s.specification_breaking > 0)
+    {
+        broke.push(format!(
+            "{} breaking specification change(s)",
+            specs.specification_breaking
+        ));
+    }
     format!(
         "BREAKING: {}; {counts} [strategy {strategy}]",
         broke.join(", ")
     )
 }
 
-/// `1 schema change(s) (1 breaking, 0 unknown), resources +0 -0 ~0, edges +0 -0`.
+/// `1 schema change(s) (1 breaking, 0 unknown), resources +0 -0 ~0, edges +0 -0`, then the
+/// specification changes when there are any.
 pub fn counts(s: &crate::diff::Summary) -> String {
-    format!(
+    let specs = s.specifications.as_ref().map_or(String::new(), |specs| {
+        format!(
+            ", {} specification change(s) ({} breaking, {} unknown)",
+            specs.specification_changes, specs.specification_breaking, specs.specification_unknown
+        )
+    });
+    let counts = format!(
         "{} schema change(s) ({} breaking, {} unknown), resources +{} -{} ~{}, edges +{} -{}",
         s.schema_changes,
         s.schema_breaking,
@@ -241,7 +259,8 @@ pub fn counts(s: &crate::diff::Summary) -> String {
         s.resources_changed,
         s.edges_added,
         s.edges_removed,
-    )
+    );
+    counts + &specs
 }
 
 /// A JSON pointer for display, escaped; the empty pointer is the document root.
