@@ -18,6 +18,16 @@ fn run(cwd: &Path, args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// The diff (not `spec`) in `cwd`.
+fn run_diff(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -185,4 +195,172 @@ fn input_is_bounded() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("larger than 67108864 bytes"));
     assert!(text(&out.stderr).contains("before specification"));
+}
+
+/// `testdata/spec-catalog`, a small catalog shaped like EventCatalog's `template-default` (a
+/// service carrying an AsyncAPI and an OpenAPI file, the messages they describe, and the
+/// services that send and receive them), committed on `main`.
+fn spec_catalog() -> crate::support::TestRepo {
+    let repo = crate::support::TestRepo::new();
+    let root = fixtures().join("spec-catalog");
+    for entry in walk(&root) {
+        let relative = entry.strip_prefix(&root).expect("below the root");
+        let text = std::fs::read_to_string(&entry).expect("readable");
+        repo.write(&relative.to_string_lossy(), &text);
+    }
+    repo.commit_all("the catalog");
+    repo
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("readable folder") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
+}
+
+const SERVICE: &str = "domains/Ordering/services/OrderService";
+
+#[test]
+fn a_payload_made_stricter_and_an_operation_removed_hurt_their_parties() {
+    let repo = spec_catalog();
+    let read = |file: &str| {
+        std::fs::read_to_string(repo.path().join(SERVICE).join(file)).expect("readable")
+    };
+    let asyncapi = read("asyncapi.yml").replace(
+        "required: [orderId, customerId]\n      properties:\n        orderId:",
+        "required: [orderId, customerId, total]\n      properties:\n        orderId:",
+    );
+    let openapi = read("openapi.yml");
+    let (start, end) = (
+        openapi.find("  /orders/{orderId}:").expect("the operation"),
+        openapi.find("components:").expect("components"),
+    );
+    let openapi = format!("{}{}", &openapi[..start], &openapi[end..]);
+    repo.write(&format!("{SERVICE}/asyncapi.yml"), &asyncapi)
+        .write(&format!("{SERVICE}/openapi.yml"), &openapi);
+    repo.commit_all("OrderCreated carries its total; orders are no longer read one by one");
+
+    let out = run_diff(&repo.path(), &["main~1..main", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let diff: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    // The v1 keys keep their meaning: no message schema changed.
+    assert_eq!(diff["summary"]["breaking"], false);
+    assert_eq!(diff["summary"]["schemaChanges"], 0);
+    assert_eq!(diff["impact"], serde_json::json!([]));
+    assert_eq!(diff["summary"]["specificationChanges"], 2);
+    assert_eq!(diff["summary"]["specificationBreaking"], 2);
+    let changes = diff["specificationChanges"].as_array().expect("a list");
+    let of = |kind: &str| {
+        changes
+            .iter()
+            .find(|c| c["type"] == kind)
+            .unwrap_or_else(|| panic!("a {kind} change in {changes:?}"))
+    };
+    let party = |id: &str, owner: &str| {
+        let version = match id {
+            "order-service" => "1.0.0",
+            "shipping-service" => "2.0.0",
+            _ => "3.1.0",
+        };
+        serde_json::json!({"type": "service", "id": id, "version": version, "owners": [owner]})
+    };
+
+    let asyncapi = of("asyncapi");
+    assert_eq!(asyncapi["resource"]["id"], "order-service");
+    assert_eq!(
+        (&asyncapi["breaking"], &asyncapi["direction"]),
+        (&true.into(), &"backward".into())
+    );
+    assert_eq!(asyncapi["ops"][0]["kind"], "required.added");
+    assert_eq!(
+        asyncapi["ops"][0]["path"],
+        "/components/schemas/OrderCreated/properties/total"
+    );
+    let impact = &asyncapi["impact"][0];
+    assert_eq!(
+        impact["message"],
+        serde_json::json!({"type": "event", "id": "order-created", "version": "1.0.0"})
+    );
+    assert_eq!(impact["reason"], "specification_breaking_change");
+    assert_eq!(
+        impact["producers"],
+        serde_json::json!([party("order-service", "ordering-platform")])
+    );
+    assert_eq!(
+        impact["consumers"],
+        serde_json::json!([party("shipping-service", "fulfilment-team")])
+    );
+
+    let openapi = of("openapi");
+    assert_eq!(
+        (&openapi["breaking"], &openapi["direction"]),
+        (&true.into(), &"forward".into())
+    );
+    assert_eq!(openapi["ops"][0]["kind"], "operation.removed");
+    let impact = &openapi["impact"][0];
+    // `operation: {method: GET, path: /orders/{id}}` names the removed `/orders/{orderId}`.
+    assert_eq!(
+        impact["message"],
+        serde_json::json!({"type": "query", "id": "get-order", "version": "1.0.0"})
+    );
+    assert_eq!(
+        impact["producers"],
+        serde_json::json!([party("customer-portal", "customer-experience")])
+    );
+    assert_eq!(
+        impact["consumers"],
+        serde_json::json!([party("order-service", "ordering-platform")])
+    );
+
+    // Under `forward` only the removed operation breaks; the exit code follows.
+    let forward = run_diff(&repo.path(), &["main~1..main", "--strategy", "forward"]);
+    assert_eq!(forward.status.code(), Some(1));
+    let report = text(&forward.stdout);
+    assert!(report.contains("Breaking specification changes\n  BREAKING openapi of service order-service 1.0.0 (forward)"), "{report}");
+    assert!(
+        report.contains(
+            "Compatible specification changes\n  ok asyncapi of service order-service 1.0.0"
+        ),
+        "{report}"
+    );
+    assert!(report.contains("hurt: query get-order 1.0.0: consumers: service order-service 1.0.0 (ordering-platform); producers: service customer-portal 3.1.0 (customer-experience)"), "{report}");
+    assert!(report.ends_with("[strategy forward]\n"), "{report}");
+    let backward = run_diff(&repo.path(), &["main~1..main", "--strategy", "backward"]);
+    assert!(
+        text(&backward.stdout)
+            .contains("BREAKING asyncapi of service order-service 1.0.0 (backward)")
+    );
+
+    // GitHub annotations sit on the specification file, at the changed node.
+    let github = text(&run_diff(&repo.path(), &["main~1..main", "--format", "github"]).stdout);
+    let line = asyncapi_line(&repo.path().join(SERVICE).join("asyncapi.yml"));
+    assert!(
+        github.contains(&format!(
+            "::error file={SERVICE}/asyncapi.yml,line={line},title=catalog-diff%3A asyncapi of service order-service 1.0.0::"
+        )),
+        "{github}"
+    );
+    let markdown = text(&run_diff(&repo.path(), &["main~1..main", "--format", "markdown"]).stdout);
+    assert!(
+        markdown.contains("#### Breaking specification changes"),
+        "{markdown}"
+    );
+}
+
+/// The line of `total:` under `OrderCreated` in the AsyncAPI file.
+fn asyncapi_line(file: &Path) -> usize {
+    let text = std::fs::read_to_string(file).expect("readable");
+    let schema = text
+        .find("    OrderCreated:\n      type: object")
+        .expect("the schema");
+    let total = schema + text[schema..].find("        total:").expect("total");
+    text[..total].lines().count() + 1
 }
