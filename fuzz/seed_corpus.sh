@@ -4,9 +4,10 @@
 #   frontmatter     every file of testdata/frontmatter/ and the Markdown of testdata/index/
 #   version         versions and ranges the conformance data uses
 #   index_build     each testdata/index case's files, 0xFF-separated, in the target's path order
+#   spec_compare    before, a 0xFF separator, after, from testdata/{asyncapi,openapi}/<kind>/<case>/
 set -eu
 cd "$(dirname "$0")"
-mkdir -p corpus/schema_compare corpus/frontmatter corpus/version corpus/index_build
+mkdir -p corpus/schema_compare corpus/frontmatter corpus/version corpus/index_build corpus/spec_compare
 for before in ../testdata/json-schema/*/*/before.json; do
   case=$(dirname "$before")
   { cat "$before"; printf '\377'; cat "$case/after.json"; } > "corpus/schema_compare/$(basename "$case")"
@@ -27,5 +28,9 @@ for case in ../testdata/index/*/catalog; do
     [ -n "$event" ] && cat "$(dirname "$event")/schema.json" 2>/dev/null; printf '\377\377'
     [ -n "$service" ] && cat "$service"; printf '\377'
   } > "corpus/index_build/$(basename "$(dirname "$case")")" || true
+done
+for before in ../testdata/asyncapi/*/*/before.* ../testdata/openapi/*/*/before.*; do
+  case=$(dirname "$before")
+  { cat "$before"; printf '\377'; cat "$case"/after.*; } > "corpus/spec_compare/$(basename "$(dirname "$case")")-$(basename "$case")"
 done
 echo "corpus seeded: $(find corpus -type f | wc -l) files"

@@ -99,7 +99,9 @@ pub fn parse_text(path: &str, text: &str) -> Result<Value, Error> {
         }
     }
     crate::catalog::yaml::parse(text).map_err(|error| {
-        if error.message.starts_with("nesting deeper than") {
+        if error.message.starts_with("nesting deeper than")
+            || error.message.starts_with("recursion limit exceeded")
+        {
             Error::TooDeep {
                 file: path.to_owned(),
                 limit: MAX_DEPTH,
