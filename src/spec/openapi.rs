@@ -133,6 +133,36 @@ fn content(parsed: &Parsed, value: &Value, at: &str) -> BTreeMap<String, Option<
     out
 }
 
+/// Styles that write a single primitive value as it is (`label` and `matrix` add a prefix).
+const PLAIN_FOR_PRIMITIVES: &[&str] = &[
+    "form",
+    "simple",
+    "spaceDelimited",
+    "pipeDelimited",
+    "deepObject",
+];
+
+/// Whether a parameter's schema is one primitive type (string, number, integer, boolean).
+fn is_primitive(parsed: &Parsed, schema: Option<&Value>, at: &str) -> bool {
+    let Some(schema) = schema else {
+        return false;
+    };
+    let Target::Found(schema, _) = follow(parsed, schema, &child(at, "schema")) else {
+        return false;
+    };
+    let primitive = |t: &Value| {
+        matches!(
+            t.as_str(),
+            Some("string" | "number" | "integer" | "boolean" | "null")
+        )
+    };
+    match schema.get("type") {
+        Some(Value::Array(types)) => !types.is_empty() && types.iter().all(primitive),
+        Some(single) => primitive(single),
+        None => false,
+    }
+}
+
 fn read_param(parsed: &Parsed, node: &Value, at: &str) -> Result<Param, (String, String)> {
     let (value, resolved) = match follow(parsed, node, at) {
         Target::Found(value, resolved) => (value, resolved),
@@ -174,9 +204,18 @@ fn read_param(parsed: &Parsed, node: &Value, at: &str) -> Result<Param, (String,
                 .get("explode")
                 .and_then(Value::as_bool)
                 .unwrap_or(style == "form");
+            let serialization = if is_primitive(parsed, value.get("schema"), &resolved)
+                && PLAIN_FOR_PRIMITIVES.contains(&style.as_str())
+            {
+                // `status=NEW` whatever the explode flag or the delimiter: only arrays and
+                // objects are written differently by these styles.
+                "a plain value".to_owned()
+            } else {
+                format!("style {style}, explode {explode}")
+            };
             (
                 value.get("schema").map(|_| child(&resolved, "schema")),
-                format!("style {style}, explode {explode}"),
+                serialization,
             )
         }
     };
