@@ -135,4 +135,6 @@ for (const c of cases('asyncapi')) {
   if (c.key.includes('/v2-')) entry['api-smart-diff'] = withSmartDiff(c);
   record.cases[c.key] = entry;
 }
-process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+// Tools name files by absolute path in their errors; the record names them from the repository.
+const text = JSON.stringify(record, null, 2).split(`${root}/`).join('');
+process.stdout.write(`${text}\n`);

@@ -460,6 +460,15 @@ mod tests {
     }
 
     #[test]
+    fn avro_payloads_follow_the_schema_seam() {
+        // No verdict, with the reason, until the seam judges Avro; then judged with no change here.
+        match schema_format(Some("application/vnd.apache.avro+json;version=1.9.0")) {
+            Payload::Unsupported(reason) => assert!(reason.contains("avro"), "{reason}"),
+            Payload::Format(format) => assert_eq!(format.id(), "avro"),
+        }
+    }
+
+    #[test]
     fn prefixes_cover_paths() {
         let set: BTreeSet<String> = ["/components/schemas/A".to_owned()].into();
         assert!(covers(&set, "/components/schemas/A/properties/x"));
