@@ -59,8 +59,11 @@ async function withOpenapiDiff(c) {
 }
 
 function withOptic(c) {
-  const run = spawnSync(bin('optic'), ['diff', c.before, c.after, '--check'], {
-    cwd: c.dir,
+  // In a folder of its own: optic writes a report file into the folder it runs in.
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'optic-'));
+  const files = [c.before, c.after].map((f) => path.join(c.dir, f));
+  const run = spawnSync(bin('optic'), ['diff', ...files, '--check'], {
+    cwd: scratch,
     encoding: 'utf8',
     env: { ...process.env, OPTIC_TELEMETRY_LEVEL: 'off', CI: 'true' },
   });

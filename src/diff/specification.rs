@@ -386,9 +386,10 @@ fn judge(
         catalog_path(new, field(after, "path").unwrap_or_default()),
     );
     result.place = paths.1.clone().map(|f| (f, 1));
+    // An entry without a `type` is told from its content.
     let verdict = match (&kind[..], paths, a.files, b.files) {
         (
-            "asyncapi" | "openapi",
+            "asyncapi" | "openapi" | "",
             (Some(before_path), Some(after_path)),
             Some(a_files),
             Some(b_files),
@@ -427,16 +428,13 @@ fn judge(
             }
             _ => Err("the specification is not in the catalog on one side".to_owned()),
         },
-        ("asyncapi" | "openapi", _, Some(_), Some(_)) => {
+        ("asyncapi" | "openapi" | "", _, Some(_), Some(_)) => {
             Err("the specification path points outside the catalog".to_owned())
         }
-        ("asyncapi" | "openapi", ..) => {
+        ("asyncapi" | "openapi" | "", ..) => {
             Err("the catalog files were not read, only their Index".to_owned())
         }
-        (other, ..) => Err(format!(
-            "{} specifications are not compared",
-            if other.is_empty() { "untyped" } else { other }
-        )),
+        (other, ..) => Err(format!("{other} specifications are not compared")),
     };
     match verdict {
         Ok(verdict) => {

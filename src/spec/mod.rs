@@ -1,6 +1,6 @@
 //! API specifications (AsyncAPI 2.x / 3.x, OpenAPI 3.0 / 3.1): read one ([`document`]), walk
-//! two of the same kind for what changed ([`asyncapi`], [`openapi`]; bodies and payloads go
-//! through the schema engines, [`payload`]), and judge the changes with the rules tables of
+//! two of the same kind for what changed (`asyncapi`, `openapi`; bodies and payloads go
+//! through the schema engines, `payload`), and judge the changes with the rules tables of
 //! [`rules`] through the one `judge` every format shares. The walkers say what changed and
 //! where; the tables say whether it breaks; nothing here reads files (a [`Load`] does) or prints.
 //!

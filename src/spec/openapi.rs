@@ -56,6 +56,8 @@ struct Operation {
     element: Element,
     deprecated: bool,
     params: BTreeMap<String, Param>,
+    /// Parameters that are refs pointing nowhere: (ref, why).
+    unresolved_params: Vec<(String, String)>,
     body: Option<Result<RequestBody, (String, String)>>,
     responses: BTreeMap<String, Result<Response, (String, String)>>,
     unresolved: Option<(String, String)>,
@@ -245,6 +247,7 @@ fn read_operation(
                 element,
                 deprecated: false,
                 params: BTreeMap::new(),
+                unresolved_params: Vec::new(),
                 body: None,
                 responses: BTreeMap::new(),
                 unresolved: Some((reference, why)),
@@ -253,6 +256,7 @@ fn read_operation(
     };
     let names = template_names(template);
     let mut params = BTreeMap::new();
+    let mut unresolved_params = Vec::new();
     let own: Vec<(&Value, String)> = match op.get("parameters") {
         Some(Value::Array(list)) => list
             .iter()
@@ -263,8 +267,12 @@ fn read_operation(
     };
     // Path-level parameters first; the operation's own override them.
     for (node, node_at) in shared.iter().map(|(n, a)| (*n, a.clone())).chain(own) {
-        let Ok(param) = read_param(parsed, node, &node_at) else {
-            continue;
+        let param = match read_param(parsed, node, &node_at) {
+            Ok(param) => param,
+            Err(unresolved) => {
+                unresolved_params.push(unresolved);
+                continue;
+            }
         };
         if param.location == "header"
             && IGNORED_HEADERS.contains(&param.name.to_ascii_lowercase().as_str())
@@ -312,6 +320,7 @@ fn read_operation(
         element,
         deprecated: op.get("deprecated") == Some(&Value::Bool(true)),
         params,
+        unresolved_params,
         body,
         responses,
         unresolved: None,
@@ -466,6 +475,21 @@ fn json_body(
 
 fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut Vec<Body>) {
     let element = &next.element;
+    let refs = |o: &Operation| {
+        o.unresolved_params
+            .iter()
+            .map(|(r, _)| r.clone())
+            .collect::<Vec<_>>()
+    };
+    if refs(op) != refs(next) {
+        let why = next
+            .unresolved_params
+            .first()
+            .or(op.unresolved_params.first())
+            .map(|(_, why)| why.clone())
+            .unwrap_or_default();
+        found.unknown(&child(&next.at, "parameters"), why, vec![element.clone()]);
+    }
     for (key, param) in &op.params {
         let label = format!(
             "{} parameter `{}` of {}",
