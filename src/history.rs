@@ -415,12 +415,14 @@ pub fn select(diff: &ArchitectureDiff, selection: &Selection) -> ArchitectureDif
         removed: keep(&diff.edges.removed, touches),
     };
     let schema_changes = keep(&diff.schema_changes, |c| c.message.id == id);
+    let transitive_checks = keep(&diff.transitive_checks, |c| c.message.id == id);
     let impact = keep(&diff.impact, |i| i.message.id == id);
     ArchitectureDiff {
         summary: summarize(&resources, &edges, &schema_changes, &impact),
         resources,
         edges,
         schema_changes,
+        transitive_checks,
         impact,
         ..diff.clone()
     }

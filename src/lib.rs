@@ -9,6 +9,7 @@
 //! - [`diff`]: two Indexes -> an [`diff::ArchitectureDiff`], pure
 //! - [`pipeline`]: the whole diff in one call, [`pipeline::diff_revisions`]: read, index, resolve, compare
 //! - [`history`]: a first-parent commit list -> one ArchitectureDiff per changed commit (`log`)
+//! - [`policy`]: configuration, fingerprints, acknowledged breaks and the exit-code decision, pure
 //! - [`report`]: an ArchitectureDiff -> text, markdown or GitHub annotations, pure
 //! - [`hook`]: the git pre-commit hook script, pure
 //! - [`suggest`]: the closest names to one that was not found, for error messages
@@ -21,6 +22,7 @@ pub mod history;
 pub mod hook;
 pub mod json_text;
 pub mod pipeline;
+pub mod policy;
 pub mod report;
 pub mod schema;
 pub mod suggest;

@@ -11,17 +11,18 @@ use crate::git::{self, Repo};
 use crate::report::Locations;
 
 /// What to compare: the command line's choices, validated.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Request<'a> {
-    /// `A..B`, `A...B`, `REV`; `None` is HEAD against the working tree.
-    pub range: Option<&'a str>,
-    /// HEAD against the staged index.
-    pub staged: bool,
+    /// The two sides (`Repo::parse_range`).
+    pub sides: git::Sides,
     /// `--dir`; `None` finds the catalog folder.
     pub dir: Option<&'a str>,
     /// The Index `source` string.
     pub source: &'a str,
     pub diff: diff::Options,
+    /// Transitive strategies also judge the candidate against every schema version in the
+    /// baseline's first-parent history (`--history`).
+    pub history: bool,
 }
 
 /// One side of a comparison as it was read.
@@ -48,9 +49,9 @@ pub struct Compared {
 
 /// Reads both sides of `request` from `repo`, builds, resolves and diffs them.
 pub fn diff_revisions(repo: &Repo, request: &Request<'_>) -> git::Result<Compared> {
-    let sides = repo.parse_range(request.range, request.staged)?;
-    let dir = repo.detect_catalog_dir_for(&sides, request.dir)?;
-    let (before, after) = repo.read_sides(&sides, &dir)?;
+    let sides = &request.sides;
+    let dir = repo.detect_catalog_dir_for(sides, request.dir)?;
+    let (before, after) = repo.read_sides(sides, &dir)?;
     let labels = (sides.baseline().label(), sides.candidate().label());
     let compared = diff_files(
         &before,
@@ -75,6 +76,20 @@ pub fn diff_revisions(repo: &Repo, request: &Request<'_>) -> git::Result<Compare
         },
     ];
     let mut diff = compared.diff;
+    if request.history
+        && let git::Side::Commit(baseline) = request.sides.baseline()
+    {
+        let found = history_checks(
+            repo,
+            baseline,
+            &dir,
+            &diff,
+            &compared.locations,
+            &after,
+            &request.diff,
+        )?;
+        diff.transitive_checks.extend(found);
+    }
     diff.diagnostics = sides
         .iter()
         .flat_map(|side| {
@@ -90,6 +105,101 @@ pub fn diff_revisions(repo: &Repo, request: &Request<'_>) -> git::Result<Compare
         dir,
         sides,
     })
+}
+
+/// Under a transitive strategy with `--history`: each changed schema file of a message is
+/// judged against every distinct version the file had in the first-parent history of
+/// `baseline` (by the same path), besides those the catalog compares already. Each entry names
+/// the newest commit that held that version (`againstCommit`).
+fn history_checks(
+    repo: &Repo,
+    baseline: git::CommitId,
+    dir: &str,
+    diff: &ArchitectureDiff,
+    locations: &Locations,
+    after: &FileSet,
+    options: &diff::Options,
+) -> git::Result<Vec<crate::diff::SchemaChange>> {
+    use crate::schema::{Document, Format};
+    let mut checks = Vec::new();
+    for change in &diff.schema_changes {
+        let strategy = options.strategy_for(&change.message.id);
+        let (Some(file), Some(place)) = (&change.after, locations.schema(change)) else {
+            continue;
+        };
+        if !strategy.is_transitive() {
+            continue;
+        }
+        let Some(text) = after
+            .get(&place.file)
+            .and_then(|blob| std::str::from_utf8(&blob.data).ok())
+        else {
+            continue;
+        };
+        let known: Vec<&str> = [&change.before, &change.after]
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f.hash.as_deref())
+            .chain(
+                diff.transitive_checks
+                    .iter()
+                    .filter_map(|c| c.before.as_ref()?.hash.as_deref()),
+            )
+            .collect();
+        let repo_path = git::join(dir, &place.file);
+        for (commit, blob) in repo.file_history(baseline, &repo_path)? {
+            let hash = crate::catalog::build::content_hash(&blob.data);
+            if known.contains(&hash.as_str()) {
+                continue;
+            }
+            let Ok(old_text) = std::str::from_utf8(&blob.data) else {
+                continue;
+            };
+            let (old, new) = (
+                Document {
+                    path: &file.path,
+                    text: old_text,
+                },
+                Document {
+                    path: &file.path,
+                    text,
+                },
+            );
+            let judged = Format::detect(None, &file.path, text)
+                .map_err(|why| why.reason)
+                .and_then(|format| {
+                    format
+                        .compare(old, new, strategy)
+                        .map_err(|e| e.to_string())
+                });
+            let (breaking, direction, ops, unknown_reason) = match judged {
+                Ok(verdict) => (Some(verdict.breaking), verdict.direction, verdict.ops, None),
+                Err(reason) => (None, None, Vec::new(), Some(reason)),
+            };
+            let mut message = change.message.clone();
+            message.version.a = None;
+            checks.push(crate::diff::SchemaChange {
+                message,
+                change: crate::diff::FileChange::Modified,
+                before: Some(crate::diff::SchemaFile {
+                    path: file.path.clone(),
+                    hash: Some(hash),
+                    content: None,
+                }),
+                after: Some(crate::diff::SchemaFile {
+                    content: None,
+                    ..file.clone()
+                }),
+                breaking,
+                strategy,
+                direction,
+                ops,
+                unknown_reason,
+                against_commit: Some(commit.to_string()),
+            });
+        }
+    }
+    Ok(checks)
 }
 
 /// The build options of one commit's catalog; `log` and `diff` build sides the same way.

@@ -83,17 +83,22 @@ impl ParseCache {
         if let Some(hit) = lock(&self.hashes).get(&id) {
             return hit.clone();
         }
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut hash = String::with_capacity(7 + 64);
-        hash.push_str("sha256:");
-        for byte in Sha256::digest(bytes) {
-            hash.push(HEX[usize::from(byte >> 4)] as char);
-            hash.push(HEX[usize::from(byte & 15)] as char);
-        }
-        let hash: Arc<str> = hash.into();
+        let hash: Arc<str> = content_hash(bytes).into();
         lock(&self.hashes).insert(id, hash.clone());
         hash
     }
+}
+
+/// The Index's `sha256:<hex>` hash of a file's bytes.
+pub fn content_hash(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut hash = String::with_capacity(7 + 64);
+    hash.push_str("sha256:");
+    for byte in Sha256::digest(bytes) {
+        hash.push(HEX[usize::from(byte >> 4)] as char);
+        hash.push(HEX[usize::from(byte & 15)] as char);
+    }
+    hash
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

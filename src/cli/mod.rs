@@ -1,6 +1,7 @@
 //! The command line: clap types, dispatch to the library, reporting and exit codes.
 //! The only place that prints, reads the environment or decides the process exit code.
 
+mod ack;
 mod diff;
 mod exit_code;
 mod hook;
@@ -8,6 +9,7 @@ mod index;
 mod log;
 mod progress;
 mod schema;
+mod settings;
 
 use std::process::ExitCode;
 
@@ -62,6 +64,9 @@ enum Command {
     /// Install or uninstall the git pre-commit hook that runs `catalog-diff --staged`.
     #[command(after_help = PLAIN_HELP)]
     Hook(hook::HookArgs),
+    /// Acknowledge a break so it no longer fails the check (appends to catalog-diff.ack.toml).
+    #[command(after_help = PLAIN_HELP)]
+    Ack(ack::AckArgs),
     /// Print shell completions (bash, zsh, fish or powershell) to stdout.
     #[command(
         after_help = "Install, for example: catalog-diff completions bash > ~/.local/share/bash-completion/completions/catalog-diff"
@@ -91,6 +96,7 @@ pub fn main() -> ExitCode {
         Some(Command::Log(args)) => log::run(args),
         Some(Command::Schema(args)) => schema::run(args),
         Some(Command::Hook(args)) => hook::run(args),
+        Some(Command::Ack(args)) => ack::run(args),
         Some(Command::Completions { shell }) => completions(shell),
     };
     match outcome {

@@ -21,6 +21,19 @@ pub struct Options {
     pub strategy: Strategy,
     /// Copy the raw before/after schema text onto each schema change.
     pub include_schema_content: bool,
+    /// Strategies set per message id (`[messages."id"]` in the configuration), which win over
+    /// `strategy` for that message's schema changes.
+    pub message_strategies: BTreeMap<String, Strategy>,
+}
+
+impl Options {
+    /// The strategy a message's schema changes are judged under.
+    pub fn strategy_for(&self, message_id: &str) -> Strategy {
+        self.message_strategies
+            .get(message_id)
+            .copied()
+            .unwrap_or(self.strategy)
+    }
 }
 
 /// Verdicts keyed by (before hash, after hash, strategy): a history walk judges each pair of
@@ -80,6 +93,7 @@ pub fn diff_prepared(
     let resources = resource_changes(side_a, side_b);
     let edges = impact::edge_changes(&a.graph, &b.graph);
     let schema_changes = schema_changes(side_a, side_b, options, cache);
+    let transitive_checks = transitive_checks(side_b, &schema_changes, options, cache);
     let impact = impact::impact(
         &a.graph,
         &|kind, id| side_b.has(kind, id),
@@ -110,7 +124,9 @@ pub fn diff_prepared(
         edges,
         schema_changes,
         impact,
+        transitive_checks,
         diagnostics: Vec::new(),
+        policy: None,
     }
 }
 
@@ -397,24 +413,77 @@ fn schema_changes(
                 .collect::<Vec<_>>()
         })
         .collect();
-    changes.sort_by(|x, y| {
-        cmp_code_units(&x.message.kind, &y.message.kind)
-            .then_with(|| cmp_code_units(&x.message.id, &y.message.id))
-            .then_with(|| {
-                index_order(
-                    x.message.version.a.as_deref(),
-                    y.message.version.a.as_deref(),
-                )
-            })
-            .then_with(|| {
-                index_order(
-                    x.message.version.b.as_deref(),
-                    y.message.version.b.as_deref(),
-                )
-            })
-            .then_with(|| file_path(x).cmp(file_path(y)))
-    });
+    changes.sort_by(schema_change_order);
     changes
+}
+
+/// The document's order of schema changes: message type, id, versions, file.
+fn schema_change_order(x: &SchemaChange, y: &SchemaChange) -> std::cmp::Ordering {
+    cmp_code_units(&x.message.kind, &y.message.kind)
+        .then_with(|| cmp_code_units(&x.message.id, &y.message.id))
+        .then_with(|| {
+            index_order(
+                x.message.version.a.as_deref(),
+                y.message.version.a.as_deref(),
+            )
+        })
+        .then_with(|| {
+            index_order(
+                x.message.version.b.as_deref(),
+                y.message.version.b.as_deref(),
+            )
+        })
+        .then_with(|| file_path(x).cmp(file_path(y)))
+}
+
+/// Under a transitive strategy, a message whose latest schema changed is also judged against
+/// every earlier version the candidate catalog keeps (versioned folders), except the one the
+/// plain comparison already used: one entry per schema file pair, the earlier version as `a`.
+fn transitive_checks(
+    b: &Side<'_>,
+    changes: &[SchemaChange],
+    options: &Options,
+    cache: &VerdictCache,
+) -> Vec<SchemaChange> {
+    let mut checks = Vec::new();
+    for (key, versions) in &b.groups {
+        if !MESSAGE_TYPES.contains(&key.0) || !options.strategy_for(key.1).is_transitive() {
+            continue;
+        }
+        let Some(new) = latest(versions) else {
+            continue;
+        };
+        let changed: Vec<&SchemaChange> = changes
+            .iter()
+            .filter(|c| {
+                c.message.kind == key.0
+                    && c.message.id == key.1
+                    && c.message.version.b.as_deref() == new.version()
+                    && c.after.is_some()
+            })
+            .collect();
+        if changed.is_empty() {
+            continue;
+        }
+        for old in versions.iter().filter(|old| {
+            old.version() != new.version()
+                && !is_higher(old.version(), new.version())
+                && !changed
+                    .iter()
+                    .any(|c| c.message.version.a.as_deref() == old.version())
+        }) {
+            checks.extend(
+                pair_files(schema_entries(old), schema_entries(new))
+                    .into_iter()
+                    .filter(|(before, after)| before.is_some() && after.is_some())
+                    .filter_map(|(before, after)| {
+                        schema_change(old, new, before, after, options, cache)
+                    }),
+            );
+        }
+    }
+    checks.sort_by(schema_change_order);
+    checks
 }
 
 fn file_path(change: &SchemaChange) -> &str {
@@ -441,8 +510,9 @@ fn schema_change(
         (Some(_), None) => FileChange::Removed,
         (None, None) => return None,
     };
+    let strategy = options.strategy_for(new.id());
     let judgement = match (&before, &after) {
-        (Some(x), Some(y)) => judge(x, y, options.strategy, cache),
+        (Some(x), Some(y)) => judge(x, y, strategy, cache),
         _ => Judgement::Unknown(format!(
             "the schema file was {}",
             if change == FileChange::Added {
@@ -471,10 +541,11 @@ fn schema_change(
         before: before.map(|e| e.file(options.include_schema_content)),
         after: after.map(|e| e.file(options.include_schema_content)),
         breaking,
-        strategy: options.strategy,
+        strategy,
         direction,
         ops,
         unknown_reason,
+        against_commit: None,
     })
 }
 

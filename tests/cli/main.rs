@@ -14,3 +14,4 @@ mod help;
 mod hook;
 mod index;
 mod log;
+mod policy;
