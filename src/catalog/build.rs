@@ -16,7 +16,9 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::version::{cmp_code_units, index_order};
-use super::{BlobId, Diagnostic, FileSet, Index, Resource, Severity, SpecialEntry, frontmatter};
+use super::{
+    Blob, BlobId, Diagnostic, FileSet, Index, Resource, Severity, SpecialEntry, frontmatter,
+};
 use crate::json_text;
 
 /// What to build; the defaults are the SDK's (`hashContent: true`).
@@ -67,9 +69,31 @@ pub(crate) type Parsed = Result<Value, Box<Diagnostic>>;
 pub struct ParseCache {
     front_matter: Mutex<HashMap<BlobId, Arc<Parsed>>>,
     hashes: Mutex<HashMap<BlobId, Arc<str>>>,
+    /// Front matter the SDK drops (`lint`), per resource file blob, with an empty file name.
+    lints: Mutex<HashMap<BlobId, Arc<[Diagnostic]>>>,
 }
 
 impl ParseCache {
+    /// The warnings about front matter the SDK silently drops, for a resource file.
+    fn lint(&self, path: &str, blob: &Blob, data: &Map<String, Value>) -> Vec<Diagnostic> {
+        let cached = lock(&self.lints).get(&blob.id).cloned();
+        let found = cached.unwrap_or_else(|| {
+            let text = String::from_utf8_lossy(&blob.data);
+            let pointers: Vec<&str> = super::resolve::pointer_lists().collect();
+            let found: Arc<[Diagnostic]> =
+                super::lint::dropped_fields("", data, &text, &pointers, KEY_ORDER).into();
+            lock(&self.lints).insert(blob.id, found.clone());
+            found
+        });
+        found
+            .iter()
+            .map(|d| Diagnostic {
+                file: path.to_owned(),
+                ..d.clone()
+            })
+            .collect()
+    }
+
     pub(crate) fn front_matter(&self, path: &str, id: BlobId, bytes: &[u8]) -> Arc<Parsed> {
         if let Some(hit) = lock(&self.front_matter).get(&id) {
             return hit.clone();
@@ -705,15 +729,9 @@ impl<'a> Builder<'a> {
         found: &mut Findings,
     ) -> Resource {
         if let Some(blob) = self.files.get(draft.source_path) {
-            let text = String::from_utf8_lossy(&blob.data);
-            let pointers: Vec<&str> = super::resolve::pointer_lists().collect();
-            found.diagnostics.extend(super::lint::dropped_fields(
-                draft.source_path,
-                draft.data(),
-                &text,
-                &pointers,
-                KEY_ORDER,
-            ));
+            found
+                .diagnostics
+                .extend(self.cache.lint(draft.source_path, blob, draft.data()));
         }
         let mut out = Map::new();
         let base = parent(&draft.content_path).to_owned();
