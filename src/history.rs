@@ -114,11 +114,14 @@ fn build_files(
 /// first commit is compared with: its first parent, or `None` for an empty catalog (a root
 /// commit, or the boundary of a shallow clone chosen by the caller). `progress` gets the number
 /// of commits walked so far; `on_step` gets each changed commit in order and may stop the walk.
+/// `cache` holds parses by blob id (it may come from an earlier run, and leaves with this one's).
+#[allow(clippy::too_many_arguments)] // the walk's inputs; grouping them would only rename them
 pub fn walk(
     repo: &Repo,
     start: Option<CommitId>,
     commits: &[CommitInfo],
     options: &Options,
+    cache: &ParseCache,
     progress: &mut dyn FnMut(usize),
     on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
 ) -> git::Result<Outcome> {
@@ -140,7 +143,7 @@ pub fn walk(
         repo,
         commits,
         options,
-        parse_cache: ParseCache::default(),
+        parse_cache: cache,
         verdict_cache: VerdictCache::default(),
         files: FileSet::default(),
         tree: None,
@@ -165,7 +168,7 @@ struct Walker<'a> {
     repo: &'a Repo,
     commits: &'a [CommitInfo],
     options: &'a Options,
-    parse_cache: ParseCache,
+    parse_cache: &'a ParseCache,
     verdict_cache: VerdictCache,
     files: FileSet,
     tree: Option<gix::ObjectId>,
@@ -182,7 +185,7 @@ impl Walker<'_> {
     }
 
     fn build(&self, files: &FileSet, commit: Option<CommitId>) -> Built {
-        build_files(files, commit, self.options, &self.parse_cache)
+        build_files(files, commit, self.options, self.parse_cache)
     }
 
     fn diff(&self, a: &Index, b: &Index) -> ArchitectureDiff {
@@ -227,7 +230,7 @@ impl Walker<'_> {
         progress: &mut dyn FnMut(usize),
         on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
     ) -> git::Result<ControlFlow<()>> {
-        let mut scope = Scope::new(&self.files, &self.parse_cache);
+        let mut scope = Scope::new(&self.files, self.parse_cache);
         let first = self.build(&self.files, start);
         let mut diagnostics = first.diagnostics;
         // The whole Index of the previous commit, while the steps are whole builds.
@@ -240,7 +243,7 @@ impl Walker<'_> {
             if let Some((valid, index)) = last_valid.take() {
                 // Diffed whole against the last valid catalog, never against the invalid one;
                 // the scope still moves along with the files.
-                scope.reach(&self.files, &changes.paths, &self.parse_cache);
+                scope.reach(&self.files, &changes.paths, self.parse_cache);
                 let built = self.build(&self.files, commit);
                 let diff = self.labelled(self.diff(&index, &built.index), valid, position);
                 let locations = Locations::of(&diff, &index, &built.index);
@@ -269,7 +272,7 @@ impl Walker<'_> {
                 &mut scope,
                 &self.files,
                 &changes,
-                &self.parse_cache,
+                self.parse_cache,
                 &|files, after| self.build(files, if after { commit } else { start }),
             );
             let (diff, locations, previous) = match cut {
@@ -356,7 +359,7 @@ impl Walker<'_> {
             }
             // The repository handle is not Sync: the parallel part sees only pure state.
             let (commits, options) = (self.commits, self.options);
-            let (parse_cache, verdict_cache) = (&self.parse_cache, &self.verdict_cache);
+            let (parse_cache, verdict_cache) = (self.parse_cache, &self.verdict_cache);
             let steps: Vec<(ArchitectureDiff, Locations, Vec<Diagnostic>)> = chunk
                 .par_iter()
                 .zip(&snapshots)

@@ -23,6 +23,8 @@ pub struct Request<'a> {
     /// Transitive strategies also judge the candidate against every schema version in the
     /// baseline's first-parent history (`--history`).
     pub history: bool,
+    /// Parses by blob id (perhaps from an earlier run).
+    pub cache: &'a ParseCache,
 }
 
 /// One side of a comparison as it was read.
@@ -59,7 +61,7 @@ pub fn diff_revisions(repo: &Repo, request: &Request<'_>) -> git::Result<Compare
         labels.clone(),
         request.source,
         &request.diff,
-        &ParseCache::default(),
+        request.cache,
     );
     let sides = [
         SideReport {

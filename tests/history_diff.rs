@@ -80,30 +80,40 @@ fn assert_walk_equals_whole_builds(repo: &Repo, dir: &str) -> (usize, usize) {
     };
     let cache = ParseCache::default();
     let mut steps = 0;
-    let outcome = history::walk(repo, None, &commits, &options, &mut |_| {}, &mut |step| {
-        steps += 1;
-        // An invalid catalog has no diff; the commit after it is diffed against the last
-        // valid one.
-        let baseline = step.against.or(step.parent);
-        let a = history::build_at(repo, baseline, &options, &cache).expect("baseline");
-        let b = history::build_at(repo, Some(step.commit.id), &options, &cache).expect("commit");
-        let invalid = b.diagnostics.iter().any(|d| d.severity == Severity::Error);
-        let expected = (!invalid).then(|| {
-            let mut expected = diff::diff(&a.index, &b.index, &options.diff);
-            expected.refs.a.commit = baseline.map(|p| p.to_string()).unwrap_or_default();
-            expected
-        });
-        let json = |d: &diff::ArchitectureDiff| serde_json::to_value(d).expect("json");
-        assert_eq!(
-            step.diff.as_ref().map(json),
-            expected.as_ref().map(json),
-            "{} ({})",
-            step.commit.id,
-            step.commit.subject
-        );
-        assert_eq!(step.diagnostics, b.diagnostics, "{}", step.commit.id);
-        std::ops::ControlFlow::Continue(())
-    })
+    let walk_cache = ParseCache::default();
+    let outcome = history::walk(
+        repo,
+        None,
+        &commits,
+        &options,
+        &walk_cache,
+        &mut |_| {},
+        &mut |step| {
+            steps += 1;
+            // An invalid catalog has no diff; the commit after it is diffed against the last
+            // valid one.
+            let baseline = step.against.or(step.parent);
+            let a = history::build_at(repo, baseline, &options, &cache).expect("baseline");
+            let b =
+                history::build_at(repo, Some(step.commit.id), &options, &cache).expect("commit");
+            let invalid = b.diagnostics.iter().any(|d| d.severity == Severity::Error);
+            let expected = (!invalid).then(|| {
+                let mut expected = diff::diff(&a.index, &b.index, &options.diff);
+                expected.refs.a.commit = baseline.map(|p| p.to_string()).unwrap_or_default();
+                expected
+            });
+            let json = |d: &diff::ArchitectureDiff| serde_json::to_value(d).expect("json");
+            assert_eq!(
+                step.diff.as_ref().map(json),
+                expected.as_ref().map(json),
+                "{} ({})",
+                step.commit.id,
+                step.commit.subject
+            );
+            assert_eq!(step.diagnostics, b.diagnostics, "{}", step.commit.id);
+            std::ops::ControlFlow::Continue(())
+        },
+    )
     .expect("walk");
     (steps, outcome.cut)
 }

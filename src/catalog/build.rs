@@ -71,9 +71,74 @@ pub struct ParseCache {
     hashes: Mutex<HashMap<BlobId, Arc<str>>>,
     /// Front matter the SDK drops (`lint`), per resource file blob, with an empty file name.
     lints: Mutex<HashMap<BlobId, Arc<[Diagnostic]>>>,
+    /// Blobs whose entries came from a saved cache rather than from this run.
+    imported: Mutex<std::collections::HashSet<BlobId>>,
+}
+
+impl std::fmt::Debug for ParseCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ParseCache({} entries)", self.len())
+    }
 }
 
 impl ParseCache {
+    pub(crate) fn preload_front_matter(&self, id: BlobId, parsed: Parsed) {
+        lock(&self.imported).insert(id);
+        lock(&self.front_matter).insert(id, Arc::new(parsed));
+    }
+
+    /// Whether `id`'s entries came from a saved cache.
+    pub(crate) fn was_imported(&self, id: BlobId) -> bool {
+        lock(&self.imported).contains(&id)
+    }
+
+    pub(crate) fn preload_hash(&self, id: BlobId, hash: Arc<str>) {
+        lock(&self.imported).insert(id);
+        lock(&self.hashes).insert(id, hash);
+    }
+
+    pub(crate) fn preload_lint(&self, id: BlobId, lint: Arc<[Diagnostic]>) {
+        lock(&self.imported).insert(id);
+        lock(&self.lints).insert(id, lint);
+    }
+
+    pub(crate) fn front_matter_entries(&self) -> Vec<(BlobId, Arc<Parsed>)> {
+        let mut all: Vec<_> = lock(&self.front_matter)
+            .iter()
+            .map(|(id, parsed)| (*id, parsed.clone()))
+            .collect();
+        all.sort_by_key(|(id, _)| *id);
+        all
+    }
+
+    pub(crate) fn hash_entries(&self) -> Vec<(BlobId, Arc<str>)> {
+        let mut all: Vec<_> = lock(&self.hashes)
+            .iter()
+            .map(|(id, hash)| (*id, hash.clone()))
+            .collect();
+        all.sort_by_key(|(id, _)| *id);
+        all
+    }
+
+    pub(crate) fn lint_entries(&self) -> Vec<(BlobId, Arc<[Diagnostic]>)> {
+        let mut all: Vec<_> = lock(&self.lints)
+            .iter()
+            .map(|(id, lint)| (*id, lint.clone()))
+            .collect();
+        all.sort_by_key(|(id, _)| *id);
+        all
+    }
+
+    /// How many entries the cache holds (parses, hashes and checks).
+    pub fn len(&self) -> usize {
+        lock(&self.front_matter).len() + lock(&self.hashes).len() + lock(&self.lints).len()
+    }
+
+    /// True when nothing is cached.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// The warnings about front matter the SDK silently drops, for a resource file.
     fn lint(&self, path: &str, blob: &Blob, data: &Map<String, Value>) -> Vec<Diagnostic> {
         let cached = lock(&self.lints).get(&blob.id).cloned();

@@ -10,6 +10,7 @@ use catalog_diff::git::Repo;
 use catalog_diff::schema::Strategy;
 use catalog_diff::{pipeline, policy, report};
 
+use super::cache::Cache;
 use super::exit_code;
 use super::index::CatalogArgs;
 use super::settings::Settings;
@@ -68,6 +69,7 @@ impl Default for CatalogArgs {
             source: None,
             strict: false,
             max_file_size: catalog_diff::catalog::DEFAULT_MAX_FILE_SIZE,
+            cache: Default::default(),
         }
     }
 }
@@ -135,6 +137,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         &args.policy,
         args.catalog.dir.as_deref(),
     )?;
+    let cache = Cache::open(&args.catalog.cache, Some(&repo));
     let request = pipeline::Request {
         sides,
         dir: settings.dir.as_deref(),
@@ -145,8 +148,10 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
             message_strategies: settings.message_strategies.clone(),
         },
         history: args.history || settings.history,
+        cache: &cache.parses,
     };
     let mut compared = pipeline::diff_revisions(&repo, &request)?;
+    cache.save();
     if failed(&compared.sides, args.catalog.strict) {
         return Ok(exit_code::ERROR);
     }

@@ -12,6 +12,7 @@ use catalog_diff::history::{self, Baseline, Selection, Step};
 use catalog_diff::policy::{self, FailOn};
 use catalog_diff::report;
 
+use super::cache::Cache;
 use super::diff::{PolicyArgs, source_name, use_color};
 use super::exit_code;
 use super::index::{CatalogArgs, report_diagnostics};
@@ -105,11 +106,13 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     let progress = Progress::commits(commits.len(), args.format == Format::Text);
     let mut stdout = std::io::stdout().lock();
     let mut state = State::default();
+    let cache = Cache::open(&args.catalog.cache, Some(&repo));
     let outcome = history::walk(
         &repo,
         start,
         &commits,
         &options,
+        &cache.parses,
         &mut |walked| progress.set(walked),
         &mut |step| {
             let decision = state.judge(&step, &selection, &args, &settings);
@@ -128,6 +131,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         },
     );
     progress.finish();
+    cache.save();
     let outcome = outcome?;
     if let Some(error) = state.write_error {
         return Err(error).context("writing the log to stdout");

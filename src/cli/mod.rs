@@ -2,6 +2,7 @@
 //! The only place that prints, reads the environment or decides the process exit code.
 
 mod ack;
+mod cache;
 mod diff;
 mod exit_code;
 mod hook;

@@ -491,6 +491,11 @@ impl Repo {
         Ok(entry.filter(|e| e.mode().is_tree()).map(|e| e.object_id()))
     }
 
+    /// The repository's git folder (`.git`, or the bare repository itself).
+    pub fn git_dir(&self) -> &Path {
+        self.repo.git_dir()
+    }
+
     /// Whether the object database holds `commit` (a shallow clone lacks the parents of its
     /// oldest commits).
     pub fn has_commit(&self, commit: CommitId) -> bool {

@@ -8,6 +8,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod cache;
 mod diff;
 mod guard;
 mod help;
