@@ -299,7 +299,7 @@ impl Walker<'_> {
                 ),
                 None => (ChangeKind::FieldAdded, String::new()),
             };
-            let what = if renamed {
+            let mut what = if renamed {
                 format!(
                     "old data has no field `{}` nor any of its aliases{default}",
                     field.name
@@ -307,6 +307,18 @@ impl Walker<'_> {
             } else {
                 format!("field `{}` was added{default}", field.name)
             };
+            if let (
+                None,
+                Kind::Enum(
+                    _,
+                    Enum {
+                        default: Some(_), ..
+                    },
+                ),
+            ) = (&field.default, self.new.kind(field.ty))
+            {
+                what.push_str(" (an enum's own default does not fill a missing field)");
+            }
             self.emit(
                 kind,
                 OpKind::Add,

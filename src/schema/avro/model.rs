@@ -829,3 +829,183 @@ fn logical_type(object: &serde_json::Map<String, Value>) -> Option<String> {
         Some(name.to_owned())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(text: &str) -> (usize, String) {
+        match parse("s.avsc", text) {
+            Err(Error::Invalid { line, message, .. }) => (line, message),
+            other => panic!("expected an invalid schema, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_rule_of_the_parser_names_what_is_wrong() {
+        let cases = [
+            (
+                r#"{"type": "record", "name": "R", "fields": [{"name": "a", "type": "B"}]}"#,
+                "unknown type `B`",
+            ),
+            (
+                r#"{"type": "record", "name": "R", "fields": [{"name": "a", "type": "int", "default": 1.5}]}"#,
+                "default of the wrong type: 1.5",
+            ),
+            (
+                r#"{"type": "record", "name": "R", "fields": [{"name": "a", "type": "int", "default": 3000000000}]}"#,
+                "default of the wrong type",
+            ),
+            (
+                r#"{"type": "record", "name": "R", "fields": [{"name": "a", "type": "string", "default": null}]}"#,
+                "default of the wrong type: null",
+            ),
+            (
+                r#"{"type": "record", "name": "R", "fields": [{"name": "a", "type": "int"}, {"name": "a", "type": "int"}]}"#,
+                "field `a` appears twice",
+            ),
+            (r#"["int", "long", "int"]"#, "two branches of type `int`"),
+            (r#"["int", ["long"]]"#, "cannot hold another union"),
+            (
+                r#"{"type": "enum", "name": "E", "symbols": ["A", "A"]}"#,
+                "symbol `A` appears twice",
+            ),
+            (
+                r#"{"type": "enum", "name": "E", "symbols": ["A", "1B"]}"#,
+                "symbol \"1B\" is not a valid Avro name",
+            ),
+            (
+                r#"{"type": "enum", "name": "E", "symbols": ["A"], "default": "B"}"#,
+                "default \"B\" is not one of its symbols",
+            ),
+            (
+                r#"{"type": "record", "name": "a-b", "fields": []}"#,
+                "`a-b` is not a valid Avro name",
+            ),
+            (
+                r#"{"type": "record", "name": "R", "namespace": "x..y", "fields": []}"#,
+                "`x..y.R` is not a valid Avro name",
+            ),
+            (
+                r#"{"type": "record", "name": "R", "fields": [{"name": "a", "type": {"type": "fixed", "name": "R", "size": 1}}]}"#,
+                "the name `R` is defined twice",
+            ),
+            (
+                r#"{"type": "fixed", "name": "F", "size": -1}"#,
+                "`size` must be a whole number",
+            ),
+            (
+                r#"{"type": "record", "name": "int", "fields": []}"#,
+                "`int` is a primitive type",
+            ),
+            (r#"{"type": "array"}"#, "the array has no `items`"),
+            (
+                r#"{"type": "record", "name": "R"}"#,
+                "record `R` has no `fields` array",
+            ),
+            (
+                r#"{"type": "record", "name": "R", "fields": [{"name": "a"}]}"#,
+                "field `a` of record `R` has no `type`",
+            ),
+            (
+                r#"{"type": "record", "name": "R", "fields": [{"name": "a", "type": "int", "order": "up"}]}"#,
+                "use ascending, descending or ignore",
+            ),
+            (
+                r#"{"type": "record", "name": "R", "fields": [], "aliases": "S"}"#,
+                "`aliases` must be a list",
+            ),
+            (r#"{"type": "strin"}"#, "unknown type `strin`"),
+            (r#"42"#, "expected a type name"),
+        ];
+        for (text, needle) in cases {
+            let (_, message) = refused(text);
+            assert!(message.contains(needle), "{text}: {message}");
+        }
+    }
+
+    #[test]
+    fn refusals_carry_the_line_of_the_offending_node() {
+        let text = "{\"type\": \"record\", \"name\": \"R\", \"fields\": [\n  {\"name\": \"a\", \"type\": \"int\"},\n  {\"name\": \"b\",\n   \"type\": \"int\", \"default\": \"x\"}\n]}";
+        assert_eq!(refused(text).0, 4);
+    }
+
+    #[test]
+    fn what_java_accepts_is_accepted() {
+        for text in [
+            // A union default may match any branch; a record default takes missing fields
+            // from the fields' own defaults.
+            r#"{"type": "record", "name": "R", "fields": [{"name": "a", "type": ["null", "string"], "default": "x"}]}"#,
+            r#"{"type": "record", "name": "R", "fields": [{"name": "a", "type": {"type": "record", "name": "S", "fields": [{"name": "b", "type": "int", "default": 1}]}, "default": {}}]}"#,
+            // References: short (enclosing namespace, then the null one), full, object form.
+            r#"{"type": "record", "name": "R", "namespace": "x", "fields": [{"name": "a", "type": "R"}, {"name": "b", "type": "x.R"}, {"name": "c", "type": {"type": "R"}}]}"#,
+            r#"{"type": "record", "name": "Top", "fields": [{"name": "a", "type": {"type": "enum", "name": "E", "symbols": ["A"]}}, {"name": "r", "type": {"type": "record", "name": "In", "namespace": "y", "fields": [{"name": "e", "type": "E"}]}}]}"#,
+            // An empty namespace is the null namespace; an `error` is a record.
+            r#"{"type": "error", "name": "Oops", "namespace": "", "fields": []}"#,
+            r#"[]"#,
+            r#"{"type": "long", "logicalType": "timestamp-millis"}"#,
+        ] {
+            assert!(
+                parse("s.avsc", text).is_ok(),
+                "{text}: {:?}",
+                parse("s.avsc", text).err()
+            );
+        }
+    }
+
+    #[test]
+    fn names_follow_the_specification() {
+        let schema = parse(
+            "s.avsc",
+            r#"{"type": "record", "name": "Order", "namespace": "acme", "aliases": ["old.Order"], "fields": [
+                {"name": "s", "type": {"type": "enum", "name": "Status", "symbols": ["A"]}},
+                {"name": "o", "type": {"type": "fixed", "name": "other.Hash", "size": 2}},
+                {"name": "e", "type": {"type": "fixed", "name": "Empty", "namespace": "", "size": 2}}
+            ]}"#,
+        )
+        .expect("valid");
+        let root = schema.named(schema.root()).expect("a record");
+        assert_eq!(
+            (root.name.as_str(), root.fullname.as_str()),
+            ("Order", "acme.Order")
+        );
+        assert_eq!(root.aliases, ["old.Order"]);
+        let Kind::Record(_, fields) = schema.kind(schema.root()) else {
+            panic!("a record")
+        };
+        let full = |i: usize| schema.named(fields[i].ty).expect("named").fullname.clone();
+        assert_eq!(
+            [full(0), full(1), full(2)],
+            ["acme.Status", "other.Hash", "Empty"]
+        );
+    }
+
+    #[test]
+    fn nesting_beyond_the_json_limit_is_too_deep() {
+        let nest = |levels: usize, leaf: &str| {
+            let mut text = format!("\"{leaf}\"");
+            for _ in 0..levels {
+                text = format!("{{\"type\": \"array\", \"items\": {text}}}");
+            }
+            text
+        };
+        assert!(matches!(
+            parse("deep.avsc", &nest(JSON_DEPTH_LIMIT + 1, "int")),
+            Err(Error::TooDeep { .. })
+        ));
+        // The deepest schema allowed is judged, on a test thread's smaller stack.
+        let (old, new) = (
+            nest(JSON_DEPTH_LIMIT, "int"),
+            nest(JSON_DEPTH_LIMIT, "long"),
+        );
+        let (old, new) = (
+            parse("a.avsc", &old).unwrap(),
+            parse("b.avsc", &new).unwrap(),
+        );
+        let changes = super::super::changes(&old, &new).expect("judged");
+        assert_eq!(changes.len(), 1);
+        assert_eq!(changes[0].rule.id, "type.promoted");
+        // Brackets inside strings do not count.
+        assert_eq!(too_deep_at(&format!("[\"{}\"]", "[".repeat(500))), None);
+    }
+}
