@@ -168,7 +168,7 @@ impl Schema {
     /// The type name the union rules compare: a primitive's or `array` / `map`, or the full
     /// name of a named type.
     pub fn branch_key(&self, id: NodeId) -> String {
-        Schema::branch_key_of(&self.nodes, id)
+        branch_key_of(&self.nodes, id)
     }
 }
 
@@ -384,7 +384,7 @@ impl Parser {
     }
 
     fn key(&self, id: NodeId) -> String {
-        Schema::branch_key_of(&self.nodes, id)
+        branch_key_of(&self.nodes, id)
     }
 
     fn object(
@@ -703,7 +703,7 @@ impl Parser {
                         pending.field,
                         pending.record,
                         short(value),
-                        Schema::describe_of(&self.nodes, pending.ty)
+                        describe_of(&self.nodes, pending.ty)
                     ),
                 ));
             }
@@ -762,30 +762,27 @@ impl Parser {
     }
 }
 
-impl Schema {
-    fn branch_key_of(nodes: &[Node], id: NodeId) -> String {
-        match &nodes[id].kind {
-            Kind::Primitive(p) => p.name().to_owned(),
-            Kind::Array(_) => "array".to_owned(),
-            Kind::Map(_) => "map".to_owned(),
-            Kind::Union(_) => "union".to_owned(),
-            Kind::Record(named, _) | Kind::Enum(named, _) | Kind::Fixed(named, _) => {
-                named.fullname.clone()
-            }
+/// [`Schema::branch_key`] over the parser's nodes.
+fn branch_key_of(nodes: &[Node], id: NodeId) -> String {
+    match &nodes[id].kind {
+        Kind::Primitive(p) => p.name().to_owned(),
+        Kind::Array(_) => "array".to_owned(),
+        Kind::Map(_) => "map".to_owned(),
+        Kind::Union(_) => "union".to_owned(),
+        Kind::Record(named, _) | Kind::Enum(named, _) | Kind::Fixed(named, _) => {
+            named.fullname.clone()
         }
     }
+}
 
-    fn describe_of(nodes: &[Node], id: NodeId) -> String {
-        match &nodes[id].kind {
-            Kind::Union(branches) => {
-                let names: Vec<String> = branches
-                    .iter()
-                    .map(|b| Schema::branch_key_of(nodes, *b))
-                    .collect();
-                format!("union [{}]", names.join(", "))
-            }
-            _ => Schema::branch_key_of(nodes, id),
+/// A type's name for messages: its branch key, or a union's list of them.
+fn describe_of(nodes: &[Node], id: NodeId) -> String {
+    match &nodes[id].kind {
+        Kind::Union(branches) => {
+            let names: Vec<String> = branches.iter().map(|b| branch_key_of(nodes, *b)).collect();
+            format!("union [{}]", names.join(", "))
         }
+        _ => branch_key_of(nodes, id),
     }
 }
 
