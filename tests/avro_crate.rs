@@ -25,6 +25,7 @@ const DEPARTURES: &[(&str, &str, &str)] = &[
     ("name.changed-aliased-back/old-name-listed-new", "forward", ALIASES),
     ("name.changed-aliased-both/each-lists-the-other", "backward", ALIASES),
     ("name.changed-aliased-both/each-lists-the-other", "forward", ALIASES),
+    ("union.branch.removed-readable/record-branch-renamed-with-alias", "backward", ALIASES),
 ];
 
 /// Java reads a logical type as its physical type; the crate requires equal decimal precision
