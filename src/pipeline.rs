@@ -92,7 +92,8 @@ pub fn diff_revisions(repo: &Repo, request: &Request<'_>) -> git::Result<Compare
         )?;
         diff.transitive_checks.extend(found);
     }
-    diff.diagnostics = sides
+    // Catalog problems first, then the schema files the diff could not parse.
+    let mut diagnostics: Vec<SideDiagnostic> = sides
         .iter()
         .flat_map(|side| {
             side.diagnostics.iter().map(|d| SideDiagnostic {
@@ -101,6 +102,8 @@ pub fn diff_revisions(repo: &Repo, request: &Request<'_>) -> git::Result<Compare
             })
         })
         .collect();
+    diagnostics.append(&mut diff.diagnostics);
+    diff.diagnostics = diagnostics;
     Ok(Compared {
         diff,
         locations: compared.locations,

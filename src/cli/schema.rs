@@ -1,6 +1,7 @@
-//! `catalog-diff schema BEFORE AFTER`: judge two schema files on disk. This file only reads the
-//! two files, hands them to the library's format seam and prints the verdict; every error names
-//! the file it came from and says what to do, and a file it cannot judge is never a pass.
+//! `catalog-diff schema BEFORE AFTER`: judge two schema files on disk (JSON Schema or Avro). This
+//! file only reads the two files, hands them to the library's format seam and prints the verdict;
+//! every error names the file it came from and says what to do, and a file it cannot judge is
+//! never a pass.
 
 use std::path::{Path, PathBuf};
 
@@ -24,7 +25,7 @@ pub enum SchemaFormat {
     after_help = "Strategies: backward (a reader on the new schema reads old data), forward (a reader \
 on the old schema reads new data), full (both), none (never breaking).\n\n\
 Exit codes: 0 no breaking change, 1 a breaking change under the strategy, \
-2 could not run (unreadable file, a file that does not parse, not a schema, a format that cannot be judged)."
+2 could not run (unreadable file, a file that does not parse, an invalid Avro schema, not a schema, a format that cannot be judged)."
 )]
 pub struct SchemaArgs {
     /// The schema before the change.
@@ -37,7 +38,8 @@ pub struct SchemaArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: SchemaFormat,
-    /// Judge both files as this format instead of telling it from the file (json-schema).
+    /// Judge both files as this format instead of telling it from the file (json-schema, avro;
+    /// by default `.avsc` and `.avro` are Avro, `.json`, `.yaml` and `.yml` JSON Schema).
     #[arg(long, value_name = "F", value_parser = parse_format)]
     pub schema_format: Option<Format>,
     /// Largest file read; a larger one is an error naming it. Bytes, or with a K, M or G
@@ -135,6 +137,14 @@ fn explain_error(role: &str, shown: &str, error: schema::Error) -> anyhow::Error
         } => anyhow::anyhow!(
             "{shown}:{line}:{column}: the {role} schema is not valid {syntax} ({message}); fix the syntax there"
         ),
+        schema::Error::Invalid {
+            format,
+            line,
+            ref message,
+            ..
+        } => anyhow::anyhow!(
+            "{shown}:{line}: the {role} schema is not a valid {format} schema: {message}; fix it there"
+        ),
         other => anyhow::anyhow!("{shown}: {other}"),
     }
 }
@@ -161,7 +171,11 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
         .compare(before.document(), after.document(), args.strategy)
         .map_err(|error| {
             let (role, shown) = match &error {
-                schema::Error::Parse { file, .. } if *file == after.path => ("after", &after.path),
+                schema::Error::Parse { file, .. } | schema::Error::Invalid { file, .. }
+                    if *file == after.path =>
+                {
+                    ("after", &after.path)
+                }
                 _ => ("before", &before.path),
             };
             explain_error(role, shown, error)

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::impact::{self, Graph};
 use super::*;
 use crate::catalog::version::{cmp_code_units, index_order, is_higher};
-use crate::catalog::{Index, Resource};
+use crate::catalog::{Index, Resource, Severity};
 use crate::schema::{self, Document, Format, Strategy, Verdict};
 
 pub const MESSAGE_TYPES: &[&str] = &["event", "command", "query"];
@@ -47,6 +47,14 @@ pub struct VerdictCache {
 enum Judgement {
     Judged(Verdict),
     Unknown(String),
+    /// Unknown because one side does not parse or breaks its format's rules: the reason, and
+    /// the problem for a diagnostic naming that side's file.
+    Refused {
+        reason: String,
+        side: &'static str,
+        line: usize,
+        message: String,
+    },
 }
 
 /// Diffs baseline `a` against candidate `b`.
@@ -92,7 +100,7 @@ pub fn diff_prepared(
     let (side_a, side_b) = (&a.side, &b.side);
     let resources = resource_changes(side_a, side_b);
     let edges = impact::edge_changes(&a.graph, &b.graph);
-    let schema_changes = schema_changes(side_a, side_b, options, cache);
+    let (schema_changes, diagnostics) = schema_changes(side_a, side_b, options, cache);
     let transitive_checks = transitive_checks(side_b, &schema_changes, options, cache);
     let impact = impact::impact(
         &a.graph,
@@ -125,7 +133,7 @@ pub fn diff_prepared(
         schema_changes,
         impact,
         transitive_checks,
-        diagnostics: Vec::new(),
+        diagnostics,
         policy: None,
     }
 }
@@ -395,14 +403,15 @@ fn pair_files<'a>(
     pairs
 }
 
+/// The schema changes of a diff, and a diagnostic for each schema file that does not parse.
 fn schema_changes(
     a: &Side<'_>,
     b: &Side<'_>,
     options: &Options,
     cache: &VerdictCache,
-) -> Vec<SchemaChange> {
+) -> (Vec<SchemaChange>, Vec<SideDiagnostic>) {
     let pairs = message_pairs(a, b);
-    let mut changes: Vec<SchemaChange> = pairs
+    let (mut changes, problems): (Vec<SchemaChange>, Vec<Option<SideDiagnostic>>) = pairs
         .par_iter()
         .flat_map_iter(|(old, new)| {
             pair_files(schema_entries(old), schema_entries(new))
@@ -412,9 +421,12 @@ fn schema_changes(
                 })
                 .collect::<Vec<_>>()
         })
-        .collect();
+        .unzip();
+    let mut diagnostics: Vec<SideDiagnostic> = problems.into_iter().flatten().collect();
+    diagnostics.sort_by(|x, y| (x.side, &x.diagnostic).cmp(&(y.side, &y.diagnostic)));
+    diagnostics.dedup();
     changes.sort_by(schema_change_order);
-    changes
+    (changes, diagnostics)
 }
 
 /// The document's order of schema changes: message type, id, versions, file.
@@ -478,6 +490,7 @@ fn transitive_checks(
                     .filter(|(before, after)| before.is_some() && after.is_some())
                     .filter_map(|(before, after)| {
                         schema_change(old, new, before, after, options, cache)
+                            .map(|(change, _)| change)
                     }),
             );
         }
@@ -502,7 +515,7 @@ fn schema_change(
     after: Option<Entry<'_>>,
     options: &Options,
     cache: &VerdictCache,
-) -> Option<SchemaChange> {
+) -> Option<(SchemaChange, Option<SideDiagnostic>)> {
     let change = match (&before, &after) {
         (Some(x), Some(y)) if x.str("hash") == y.str("hash") => return None,
         (Some(_), Some(_)) => FileChange::Modified,
@@ -522,13 +535,41 @@ fn schema_change(
             }
         )),
     };
+    let mut problem = None;
     let (breaking, direction, ops, unknown_reason) = match judgement {
         Judgement::Judged(verdict) => {
             (Some(verdict.breaking), verdict.direction, verdict.ops, None)
         }
         Judgement::Unknown(reason) => (None, None, Vec::new(), Some(reason)),
+        Judgement::Refused {
+            reason,
+            side,
+            line,
+            message,
+        } => {
+            let (resource, entry) = if side == "a" {
+                (old, &before)
+            } else {
+                (new, &after)
+            };
+            problem = Some(SideDiagnostic {
+                side,
+                diagnostic: Diagnostic {
+                    severity: Severity::Warning,
+                    file: catalog_file(resource, entry.as_ref()),
+                    line: Some(line),
+                    column: None,
+                    field: None,
+                    message,
+                    hint: Some(
+                        "fix the schema file; until then changes to it get no verdict".to_owned(),
+                    ),
+                },
+            });
+            (None, None, Vec::new(), Some(reason))
+        }
     };
-    Some(SchemaChange {
+    let change = SchemaChange {
         message: SchemaMessage {
             kind: new.kind().to_owned(),
             id: new.id().to_owned(),
@@ -546,10 +587,23 @@ fn schema_change(
         ops,
         unknown_reason,
         against_commit: None,
-    })
+    };
+    Some((change, problem))
 }
 
-/// A JSON Schema pair gets a verdict; anything else says why it has none.
+/// A schema file's path in the catalog: its entry's path, beside the resource's own file.
+fn catalog_file(resource: &Resource, entry: Option<&Entry<'_>>) -> String {
+    let path = entry.and_then(|e| e.str("path")).unwrap_or_default();
+    match resource
+        .str_field("contentPath")
+        .and_then(|content| content.rsplit_once('/'))
+    {
+        Some((folder, _)) => format!("{folder}/{path}"),
+        None => path.to_owned(),
+    }
+}
+
+/// A JSON Schema or Avro pair gets a verdict; anything else says why it has none.
 fn judge(
     before: &Entry<'_>,
     after: &Entry<'_>,
@@ -609,14 +663,36 @@ fn judge_uncached(before: &Entry<'_>, after: &Entry<'_>, strategy: Strategy) -> 
         }
         (Err(why), _) | (_, Err(why)) => return Judgement::Unknown(why.reason),
     };
-    match format.compare(old, new, strategy) {
-        Ok(verdict) => Judgement::Judged(verdict),
-        Err(schema::Error::Parse {
+    let error = match format.compare(old, new, strategy) {
+        Ok(verdict) => return Judgement::Judged(verdict),
+        Err(error) => error,
+    };
+    // Both sides usually share a path, so the error cannot say which side it is from.
+    let side = if format.check(old).is_err() { "a" } else { "b" };
+    match error {
+        schema::Error::Parse {
             file,
             syntax,
+            line,
             message,
             ..
-        }) => Judgement::Unknown(format!("`{file}` is not valid {syntax}: {message}")),
-        Err(error) => Judgement::Unknown(error.to_string()),
+        } => Judgement::Refused {
+            reason: format!("`{file}` is not valid {syntax}: {message}"),
+            side,
+            line,
+            message: format!("the schema is not valid {syntax}: {message}"),
+        },
+        schema::Error::Invalid {
+            format,
+            file,
+            line,
+            message,
+        } => Judgement::Refused {
+            reason: format!("`{file}` is not a valid {format} schema (line {line}): {message}"),
+            side,
+            line,
+            message: format!("not a valid {format} schema: {message}"),
+        },
+        error => Judgement::Unknown(error.to_string()),
     }
 }

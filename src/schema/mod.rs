@@ -1,8 +1,9 @@
 //! Schema compatibility: the strategy a caller picks, the typed errors, and the seam every
 //! format plugs into ([`Format`]: detect, compare, locate). The verdict model shared by every
 //! format is in [`verdict`]; each format's walker and rules table live in their own module
-//! (`json_schema`). Nothing here reads files or prints.
+//! (`json_schema`, `avro`). Nothing here reads files or prints.
 
+pub mod avro;
 pub mod explain;
 pub mod format;
 pub mod json_schema;
@@ -175,6 +176,17 @@ pub enum Error {
         column: usize,
         message: String,
     },
+    /// It parses in its syntax but breaks a rule of the format: for Avro an unknown named type,
+    /// a default of the wrong type, duplicate field names, two union branches of one type, an
+    /// invalid name or symbol.
+    #[error("invalid {format} schema at line {line}: {message}")]
+    Invalid {
+        format: Format,
+        /// The file, as the caller named it in its [`Document`].
+        file: String,
+        line: usize,
+        message: String,
+    },
     /// It parses, but it is not a schema of the format (an example payload, say).
     #[error("{}", not_a_schema(*format))]
     NotASchema { format: Format },
@@ -189,6 +201,9 @@ fn not_a_schema(format: Format) -> &'static str {
     match format {
         Format::JsonSchema => {
             "not a JSON Schema: expected a boolean or an object with at least one of $schema, type, properties, items, required, enum, oneOf, anyOf, allOf, $ref, definitions, $defs"
+        }
+        Format::Avro => {
+            "not an Avro schema: expected a type name, an object with `type` or a union array"
         }
     }
 }

@@ -8,6 +8,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod avro;
 mod cache;
 mod diff;
 mod guard;
