@@ -20,6 +20,8 @@ pub struct Options<'a> {
     /// falls back to `catalog-diff` on PATH.
     pub program: Option<&'a Path>,
     pub strategy: &'a str,
+    /// How Protobuf schemas are judged (`wire-json` or `wire`).
+    pub proto_rules: &'a str,
     pub fail_on: &'a str,
     /// The catalog folder (`--dir`), for repositories where detection finds several.
     pub dir: Option<&'a str>,
@@ -52,7 +54,7 @@ pub fn render(options: &Options<'_>) -> String {
          # The binary that installed this hook; when it has moved, use the one on PATH.\n\
          [ -x \"$program\" ] || program=catalog-diff\n\
          cd \"$(git rev-parse --show-toplevel)\" || exit 2\n\
-         \"$program\" --staged --strategy {strategy} --fail-on {fail_on}{dir} >&2\n\
+         \"$program\" --staged --strategy {strategy} --fail-on {fail_on} --proto-rules {proto_rules}{dir} >&2\n\
          status=$?\n\
          if [ \"$status\" -ne 0 ]; then\n\
          \x20 echo \"catalog-diff: commit refused (exit $status); skip this check once with git commit --no-verify\" >&2\n\
@@ -60,6 +62,7 @@ pub fn render(options: &Options<'_>) -> String {
          exit \"$status\"\n",
         strategy = sh_quote(options.strategy),
         fail_on = sh_quote(options.fail_on),
+        proto_rules = sh_quote(options.proto_rules),
         dir = options
             .dir
             .map_or_else(String::new, |d| format!(" --dir {}", sh_quote(d))),
@@ -86,6 +89,7 @@ mod tests {
         Options {
             program,
             strategy: "full",
+            proto_rules: "wire-json",
             fail_on: "breaking",
             dir: None,
         }
@@ -97,7 +101,9 @@ mod tests {
         assert!(script.starts_with("#!/bin/sh\n"));
         assert!(is_ours(script.as_bytes()));
         assert!(script.contains("program=/opt/bin/catalog-diff\n"));
-        assert!(script.contains("--staged --strategy full --fail-on breaking"));
+        assert!(
+            script.contains("--staged --strategy full --fail-on breaking --proto-rules wire-json")
+        );
         assert!(!is_ours(b"#!/bin/sh\nexec lint-staged\n"));
         assert!(!is_ours(b"#!/bin/sh\n# calls catalog-diff --staged\n"));
     }

@@ -11,7 +11,7 @@ use catalog_diff::diff::{self, ArchitectureDiff, SchemaChange, SideDiagnostic};
 use catalog_diff::git::{self, Repo};
 use catalog_diff::history;
 use catalog_diff::report;
-use catalog_diff::schema::Strategy;
+use catalog_diff::schema::{self, ProtoRules, Strategy};
 
 use super::exit_code;
 use super::index::CatalogArgs;
@@ -29,6 +29,10 @@ pub struct DiffArgs {
     /// backward, forward, full or none.
     #[arg(long, default_value = "full", value_parser = parse_strategy)]
     pub strategy: Strategy,
+    /// Protobuf rules: wire-json (buf's WIRE_JSON category: renames and json_name changes
+    /// break) or wire (buf's WIRE: only the binary encoding matters).
+    #[arg(long, value_name = "RULES", default_value = "wire-json", value_parser = parse_proto_rules)]
+    pub proto_rules: ProtoRules,
     /// text (for people), json (the ArchitectureDiff document), markdown (a pull-request
     /// comment), github (workflow annotations).
     #[arg(long, value_enum, default_value_t)]
@@ -59,6 +63,11 @@ impl Default for CatalogArgs {
 pub(super) fn parse_strategy(text: &str) -> Result<Strategy, String> {
     text.parse()
         .map_err(|e: catalog_diff::schema::UnknownStrategy| e.to_string())
+}
+
+pub(super) fn parse_proto_rules(text: &str) -> Result<ProtoRules, String> {
+    text.parse()
+        .map_err(|e: catalog_diff::schema::protobuf::UnknownProtoRules| e.to_string())
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -99,6 +108,9 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let options = diff::Options {
         strategy: args.strategy,
         include_schema_content: args.include_schema_content,
+        schema: schema::Options {
+            proto_rules: args.proto_rules,
+        },
     };
     let compared = history::diff_files(
         &side_a.files,

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use catalog_diff::git::Repo;
 use catalog_diff::hook::{self, BACKUP_NAME, HOOK_NAME};
-use catalog_diff::schema::Strategy;
+use catalog_diff::schema::{ProtoRules, Strategy};
 use clap::ValueEnum;
 
-use super::diff::{FailOn, parse_strategy};
+use super::diff::{FailOn, parse_proto_rules, parse_strategy};
 use super::exit_code;
 
 #[derive(clap::Args, Debug)]
@@ -47,6 +47,9 @@ struct InstallArgs {
     /// The hook's --strategy: backward, forward, full or none.
     #[arg(long, default_value = "full", value_parser = parse_strategy)]
     strategy: Strategy,
+    /// The hook's --proto-rules: wire-json or wire (how Protobuf schemas are judged).
+    #[arg(long, value_name = "RULES", default_value = "wire-json", value_parser = parse_proto_rules)]
+    proto_rules: ProtoRules,
     /// The hook's --fail-on: breaking, unknown or never (never only reports).
     #[arg(long, value_enum, default_value_t)]
     fail_on: FailOn,
@@ -92,6 +95,7 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
     let script = hook::render(&hook::Options {
         program: program.as_deref(),
         strategy: args.strategy.as_str(),
+        proto_rules: args.proto_rules.as_str(),
         fail_on: &fail_on,
         dir: args.dir.as_deref(),
     });

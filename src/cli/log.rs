@@ -10,9 +10,11 @@ use catalog_diff::diff::{self, ArchitectureDiff, ImpactReason};
 use catalog_diff::git::{CommitInfo, Repo, Side};
 use catalog_diff::history::{self, Baseline, Selection, Step};
 use catalog_diff::report;
-use catalog_diff::schema::Strategy;
+use catalog_diff::schema::{self, ProtoRules, Strategy};
 
-use super::diff::{ColorChoice, FailOn, parse_strategy, source_name, trips, use_color};
+use super::diff::{
+    ColorChoice, FailOn, parse_proto_rules, parse_strategy, source_name, trips, use_color,
+};
 use super::exit_code;
 use super::index::{CatalogArgs, report_diagnostics};
 use super::progress::Progress;
@@ -38,6 +40,10 @@ pub struct LogArgs {
     /// backward, forward, full or none.
     #[arg(long, default_value = "full", value_parser = parse_strategy)]
     pub strategy: Strategy,
+    /// Protobuf rules: wire-json (buf's WIRE_JSON category: renames and json_name changes
+    /// break) or wire (buf's WIRE: only the binary encoding matters).
+    #[arg(long, value_name = "RULES", default_value = "wire-json", value_parser = parse_proto_rules)]
+    pub proto_rules: ProtoRules,
     /// text (a timeline for people) or json (one object per line and commit).
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
@@ -84,17 +90,24 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         diff: diff::Options {
             strategy: args.strategy,
             include_schema_content: false,
+            schema: schema::Options {
+                proto_rules: args.proto_rules,
+            },
         },
         baseline: Baseline::Parent,
     };
     if let Some(rev) = &args.against {
         let id = repo.resolve_commit(rev)?;
-        let built = history::build_at(&repo, Some(id), &options, &ParseCache::default())?;
+        let files = history::read_at(&repo, Some(id), &options)?;
+        let built = history::build_files(&files, Some(id), &options, &ParseCache::default());
         if report_diagnostics(&built.diagnostics, args.catalog.strict) {
             eprintln!("catalog-diff: the --against catalog ({rev}) is invalid; no log was made");
             return Ok(exit_code::ERROR);
         }
-        options.baseline = Baseline::Fixed(Box::new(built.index));
+        options.baseline = Baseline::Fixed {
+            index: Box::new(built.index),
+            files: Box::new(files),
+        };
     }
 
     let selection = Selection {

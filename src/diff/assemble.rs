@@ -3,7 +3,7 @@
 //! cached by content), impact and summary. Pure: no git, no filesystem.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use serde_json::{Map, Value};
@@ -12,7 +12,7 @@ use super::impact::{self, Graph};
 use super::*;
 use crate::catalog::version::{cmp_code_units, index_order, is_higher};
 use crate::catalog::{Index, Resource};
-use crate::schema::{self, Document, Format, Strategy, Verdict};
+use crate::schema::{self, Document, Files, Format, Strategy, Verdict};
 
 pub const MESSAGE_TYPES: &[&str] = &["event", "command", "query"];
 
@@ -21,13 +21,67 @@ pub struct Options {
     pub strategy: Strategy,
     /// Copy the raw before/after schema text onto each schema change.
     pub include_schema_content: bool,
+    /// Strategy-independent schema knobs (which buf category judges Protobuf).
+    pub schema: schema::Options,
 }
 
-/// Verdicts keyed by (before hash, after hash, strategy): a history walk judges each pair of
-/// schema contents once.
+/// Verdicts keyed by (before hash, after hash, strategy, schema options): a history walk
+/// judges each pair of schema contents once. A format that imports other files (Protobuf)
+/// records what it read on each side, and a verdict is reused only where those files read
+/// the same again.
 #[derive(Default)]
 pub struct VerdictCache {
-    verdicts: Mutex<HashMap<(String, String, Strategy), Judgement>>,
+    verdicts: Mutex<HashMap<VerdictKey, Vec<Cached>>>,
+}
+
+type VerdictKey = (String, String, Strategy, schema::Options);
+
+/// One cached verdict and the imports it was judged with.
+#[derive(Clone)]
+struct Cached {
+    reads: [Reads; 2],
+    judgement: Judgement,
+}
+
+/// Files a comparison read on one side, with what it found.
+type Reads = Vec<(String, Option<Arc<[u8]>>)>;
+
+/// A side's files, recording every read so the cache can tell when imports change.
+struct Recording<'a> {
+    files: Option<&'a dyn Files>,
+    reads: Mutex<Reads>,
+}
+
+impl<'a> Recording<'a> {
+    fn new(files: Option<&'a dyn Files>) -> Self {
+        Recording {
+            files,
+            reads: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn into_reads(self) -> Reads {
+        self.reads.into_inner().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Files for Recording<'_> {
+    fn read(&self, path: &str) -> Option<Arc<[u8]>> {
+        let found = self.files.and_then(|files| files.read(path));
+        self.reads
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((path.to_owned(), found.clone()));
+        found
+    }
+}
+
+/// Whether `files` still holds what `reads` found.
+fn reads_again(reads: &Reads, files: Option<&dyn Files>) -> bool {
+    reads.iter().all(|(path, found)| {
+        let now = files.and_then(|files| files.read(path));
+        now.as_deref() == found.as_deref()
+    })
 }
 
 #[derive(Clone, Debug)]
@@ -51,12 +105,30 @@ pub fn diff_cached(
     diff_prepared(&a, &b, options, cache)
 }
 
+/// [`diff_cached`] with the files of each side at hand, so schemas that import other files
+/// (Protobuf) resolve them in their own revision.
+pub fn diff_with_files(
+    a: (&Index, &dyn Files),
+    b: (&Index, &dyn Files),
+    options: &Options,
+    cache: &VerdictCache,
+) -> ArchitectureDiff {
+    let (a, b) = rayon::join(
+        || Prepared::new(a.0).with_files(a.1),
+        || Prepared::new(b.0).with_files(b.1),
+    );
+    diff_prepared(&a, &b, options, cache)
+}
+
 /// One side of a diff with its resources grouped and its graph resolved, so a history walk
 /// does that once per commit and uses the result as candidate and then as baseline.
 pub struct Prepared<'a> {
     index: &'a Index,
     side: Side<'a>,
     graph: Graph,
+    /// The side's catalog files, where schema imports are looked up (none: only built-in
+    /// imports resolve).
+    files: Option<&'a dyn Files>,
 }
 
 impl<'a> Prepared<'a> {
@@ -65,6 +137,15 @@ impl<'a> Prepared<'a> {
             index,
             side: Side::new(index),
             graph: Graph::new(index),
+            files: None,
+        }
+    }
+
+    /// The same side, resolving schema imports in `files` (the catalog it was built from).
+    pub fn with_files(self, files: &'a dyn Files) -> Self {
+        Prepared {
+            files: Some(files),
+            ..self
         }
     }
 }
@@ -79,7 +160,7 @@ pub fn diff_prepared(
     let (side_a, side_b) = (&a.side, &b.side);
     let resources = resource_changes(side_a, side_b);
     let edges = impact::edge_changes(&a.graph, &b.graph);
-    let schema_changes = schema_changes(side_a, side_b, options, cache);
+    let schema_changes = schema_changes(side_a, side_b, [a.files, b.files], options, cache);
     let impact = impact::impact(
         &a.graph,
         &|kind, id| side_b.has(kind, id),
@@ -382,6 +463,7 @@ fn pair_files<'a>(
 fn schema_changes(
     a: &Side<'_>,
     b: &Side<'_>,
+    files: [Option<&dyn Files>; 2],
     options: &Options,
     cache: &VerdictCache,
 ) -> Vec<SchemaChange> {
@@ -392,7 +474,7 @@ fn schema_changes(
             pair_files(schema_entries(old), schema_entries(new))
                 .into_iter()
                 .filter_map(|(before, after)| {
-                    schema_change(old, new, before, after, options, cache)
+                    schema_change(old, new, before, after, files, options, cache)
                 })
                 .collect::<Vec<_>>()
         })
@@ -431,6 +513,7 @@ fn schema_change(
     new: &Resource,
     before: Option<Entry<'_>>,
     after: Option<Entry<'_>>,
+    files: [Option<&dyn Files>; 2],
     options: &Options,
     cache: &VerdictCache,
 ) -> Option<SchemaChange> {
@@ -442,7 +525,20 @@ fn schema_change(
         (None, None) => return None,
     };
     let judgement = match (&before, &after) {
-        (Some(x), Some(y)) => judge(x, y, options.strategy, cache),
+        (Some(x), Some(y)) => judge(
+            SchemaSide {
+                entry: x,
+                resource: old,
+                files: files[0],
+            },
+            SchemaSide {
+                entry: y,
+                resource: new,
+                files: files[1],
+            },
+            options,
+            cache,
+        ),
         _ => Judgement::Unknown(format!(
             "the schema file was {}",
             if change == FileChange::Added {
@@ -478,56 +574,106 @@ fn schema_change(
     })
 }
 
-/// A JSON Schema pair gets a verdict; anything else says why it has none.
+/// One side of a schema pair: the entry, the resource naming it and the side's files.
+#[derive(Clone, Copy)]
+struct SchemaSide<'e, 'r> {
+    entry: &'e Entry<'r>,
+    resource: &'r Resource,
+    files: Option<&'r dyn Files>,
+}
+
+impl SchemaSide<'_, '_> {
+    /// The schema file's catalog path: its entry's `path` from the resource's folder.
+    fn catalog_path(&self) -> String {
+        let content = self.resource.str_field("contentPath").unwrap_or_default();
+        let base = content.rfind('/').map_or("", |i| &content[..i]);
+        let path = self.entry.str("path").unwrap_or_default();
+        let mut parts: Vec<&str> = Vec::new();
+        for segment in base.split('/').chain(path.split('/')) {
+            match segment {
+                "" | "." => {}
+                ".." => {
+                    parts.pop();
+                }
+                other => parts.push(other),
+            }
+        }
+        parts.join("/")
+    }
+}
+
+/// A pair of schema files gets a verdict; anything else says why it has none.
 fn judge(
-    before: &Entry<'_>,
-    after: &Entry<'_>,
-    strategy: Strategy,
+    before: SchemaSide<'_, '_>,
+    after: SchemaSide<'_, '_>,
+    options: &Options,
     cache: &VerdictCache,
 ) -> Judgement {
-    let (Some(old_hash), Some(new_hash)) = (before.str("hash"), after.str("hash")) else {
-        let missing = if before.str("hash").is_none() {
-            before
+    let (Some(old_hash), Some(new_hash)) = (before.entry.str("hash"), after.entry.str("hash"))
+    else {
+        let missing = if before.entry.str("hash").is_none() {
+            before.entry
         } else {
-            after
+            after.entry
         };
         return Judgement::Unknown(format!(
             "`{}` is not in the catalog on one side",
             missing.str("path").unwrap_or_default()
         ));
     };
-    let key = (old_hash.to_owned(), new_hash.to_owned(), strategy);
+    let key = (
+        old_hash.to_owned(),
+        new_hash.to_owned(),
+        options.strategy,
+        options.schema,
+    );
     if let Some(hit) = cache
         .verdicts
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .get(&key)
+        .and_then(|entries| {
+            entries.iter().find(|cached| {
+                reads_again(&cached.reads[0], before.files)
+                    && reads_again(&cached.reads[1], after.files)
+            })
+        })
     {
-        return hit.clone();
+        return hit.judgement.clone();
     }
-    let judgement = judge_uncached(before, after, strategy);
+    let (old_files, new_files) = (Recording::new(before.files), Recording::new(after.files));
+    let judgement = judge_uncached(before, &old_files, after, &new_files, options);
     cache
         .verdicts
         .lock()
         .unwrap_or_else(|p| p.into_inner())
-        .insert(key, judgement.clone());
+        .entry(key)
+        .or_default()
+        .push(Cached {
+            reads: [old_files.into_reads(), new_files.into_reads()],
+            judgement: judgement.clone(),
+        });
     judgement
 }
 
-fn judge_uncached(before: &Entry<'_>, after: &Entry<'_>, strategy: Strategy) -> Judgement {
-    let (Some(old_text), Some(new_text)) = (before.str("content"), after.str("content")) else {
+fn judge_uncached(
+    before: SchemaSide<'_, '_>,
+    old_files: &dyn Files,
+    after: SchemaSide<'_, '_>,
+    new_files: &dyn Files,
+    options: &Options,
+) -> Judgement {
+    let (Some(old_text), Some(new_text)) =
+        (before.entry.str("content"), after.entry.str("content"))
+    else {
         return Judgement::Unknown("the index was built without schema content".into());
     };
-    let old = Document {
-        path: before.str("path").unwrap_or_default(),
-        text: old_text,
-    };
-    let new = Document {
-        path: after.str("path").unwrap_or_default(),
-        text: new_text,
-    };
+    let old = Document::new(before.entry.str("path").unwrap_or_default(), old_text);
+    let new = Document::new(after.entry.str("path").unwrap_or_default(), new_text);
     // A format declared on one side stands for both, as the reference reads it.
-    let declared = [before, after].iter().find_map(|e| e.str("format"));
+    let declared = [before.entry, after.entry]
+        .iter()
+        .find_map(|e| e.str("format"));
     let format = match (
         Format::detect(declared, old.path, old.text),
         Format::detect(declared, new.path, new.text),
@@ -538,8 +684,28 @@ fn judge_uncached(before: &Entry<'_>, after: &Entry<'_>, strategy: Strategy) -> 
         }
         (Err(why), _) | (_, Err(why)) => return Judgement::Unknown(why.reason),
     };
-    match format.compare(old, new, strategy) {
+    // Imports resolve from the file's own folder, so a format that imports is handed the
+    // catalog path and the side's files.
+    let (old_path, new_path) = (before.catalog_path(), after.catalog_path());
+    let (old, new) = match format {
+        Format::Protobuf => (
+            Document::new(&old_path, old.text).with_files(old_files),
+            Document::new(&new_path, new.text).with_files(new_files),
+        ),
+        Format::JsonSchema => (old, new),
+    };
+    match format.compare(old, new, options.strategy, &options.schema) {
         Ok(verdict) => Judgement::Judged(verdict),
+        Err(schema::Error::Parse {
+            file,
+            syntax,
+            line,
+            column,
+            message,
+            ..
+        }) if format == Format::Protobuf => Judgement::Unknown(format!(
+            "`{file}` is not valid {syntax} (line {line}, column {column}): {message}"
+        )),
         Err(schema::Error::Parse {
             file,
             syntax,

@@ -7,6 +7,7 @@ pub mod explain;
 pub mod format;
 pub mod json_schema;
 pub mod located;
+pub mod protobuf;
 pub mod verdict;
 
 use std::fmt;
@@ -15,13 +16,22 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 pub use explain::explain;
-pub use format::{Document, Format, Undetected};
+pub use format::{Document, Files, Format, Undetected};
+pub use protobuf::ProtoRules;
 pub use verdict::{Change, Effect, Op, OpKind, Rule, Verdict, judge};
 
 /// How deep the walker goes (schema nesting plus `$ref` hops) before giving up with
 /// [`Error::TooDeep`]. Real schemas stay far below this; the limit exists so a hostile or
 /// generated document is refused cleanly instead of overflowing the stack.
 pub const MAX_DEPTH: usize = 256;
+
+/// Knobs of a comparison that do not depend on the strategy. Each format reads the ones that
+/// concern it and ignores the rest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Which `buf breaking` category judges Protobuf changes.
+    pub proto_rules: ProtoRules,
+}
 
 /// Which questions the compatibility check asks (Confluent Schema Registry meanings).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -145,6 +155,17 @@ pub enum Error {
         "schema nests deeper than {limit} levels at {path}; flatten it or split it into definitions"
     )]
     TooDeep { path: String, limit: usize },
+    /// A file imports another that is neither built in nor among the files at hand.
+    #[error(
+        "`{file}` imports `{import}`, which is not in the same revision (looked beside `{file}` and at the catalog root)"
+    )]
+    UnresolvedImport {
+        format: Format,
+        /// The importing file.
+        file: String,
+        /// The import as written.
+        import: String,
+    },
 }
 
 fn not_a_schema(format: Format) -> &'static str {
@@ -152,6 +173,7 @@ fn not_a_schema(format: Format) -> &'static str {
         Format::JsonSchema => {
             "not a JSON Schema: expected a boolean or an object with at least one of $schema, type, properties, items, required, enum, oneOf, anyOf, allOf, $ref, definitions, $defs"
         }
+        Format::Protobuf => "not a Protobuf file",
     }
 }
 
