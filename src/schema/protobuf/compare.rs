@@ -8,8 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ops::RangeInclusive;
 
 use prost_reflect::{
-    Cardinality, EnumDescriptor, FieldDescriptor, FileDescriptor, Kind, MessageDescriptor,
-    ServiceDescriptor, Syntax, Value,
+    Cardinality, EnumDescriptor, ExtensionDescriptor, FieldDescriptor, FileDescriptor, Kind,
+    MessageDescriptor, ServiceDescriptor, Syntax, Value,
 };
 
 use super::Compiled;
@@ -71,6 +71,12 @@ pub fn compare(old: &Compiled, new: &Compiled) -> Vec<Found> {
             format!("/{name}"),
             format!("enum `{name}` was added"),
         );
+    }
+    let (old_extensions, new_extensions) = (extensions(old), extensions(new));
+    for (key, before) in &old_extensions {
+        if let Some(after) = new_extensions.get(key) {
+            walk.extension(before, after);
+        }
     }
     let (old_services, new_services) = (services(old), services(new));
     for (name, before) in &old_services {
@@ -141,6 +147,23 @@ fn enums(side: &Compiled) -> BTreeMap<String, EnumDescriptor> {
         }
     }
     out
+}
+
+/// Extensions by the message they extend and their number (how buf pairs them).
+fn extensions(side: &Compiled) -> BTreeMap<(String, u32), ExtensionDescriptor> {
+    side.pool
+        .all_extensions()
+        .filter(|extension| side.own.contains(extension.parent_file().name()))
+        .map(|extension| {
+            (
+                (
+                    extension.containing_message().full_name().to_owned(),
+                    extension.number(),
+                ),
+                extension,
+            )
+        })
+        .collect()
 }
 
 fn services(side: &Compiled) -> BTreeMap<String, ServiceDescriptor> {
@@ -407,6 +430,68 @@ impl Walk {
         }
     }
 
+    /// An extension present on both sides: the field checks buf applies to extensions too
+    /// (no JSON name or oneof, and the name is the full name).
+    fn extension(&mut self, old: &ExtensionDescriptor, new: &ExtensionDescriptor) {
+        let extendee = old.containing_message();
+        let path = format!("/{}/extensions/{}", extendee.full_name(), old.number());
+        let what = format!(
+            "extension `{}` ({}) of `{}`",
+            new.full_name(),
+            new.number(),
+            extendee.name()
+        );
+        if old.full_name() != new.full_name() {
+            self.push(
+                ChangeKind::FieldRenamed,
+                OpKind::Replace,
+                path.clone(),
+                format!(
+                    "extension {} of `{}` was renamed from `{}` to `{}`",
+                    old.number(),
+                    extendee.name(),
+                    old.full_name(),
+                    new.full_name()
+                ),
+            );
+        }
+        if let Some(kind) = type_change(old, new) {
+            self.push(
+                kind,
+                OpKind::Replace,
+                path.clone(),
+                format!(
+                    "{what} changed type from {} to {}",
+                    type_name(old),
+                    type_name(new)
+                ),
+            );
+        }
+        let (a, b) = (cardinality(old), cardinality(new));
+        if a != b {
+            let kind = match (a, b) {
+                (Shape::Explicit | Shape::Implicit, Shape::Explicit | Shape::Implicit) => {
+                    ChangeKind::FieldPresenceChanged
+                }
+                _ => ChangeKind::FieldCardinalityChanged,
+            };
+            self.push(
+                kind,
+                OpKind::Replace,
+                path.clone(),
+                format!("{what} changed from {} to {}", a.words(), b.words()),
+            );
+        }
+        if let Some((from, to)) = default_change(old, new) {
+            self.push(
+                ChangeKind::FieldDefaultChanged,
+                OpKind::Replace,
+                path,
+                format!("{what} changed default from {from} to {to}"),
+            );
+        }
+    }
+
     fn enumeration(&mut self, old: &EnumDescriptor, new: &EnumDescriptor) {
         let name = old.full_name();
         let names = |e: &EnumDescriptor| -> BTreeMap<i32, BTreeSet<String>> {
@@ -452,7 +537,8 @@ impl Walk {
                         ),
                     );
                 }
-                Some(new_names) if !new_names.is_subset(old_names) => self.push(
+                // buf wants every old name of a number kept; adding an alias is fine.
+                Some(new_names) if !old_names.is_subset(new_names) => self.push(
                     ChangeKind::EnumValueRenamed,
                     OpKind::Replace,
                     path,
@@ -625,6 +711,48 @@ impl Walk {
     }
 }
 
+/// What fields and extensions share, for the checks that apply to both.
+trait Slot {
+    fn kind(&self) -> Kind;
+    fn is_group(&self) -> bool;
+    fn is_list(&self) -> bool;
+    fn is_map(&self) -> bool;
+    fn cardinality(&self) -> Cardinality;
+    fn supports_presence(&self) -> bool;
+    fn default_value(&self) -> Value;
+}
+
+macro_rules! slot {
+    ($type:ty) => {
+        impl Slot for $type {
+            fn kind(&self) -> Kind {
+                <$type>::kind(self)
+            }
+            fn is_group(&self) -> bool {
+                <$type>::is_group(self)
+            }
+            fn is_list(&self) -> bool {
+                <$type>::is_list(self)
+            }
+            fn is_map(&self) -> bool {
+                <$type>::is_map(self)
+            }
+            fn cardinality(&self) -> Cardinality {
+                <$type>::cardinality(self)
+            }
+            fn supports_presence(&self) -> bool {
+                <$type>::supports_presence(self)
+            }
+            fn default_value(&self) -> Value {
+                <$type>::default_value(self)
+            }
+        }
+    };
+}
+
+slot!(FieldDescriptor);
+slot!(ExtensionDescriptor);
+
 fn syntax(syntax: Syntax) -> &'static str {
     match syntax {
         Syntax::Proto2 => "proto2",
@@ -655,7 +783,7 @@ fn describe(field: &FieldDescriptor, message: &MessageDescriptor) -> String {
 }
 
 /// The field's type as its declaration writes it.
-fn type_name(field: &FieldDescriptor) -> String {
+fn type_name(field: &impl Slot) -> String {
     match field.kind() {
         Kind::Message(message) if field.is_group() => format!("group `{}`", message.full_name()),
         Kind::Message(message) => format!("`{}`", message.full_name()),
@@ -688,7 +816,7 @@ fn scalar(kind: &Kind) -> &'static str {
 
 /// The encoding group of a type on the wire (protobuf's "updating a message type" rules, as
 /// buf groups them): types of one group read each other's values.
-fn wire_group(field: &FieldDescriptor) -> u8 {
+fn wire_group(field: &impl Slot) -> u8 {
     match field.kind() {
         Kind::Int32 | Kind::Int64 | Kind::Uint32 | Kind::Uint64 | Kind::Bool => 1,
         Kind::Sint32 | Kind::Sint64 => 2,
@@ -705,7 +833,7 @@ fn wire_group(field: &FieldDescriptor) -> u8 {
 }
 
 /// The group of types that share both the wire and the JSON encoding.
-fn json_group(field: &FieldDescriptor) -> u8 {
+fn json_group(field: &impl Slot) -> u8 {
     match field.kind() {
         Kind::Int32 | Kind::Uint32 => 1,
         Kind::Int64 | Kind::Uint64 => 2,
@@ -725,7 +853,7 @@ fn json_group(field: &FieldDescriptor) -> u8 {
 }
 
 /// Which kind of type change, if any.
-fn type_change(old: &FieldDescriptor, new: &FieldDescriptor) -> Option<ChangeKind> {
+fn type_change(old: &impl Slot, new: &impl Slot) -> Option<ChangeKind> {
     let (a, b) = (old.kind(), new.kind());
     if wire_group(old) != wire_group(new) {
         return Some(match (&a, &b) {
@@ -779,7 +907,7 @@ impl Shape {
     }
 }
 
-fn cardinality(field: &FieldDescriptor) -> Shape {
+fn cardinality(field: &impl Slot) -> Shape {
     if field.is_list() {
         Shape::Repeated
     } else if field.is_map() {
@@ -803,9 +931,10 @@ fn real_oneof(field: &FieldDescriptor) -> Option<String> {
 
 /// The defaults, shown, when they differ the way buf's FIELD_SAME_DEFAULT sees it: only
 /// singular scalar and enum fields, and never when both are their type's zero value.
-fn default_change(old: &FieldDescriptor, new: &FieldDescriptor) -> Option<(String, String)> {
-    let can_have =
-        |f: &FieldDescriptor| !f.is_list() && !f.is_map() && !matches!(f.kind(), Kind::Message(_));
+fn default_change(old: &impl Slot, new: &impl Slot) -> Option<(String, String)> {
+    fn can_have(f: &impl Slot) -> bool {
+        !f.is_list() && !f.is_map() && !matches!(f.kind(), Kind::Message(_))
+    }
     if !can_have(old) || !can_have(new) {
         return None;
     }

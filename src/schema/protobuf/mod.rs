@@ -174,11 +174,94 @@ impl Compiled {
                 None => parse_error(&error, document.path, document.text),
             }
         })?;
-        Ok(Compiled {
+        let compiled = Compiled {
             pool: compiler.descriptor_pool(),
             main,
             own,
-        })
+        };
+        compiled.check(&paths)?;
+        Ok(compiled)
+    }
+
+    /// What protoc and buf refuse but protox lets through: an enum that allows aliases without
+    /// having any, and a map whose values are an enum whose first value is not zero.
+    fn check(&self, paths: &BTreeMap<String, (String, String)>) -> Result<(), Error> {
+        let refuse = |file: &prost_reflect::FileDescriptor, at: &[i32], message: String| {
+            let (line, column) = file
+                .file_descriptor_proto()
+                .source_code_info
+                .as_ref()
+                .and_then(|info| info.location.iter().find(|l| l.path == at))
+                .map_or((1, 1), |l| {
+                    let at = |i: usize| l.span.get(i).map_or(1, |v| *v as usize + 1);
+                    (at(0), at(1))
+                });
+            Error::Parse {
+                format: Format::Protobuf,
+                file: paths
+                    .get(file.name())
+                    .map_or_else(|| file.name().to_owned(), |(path, _)| path.clone()),
+                syntax: "Protobuf",
+                line,
+                column,
+                message,
+            }
+        };
+        for enumeration in self.pool.all_enums() {
+            let file = enumeration.parent_file();
+            let allows = enumeration
+                .enum_descriptor_proto()
+                .options
+                .as_ref()
+                .is_some_and(|options| options.allow_alias());
+            if !self.own.contains(file.name()) || !allows {
+                continue;
+            }
+            let numbers: BTreeSet<i32> = enumeration.values().map(|v| v.number()).collect();
+            if numbers.len() == enumeration.values().len() {
+                let mut at = enumeration.path().to_vec();
+                at.extend([3, 2]);
+                return Err(refuse(
+                    &file,
+                    &at,
+                    format!(
+                        "enum `{}` sets `allow_alias` but no two values share a number",
+                        enumeration.full_name()
+                    ),
+                ));
+            }
+        }
+        for message in self.pool.all_messages() {
+            let file = message.parent_file();
+            if !self.own.contains(file.name()) {
+                continue;
+            }
+            for field in message.fields().filter(|f| f.is_map()) {
+                let prost_reflect::Kind::Message(entry) = field.kind() else {
+                    continue;
+                };
+                let prost_reflect::Kind::Enum(values) = entry.map_entry_value_field().kind() else {
+                    continue;
+                };
+                if values
+                    .values()
+                    .next()
+                    .is_none_or(|first| first.number() == 0)
+                {
+                    continue;
+                }
+                return Err(refuse(
+                    &file,
+                    field.path(),
+                    format!(
+                        "map field `{}` has values of enum `{}`, whose first value is not zero",
+                        field.name(),
+                        values.full_name()
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -412,6 +495,19 @@ mod tests {
             }
             other => panic!("unexpected {:?}", other.err()),
         }
+    }
+
+    #[test]
+    fn map_values_of_an_enum_not_starting_at_zero_are_refused() {
+        let text = "syntax = \"proto2\";\nenum E { A = 1; B = 2; }\nmessage M {\n  map<string, E> m = 1;\n}\n";
+        assert!(matches!(
+            Compiled::new(Document::new("a.proto", text)),
+            Err(Error::Parse {
+                line: 4,
+                column: 3,
+                ..
+            })
+        ));
     }
 
     #[test]
