@@ -227,12 +227,23 @@ fn a_missing_import_or_a_broken_file_is_an_unknown_verdict() {
     repo.commit_all("broken");
     let output = run(&repo, &["HEAD~2..HEAD", "--format", "json"]);
     assert_eq!(output.status.code(), Some(0));
-    let change = &json(&output)["schemaChanges"][0];
+    let diff = json(&output);
+    let change = &diff["schemaChanges"][0];
     let reason = change["unknownReason"].as_str().expect("a reason");
     assert!(
         reason.contains("events/OrderPlaced/schema.proto") && reason.contains("line 2"),
         "{reason}"
     );
+    // The problem is also a diagnostic of the candidate side, at the file and line.
+    let diagnostic = diff["diagnostics"]
+        .as_array()
+        .and_then(|list| {
+            list.iter()
+                .find(|d| d["file"] == "events/OrderPlaced/schema.proto")
+        })
+        .unwrap_or_else(|| panic!("no diagnostic: {diff}"));
+    assert_eq!(diagnostic["side"], "b");
+    assert_eq!(diagnostic["line"], 2);
 }
 
 #[test]

@@ -149,7 +149,11 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     }
 
     let mut result = compared.diff;
-    result.diagnostics = side_diagnostics(&problems);
+    // Catalog problems first, then those the schema comparison found (a .proto that does not
+    // compile).
+    let mut diagnostics = side_diagnostics(&problems);
+    diagnostics.append(&mut result.diagnostics);
+    result.diagnostics = diagnostics;
     let rendered = render(&result, &args, &compared.after.index, &dir);
     let mut stdout = std::io::stdout().lock();
     write!(stdout, "{rendered}").context("writing the report to stdout")?;

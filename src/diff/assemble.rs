@@ -88,6 +88,9 @@ fn reads_again(reads: &Reads, files: Option<&dyn Files>) -> bool {
 enum Judgement {
     Judged(Verdict),
     Unknown(String),
+    /// Unknown because a side's file does not compile: the reason, and the problem as a
+    /// diagnostic of that side, pointing at the file and line.
+    Invalid(String, Box<SideDiagnostic>),
 }
 
 /// Diffs baseline `a` against candidate `b`.
@@ -160,7 +163,8 @@ pub fn diff_prepared(
     let (side_a, side_b) = (&a.side, &b.side);
     let resources = resource_changes(side_a, side_b);
     let edges = impact::edge_changes(&a.graph, &b.graph);
-    let schema_changes = schema_changes(side_a, side_b, [a.files, b.files], options, cache);
+    let (schema_changes, diagnostics) =
+        schema_changes(side_a, side_b, [a.files, b.files], options, cache);
     let impact = impact::impact(
         &a.graph,
         &|kind, id| side_b.has(kind, id),
@@ -191,7 +195,7 @@ pub fn diff_prepared(
         edges,
         schema_changes,
         impact,
-        diagnostics: Vec::new(),
+        diagnostics,
     }
 }
 
@@ -466,9 +470,9 @@ fn schema_changes(
     files: [Option<&dyn Files>; 2],
     options: &Options,
     cache: &VerdictCache,
-) -> Vec<SchemaChange> {
+) -> (Vec<SchemaChange>, Vec<SideDiagnostic>) {
     let pairs = message_pairs(a, b);
-    let mut changes: Vec<SchemaChange> = pairs
+    let (mut changes, problems): (Vec<SchemaChange>, Vec<Option<SideDiagnostic>>) = pairs
         .par_iter()
         .flat_map_iter(|(old, new)| {
             pair_files(schema_entries(old), schema_entries(new))
@@ -478,7 +482,10 @@ fn schema_changes(
                 })
                 .collect::<Vec<_>>()
         })
-        .collect();
+        .unzip();
+    let mut diagnostics: Vec<SideDiagnostic> = problems.into_iter().flatten().collect();
+    diagnostics.sort_by(|x, y| (x.side, &x.diagnostic).cmp(&(y.side, &y.diagnostic)));
+    diagnostics.dedup();
     changes.sort_by(|x, y| {
         cmp_code_units(&x.message.kind, &y.message.kind)
             .then_with(|| cmp_code_units(&x.message.id, &y.message.id))
@@ -496,7 +503,7 @@ fn schema_changes(
             })
             .then_with(|| file_path(x).cmp(file_path(y)))
     });
-    changes
+    (changes, diagnostics)
 }
 
 fn file_path(change: &SchemaChange) -> &str {
@@ -516,7 +523,7 @@ fn schema_change(
     files: [Option<&dyn Files>; 2],
     options: &Options,
     cache: &VerdictCache,
-) -> Option<SchemaChange> {
+) -> Option<(SchemaChange, Option<SideDiagnostic>)> {
     let change = match (&before, &after) {
         (Some(x), Some(y)) if x.str("hash") == y.str("hash") => return None,
         (Some(_), Some(_)) => FileChange::Modified,
@@ -548,13 +555,18 @@ fn schema_change(
             }
         )),
     };
+    let mut problem = None;
     let (breaking, direction, ops, unknown_reason) = match judgement {
         Judgement::Judged(verdict) => {
             (Some(verdict.breaking), verdict.direction, verdict.ops, None)
         }
         Judgement::Unknown(reason) => (None, None, Vec::new(), Some(reason)),
+        Judgement::Invalid(reason, diagnostic) => {
+            problem = Some(*diagnostic);
+            (None, None, Vec::new(), Some(reason))
+        }
     };
-    Some(SchemaChange {
+    let change = SchemaChange {
         message: SchemaMessage {
             kind: new.kind().to_owned(),
             id: new.id().to_owned(),
@@ -571,7 +583,8 @@ fn schema_change(
         direction,
         ops,
         unknown_reason,
-    })
+    };
+    Some((change, problem))
 }
 
 /// One side of a schema pair: the entry, the resource naming it and the side's files.
@@ -697,15 +710,36 @@ fn judge_uncached(
     match format.compare(old, new, options.strategy, &options.schema) {
         Ok(verdict) => Judgement::Judged(verdict),
         Err(schema::Error::Parse {
+            format: Format::Protobuf,
             file,
             syntax,
             line,
             column,
             message,
-            ..
-        }) if format == Format::Protobuf => Judgement::Unknown(format!(
-            "`{file}` is not valid {syntax} (line {line}, column {column}): {message}"
-        )),
+        }) => {
+            // Whose file is it? Both sides usually have the same path, so ask the candidate.
+            let side = match format.changes(new, new, &options.schema) {
+                Err(schema::Error::Parse {
+                    file: f,
+                    line: l,
+                    column: c,
+                    ..
+                }) if f == file && l == line && c == column => "b",
+                _ => "a",
+            };
+            let reason =
+                format!("`{file}` is not valid {syntax} (line {line}, column {column}): {message}");
+            let diagnostic = crate::catalog::Diagnostic {
+                severity: crate::catalog::Severity::Warning,
+                file,
+                line: Some(line),
+                column: Some(column),
+                field: Some("schemas".into()),
+                message: format!("the Protobuf schema does not compile: {message}"),
+                hint: Some("fix the .proto file; until then its changes have no verdict".into()),
+            };
+            Judgement::Invalid(reason, Box::new(SideDiagnostic { side, diagnostic }))
+        }
         Err(schema::Error::Parse {
             file,
             syntax,
