@@ -43,7 +43,7 @@ enum Command {
     /// The compatibility history of a range: one entry per commit that changed the catalog.
     #[command(after_help = AFTER_HELP)]
     Log(log::LogArgs),
-    /// Judge two schema files directly (paths on disk).
+    /// Judge two schema files directly (paths on disk): JSON Schema or Protobuf.
     #[command(after_help = AFTER_HELP)]
     Schema(schema::SchemaArgs),
     /// Install or uninstall the git pre-commit hook that runs `catalog-diff --staged`.

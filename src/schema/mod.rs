@@ -1,7 +1,8 @@
 //! Schema compatibility: the strategy a caller picks, the typed errors, and the seam every
 //! format plugs into ([`Format`]: detect, compare, locate). The verdict model shared by every
 //! format is in [`verdict`]; each format's walker and rules table live in their own module
-//! (`json_schema`). Nothing here reads files or prints.
+//! (`json_schema`, `protobuf`). Nothing here reads files or prints: a format that imports other
+//! files is handed them through [`Files`].
 
 pub mod explain;
 pub mod format;

@@ -542,6 +542,21 @@ mod tests {
     }
 
     #[test]
+    fn any_prefix_of_a_file_compiles_or_fails_cleanly() {
+        let text = "syntax = \"proto2\";\npackage a.b;\nimport \"google/protobuf/any.proto\";\n// é\nmessage M {\n  optional group G = 1 { optional int32 x = 2 [default = -3]; }\n  map<string, E> m = 3;\n  oneof o { string s = 4; }\n  extensions 100 to max;\n  reserved 10 to 20, 30;\n  reserved \"gone\";\n}\nenum E { option allow_alias = true; Z = 0; A = 1; B = 1; }\nextend M { optional string ext = 100; }\nservice S { rpc R(M) returns (stream M); }\n";
+        let full = Document::new("full.proto", text);
+        for end in (0..=text.len()).filter(|end| text.is_char_boundary(*end)) {
+            let prefix = Document::new("prefix.proto", &text[..end]);
+            for category in ProtoRules::ALL {
+                let _ = changes(prefix, full, category);
+                let _ = changes(full, prefix, category);
+            }
+            let _ = line_of(&text[..end], "/a.b.M/fields/3");
+        }
+        assert!(changes(full, full, ProtoRules::Wire).is_ok_and(|c| c.is_empty()));
+    }
+
+    #[test]
     fn paths_map_to_lines() {
         let text = "syntax = \"proto3\";\npackage acme.v1;\n\nmessage Order {\n  string id = 1;\n  map<string, string> tags = 2;\n  enum State {\n    STATE_UNSPECIFIED = 0;\n  }\n}\nenum Kind { KIND_UNSPECIFIED = 0; }\n";
         assert_eq!(line_of(text, "/acme.v1.Order"), 4);
