@@ -243,9 +243,11 @@ impl Compiled {
                 let prost_reflect::Kind::Enum(values) = entry.map_entry_value_field().kind() else {
                     continue;
                 };
+                // In declaration order: the first value written is the enum's default.
                 if values
-                    .values()
-                    .next()
+                    .enum_descriptor_proto()
+                    .value
+                    .first()
                     .is_none_or(|first| first.number() == 0)
                 {
                     continue;
@@ -499,7 +501,7 @@ mod tests {
 
     #[test]
     fn map_values_of_an_enum_not_starting_at_zero_are_refused() {
-        let text = "syntax = \"proto2\";\nenum E { A = 1; B = 2; }\nmessage M {\n  map<string, E> m = 1;\n}\n";
+        let text = "syntax = \"proto2\";\nenum E { A = 1; B = 2; Z = 0; }\nmessage M {\n  map<string, E> m = 1;\n}\n";
         assert!(matches!(
             Compiled::new(Document::new("a.proto", text)),
             Err(Error::Parse {
