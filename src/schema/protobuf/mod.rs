@@ -231,10 +231,78 @@ impl Compiled {
                 ));
             }
         }
+        for enumeration in self.pool.all_enums() {
+            let file = enumeration.parent_file();
+            if !self.own.contains(file.name()) {
+                continue;
+            }
+            let reserved: BTreeSet<&str> = enumeration.reserved_names().collect();
+            let mut seen: BTreeMap<String, (String, i32)> = BTreeMap::new();
+            for value in enumeration.values() {
+                let mut at = enumeration.path().to_vec();
+                let index = enumeration
+                    .enum_descriptor_proto()
+                    .value
+                    .iter()
+                    .position(|v| v.name() == value.name())
+                    .and_then(|i| i32::try_from(i).ok())
+                    .unwrap_or_default();
+                at.extend([2, index]);
+                if reserved.contains(value.name()) {
+                    return Err(refuse(
+                        &file,
+                        &at,
+                        format!("enum value `{}` uses a reserved name", value.name()),
+                    ));
+                }
+                // proto3 enums: names that read the same once the enum's prefix is dropped and
+                // they are camel-cased conflict in JSON, unless they alias one number.
+                if file.syntax() != prost_reflect::Syntax::Proto3 {
+                    continue;
+                }
+                let key = json_enum_key(enumeration.name(), value.name());
+                match seen.get(&key) {
+                    Some((other, number)) if *number != value.number() => {
+                        return Err(refuse(
+                            &file,
+                            &at,
+                            format!(
+                                "enum value `{}` conflicts with `{other}` once prefixes and case are ignored",
+                                value.name()
+                            ),
+                        ));
+                    }
+                    _ => {
+                        seen.insert(key, (value.name().to_owned(), value.number()));
+                    }
+                }
+            }
+        }
         for message in self.pool.all_messages() {
             let file = message.parent_file();
             if !self.own.contains(file.name()) {
                 continue;
+            }
+            if file.syntax() == prost_reflect::Syntax::Proto3
+                && message.extension_ranges().len() > 0
+                && !message.full_name().starts_with("google.protobuf.")
+            {
+                return Err(refuse(
+                    &file,
+                    message.path(),
+                    format!(
+                        "message `{}` declares extension ranges, which proto3 does not allow",
+                        message.full_name()
+                    ),
+                ));
+            }
+            let reserved: BTreeSet<&str> = message.reserved_names().collect();
+            if let Some(field) = message.fields().find(|f| reserved.contains(f.name())) {
+                return Err(refuse(
+                    &file,
+                    field.path(),
+                    format!("field `{}` uses a reserved name", field.name()),
+                ));
             }
             for field in message.fields().filter(|f| f.is_map()) {
                 let prost_reflect::Kind::Message(entry) = field.kind() else {
@@ -265,6 +333,50 @@ impl Compiled {
         }
         Ok(())
     }
+}
+
+/// An enum value's name as protoc compares proto3 names: the enum's name dropped from its
+/// front (ignoring case and underscores), then camel-cased.
+fn json_enum_key(enum_name: &str, value: &str) -> String {
+    let wanted: Vec<char> = enum_name
+        .chars()
+        .filter(|c| *c != '_')
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    let mut rest = value;
+    let mut matched = 0;
+    for (index, c) in value.char_indices() {
+        if matched == wanted.len() {
+            rest = &value[index..];
+            break;
+        }
+        if c == '_' {
+            continue;
+        }
+        if c.to_ascii_lowercase() != wanted[matched] {
+            break;
+        }
+        matched += 1;
+        if matched == wanted.len() {
+            rest = &value[index + c.len_utf8()..];
+        }
+    }
+    let stripped = if matched == wanted.len() {
+        rest.trim_start_matches('_')
+    } else {
+        value
+    };
+    let stripped = if stripped.is_empty() { value } else { stripped };
+    stripped
+        .split('_')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let mut chars = part.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_ascii_uppercase().to_string() + &chars.as_str().to_ascii_lowercase()
+            })
+        })
+        .collect()
 }
 
 /// `import` as seen from the file at `importer`: beside it, then from the root.
@@ -510,6 +622,41 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn what_buf_refuses_is_refused() {
+        for text in [
+            "syntax = \"proto3\";\nenum E { E_UNSPECIFIED = 0; e_unspecified = 1; }\n",
+            "syntax = \"proto3\";\nmessage A { extensions 100 to 200; }\n",
+            "syntax = \"proto3\";\nmessage A { string a = 1; reserved \"a\"; }\n",
+            "syntax = \"proto2\";\nenum E { A = 0; B = 1; reserved \"B\"; }\n",
+            "syntax = \"proto3\";\nenum E { option allow_alias = true; A = 0; B = 1; }\n",
+        ] {
+            assert!(
+                matches!(
+                    Compiled::new(Document::new("a.proto", text)),
+                    Err(Error::Parse { .. })
+                ),
+                "{text}"
+            );
+        }
+        for text in [
+            "syntax = \"proto3\";\nenum Color { COLOR_UNSPECIFIED = 0; COLOR_RED = 1; RED = 2; }\n",
+            "syntax = \"proto3\";\nenum E { option allow_alias = true; E_A = 0; e_a = 0; }\n",
+            "syntax = \"proto2\";\nenum E { E_A = 0; e_a = 1; }\n",
+        ] {
+            let result = Compiled::new(Document::new("a.proto", text));
+            if text.contains("RED = 2") {
+                // COLOR_RED and RED read the same once the prefix is dropped.
+                assert!(matches!(result, Err(Error::Parse { .. })), "{text}");
+            } else {
+                assert!(result.is_ok(), "{text}");
+            }
+        }
+        assert_eq!(json_enum_key("Color", "COLOR_DARK_RED"), "DarkRed");
+        assert_eq!(json_enum_key("Color", "COLOR"), "Color");
+        assert_eq!(json_enum_key("FooBar", "FOO_BAR_X"), "X");
     }
 
     #[test]
