@@ -17,3 +17,4 @@ mod hook;
 mod index;
 mod log;
 mod policy;
+mod protobuf;
