@@ -6,7 +6,16 @@
 #   index_build     each testdata/index case's files, 0xFF-separated, in the target's path order
 set -eu
 cd "$(dirname "$0")"
-mkdir -p corpus/schema_compare corpus/frontmatter corpus/version corpus/index_build
+mkdir -p corpus/schema_compare corpus/frontmatter corpus/version corpus/index_build \
+  corpus/avro_compare corpus/proto_compare
+for before in ../testdata/avro/*/*/before.avsc; do
+  case=$(dirname "$before")
+  { cat "$before"; printf '\377'; cat "$case/after.avsc"; } > "corpus/avro_compare/$(basename "$case")"
+done
+for before in ../testdata/protobuf/*/*/before.proto; do
+  case=$(dirname "$before")
+  { cat "$before"; printf '\377'; cat "$case/after.proto"; } > "corpus/proto_compare/$(basename "$case")"
+done
 for before in ../testdata/json-schema/*/*/before.json; do
   case=$(dirname "$before")
   { cat "$before"; printf '\377'; cat "$case/after.json"; } > "corpus/schema_compare/$(basename "$case")"
