@@ -1,15 +1,28 @@
 #!/usr/bin/env python3
 """Writes case folders under testdata/json-schema/<kind>/ (run from anywhere; commit the result).
 
-Each case lists the schemas and the ops a person expects, worked out from the rules table and the
-worked examples in the compatibility guide. The verdict for each strategy is derived here from an
-independent copy of the table's two columns, so a wrong row in rules.rs fails the tests.
-Expected ops leave out `reason` (prose); the runner compares op, path, kind and breaking.
+Each case lists the schemas and the ops a person expects, in the reference's order, worked out
+from the rules table, the worked examples in the compatibility guide and the op rules of issue #14.
+The verdict for each strategy is derived here from an independent copy of the table's two columns,
+so a wrong row in rules.rs fails the tests. Expected ops leave out `reason` (prose); the runner
+compares op, path, kind and breaking, in order.
+
+    python3 testdata/json-schema/generate.py                      # write the folders
+    python3 testdata/json-schema/generate.py --oracle DIR         # ... and check every case
+                                                                  # against the reference first
+
+With `--oracle`, DIR is a local build of `@eventcatalog/diff` 0.1.0's source (its `src/` folder,
+with `tsx` installed beside it; never part of this repository): every case is run through the
+reference's `checkJsonSchemaCompatibility` under all four strategies, and the script stops, writing
+nothing, when any case's ops or verdicts differ from the ones stated here. The tests never need it.
 """
 import copy
 import json
 import os
 import shutil
+import subprocess
+import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -49,9 +62,10 @@ TABLE = {
 CASES = []
 
 
-def case(name, before, after, ops, reasons=None):
-    """`reasons`, when given, is one expected reason text per op (checked by the runner)."""
-    CASES.append((name, before, after, ops, reasons))
+def case(name, before, after, ops, reasons=None, folder=None):
+    """`reasons`, when given, is one expected reason text per op (checked by the runner).
+    `folder` is the kind folder the case is written to (default: the kind of its first op)."""
+    CASES.append((name, before, after, ops, reasons, folder))
 
 
 def verdicts(ops, reasons=None):
@@ -495,22 +509,101 @@ case("mixed-safe-only", order(), order(properties=props(note={"type": "string"},
      [("add", f"{P}/note", "property.added")])
 
 
+ORACLE_DRIVER = """
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+const [dir, input] = process.argv.slice(2);
+const { checkJsonSchemaCompatibility } = await import(pathToFileURL(dir + '/src/json-schema/index.ts').href);
+const out = JSON.parse(readFileSync(input, 'utf8')).map(([before, after]) =>
+  Object.fromEntries(['backward', 'forward', 'full', 'none'].map((s) => [s, checkJsonSchemaCompatibility(before, after, s)])));
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def oracle_verdicts(directory):
+    """Every case's verdicts from the reference (`--oracle DIR`), in CASES order."""
+    with tempfile.TemporaryDirectory() as work:
+        cases = os.path.join(work, "cases.json")
+        driver = os.path.join(work, "driver.mjs")
+        with open(cases, "w") as out:
+            json.dump([[before, after] for _, before, after, *_ in CASES], out)
+        with open(driver, "w") as out:
+            out.write(ORACLE_DRIVER)
+        text = subprocess.run(["node", "--import", "tsx", driver, os.path.abspath(directory), cases],
+                              cwd=directory, check=True, capture_output=True, text=True).stdout
+    return json.loads(text)
+
+
+def without_reasons(verdict):
+    return dict(verdict, ops=[{k: v for k, v in op.items() if k != "reason"} for op in verdict["ops"]])
+
+
+def folder_for(stated, ops):
+    """The kind folder: the stated one when the case has an op of that kind, else its first op's."""
+    kinds = [op["kind"] for op in ops]
+    if stated in kinds:
+        return stated
+    return kinds[0] if kinds else "unchanged"
+
+
+def write_case(kind, name, before, after, expected):
+    # A case that moved to another kind folder leaves no stale copy behind.
+    for other in os.listdir(HERE):
+        stale = os.path.join(HERE, other, name)
+        if os.path.isdir(stale):
+            shutil.rmtree(stale)
+    target = os.path.join(HERE, kind, name)
+    os.makedirs(target)
+    for file, value in [("before.json", before), ("after.json", after), ("expected.json", expected)]:
+        with open(os.path.join(target, file), "w") as out:
+            json.dump(value, out, indent=2)
+            out.write("\n")
+
+
+def recorded(name):
+    """The expected.json already written for a case, if any."""
+    for kind in sorted(os.listdir(HERE)):
+        path = os.path.join(HERE, kind, name, "expected.json")
+        if os.path.isfile(path):
+            with open(path) as handle:
+                return kind, json.load(handle)
+    return None
+
+
 def main():
-    """Writes each case into `<kind of its first op>/<name>/` (`unchanged/` when it has none).
-    Only the folders of the cases listed here are rewritten; hand-written folders are left alone."""
+    """Writes each case into `<kind>/<name>/`. With `--oracle`, expected.json is the reference's
+    verdict under each strategy (reasons left out; a stated reason is kept when the ops agree), and
+    every case whose stated ops differ is listed. Without it, a case that already has a recorded
+    expected.json keeps it (its schemas are rewritten), and only a new case is written from its
+    stated ops, to be recorded with `--oracle` before committing. Only the folders of the cases
+    listed here are touched; hand-written folders are left alone."""
     names = set()
-    for name, before, after, ops, reasons in CASES:
+    for name, *_ in CASES:
         assert name not in names, name
         names.add(name)
-        kind = ops[0][2] if ops else "unchanged"
-        folder = os.path.join(HERE, kind, name)
-        if os.path.isdir(folder):
-            shutil.rmtree(folder)
-        os.makedirs(folder)
-        for file, value in [("before.json", before), ("after.json", after), ("expected.json", verdicts(ops, reasons))]:
-            with open(os.path.join(folder, file), "w") as out:
-                json.dump(value, out, indent=2)
-                out.write("\n")
+    reference = None
+    if "--oracle" in sys.argv:
+        reference = oracle_verdicts(sys.argv[sys.argv.index("--oracle") + 1])
+    differ = []
+    for index, (name, before, after, ops, reasons, folder) in enumerate(CASES):
+        stated = verdicts(ops, reasons)
+        stated_kind = folder or (ops[0][2] if ops else "unchanged")
+        if reference is not None:
+            expected = {}
+            for strategy, verdict in reference[index].items():
+                verdict = without_reasons(verdict)
+                if reasons and [dict(op, reason=None) for op in verdict["ops"]] == [
+                        dict(op, reason=None) for op in stated[strategy]["ops"]]:
+                    verdict = stated[strategy]
+                expected[strategy] = verdict
+            if expected != stated:
+                differ.append(name)
+        else:
+            found = recorded(name)
+            expected = found[1] if found else stated
+        write_case(folder_for(stated_kind, expected["full"]["ops"] or expected["none"]["ops"]), name, before, after, expected)
+    if differ:
+        print(f"{len(differ)} case(s) recorded from the reference differ from their stated ops: " + ", ".join(differ))
     print(f"{len(CASES)} cases")
 
 
