@@ -230,3 +230,32 @@ fn an_in_place_bump_is_a_change_and_pinned_pointers_lose_their_edge() {
     );
     assert_eq!(diff["summary"]["breaking"], false);
 }
+
+/// Issue #14, "Also": `catalog-diff schema` on two files of a format it cannot judge (two Avro
+/// records whose field type differs) exits 2, naming the format it saw, never "No changes".
+#[test]
+fn the_schema_subcommand_refuses_a_format_it_cannot_judge() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let record = |kind: &str| {
+        format!(
+            r#"{{"type": "record", "name": "A", "fields": [{{"name": "x", "type": "{kind}"}}]}}"#
+        )
+    };
+    std::fs::write(dir.path().join("before.avsc"), record("int")).expect("write");
+    std::fs::write(dir.path().join("after.avsc"), record("string")).expect("write");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+        .args(["schema", "before.avsc", "after.avsc"])
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("before.avsc")
+            && stderr.contains("Avro")
+            && stderr.contains("cannot judge"),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("No changes"));
+}

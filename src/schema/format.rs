@@ -54,6 +54,17 @@ impl Undetected {
     }
 }
 
+/// The format a file's extension says, for the formats this build sees but cannot judge.
+fn seen_by_extension(extension: &str) -> Option<&'static str> {
+    match extension {
+        "avsc" | "avro" => Some("Avro"),
+        "proto" => Some("Protobuf"),
+        "graphql" | "gql" => Some("GraphQL"),
+        "xsd" => Some("XML Schema"),
+        _ => None,
+    }
+}
+
 /// Format names a catalog may declare that we recognise but do not judge yet.
 const RECOGNISED: &[&str] = &["avro", "protobuf", "proto"];
 
@@ -123,9 +134,12 @@ impl Format {
                     kind: UndetectedKind::Parse(error),
                 }),
             },
-            _ => Err(Undetected::other(format!(
-                "`{path}` is not a JSON Schema file"
-            ))),
+            _ => Err(Undetected::other(match seen_by_extension(&extension) {
+                Some(name) => {
+                    format!("`{path}` is {name} (by its extension), which cannot be judged yet")
+                }
+                None => format!("`{path}` is not a JSON Schema file"),
+            })),
         }
     }
 
