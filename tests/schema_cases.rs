@@ -75,12 +75,12 @@ fn read(path: &Path) -> Value {
 /// Drop `reason` where the expectation does not state one (ops keep their order).
 fn normalise(verdict: &Value, keep_reason: bool) -> Value {
     let mut verdict = verdict.clone();
-    if let Some(ops) = verdict.get_mut("ops").and_then(Value::as_array_mut) {
-        if !keep_reason {
-            for op in ops.iter_mut() {
-                if let Some(op) = op.as_object_mut() {
-                    op.remove("reason");
-                }
+    if let Some(ops) = verdict.get_mut("ops").and_then(Value::as_array_mut)
+        && !keep_reason
+    {
+        for op in ops.iter_mut() {
+            if let Some(op) = op.as_object_mut() {
+                op.remove("reason");
             }
         }
     }
