@@ -8,7 +8,7 @@
 #   medium  generated: 2,000 messages, 200 services, 20 domains, 300 commits
 #   large   generated: 10,000 messages, 1,000 services, 50 domains, 1,000 commits
 #
-# Generated repositories are written once by the hidden `catalog-diff generate` (deterministic,
+# Generated repositories are written once by `cargo run --example generate` (deterministic,
 # seed 1) and kept in target/bench-scale/. For each size it measures, as wall time (median of
 # RUNS runs, default 3) and peak resident memory (one run, GNU time):
 #   index    `catalog-diff index` at HEAD         vs git ls-tree | git cat-file --batch (HEAD's blobs)
@@ -55,8 +55,8 @@ repo_for() {
     small)
       [ -d "$shared/catalogs" ] || return 1
       [ -d "$dir" ] || git clone -q -b main "$shared/catalogs/examples-default.bundle" "$dir" ;;
-    medium) [ -d "$dir" ] || "$bin" generate "$dir" --messages 2000 --services 200 --domains 20 --commits 300 --seed 1 >/dev/null ;;
-    large) [ -d "$dir" ] || "$bin" generate "$dir" --messages 10000 --services 1000 --domains 50 --commits 1000 --seed 1 >/dev/null ;;
+    medium) [ -d "$dir" ] || cargo run --release --quiet --example generate -- "$dir" --messages 2000 --services 200 --domains 20 --commits 300 --seed 1 >/dev/null ;;
+    large) [ -d "$dir" ] || cargo run --release --quiet --example generate -- "$dir" --messages 10000 --services 1000 --domains 50 --commits 1000 --seed 1 >/dev/null ;;
     *) echo "unknown size $size (small, medium, large)" >&2; exit 2 ;;
   esac
   echo "$dir"

@@ -13,12 +13,14 @@ use std::ops::ControlFlow;
 use rayon::prelude::*;
 
 use crate::catalog::build::{self, Built, ParseCache};
-use crate::catalog::scope::{Reach, Scope};
+use crate::catalog::scope::Scope;
 use crate::catalog::{Diagnostic, FileSet, Index, Severity};
 use crate::diff::{
     self, ArchitectureDiff, EdgeChanges, Prepared, ResourceChanges, VerdictCache, summarize,
 };
 use crate::git::{self, CommitId, CommitInfo, Repo};
+use crate::pipeline::{build_options, cut, revert};
+use crate::report::Locations;
 
 /// Commits per parallel batch: enough to keep two to sixteen cores busy, few enough that the
 /// indexes held at once stay small.
@@ -45,11 +47,18 @@ pub struct Options {
 /// One commit that changed the catalog.
 pub struct Step {
     pub commit: CommitInfo,
-    /// The first parent this commit was diffed against (`None` for a root commit).
+    /// The first parent of this commit (`None` for a root commit).
     pub parent: Option<CommitId>,
-    pub diff: ArchitectureDiff,
+    /// The diff against the baseline; `None` when this commit's catalog is invalid (it has
+    /// errors), since a catalog that does not build would show phantom removals.
+    pub diff: Option<ArchitectureDiff>,
+    /// Set when the baseline is not the parent: the parent's catalog was invalid, so this
+    /// commit was diffed against the last commit whose catalog was valid.
+    pub against: Option<CommitId>,
     /// The catalog problems of this commit's own catalog.
     pub diagnostics: Vec<Diagnostic>,
+    /// Where the diff's findings live in the catalog.
+    pub locations: Locations,
 }
 
 impl Step {
@@ -58,6 +67,10 @@ impl Step {
             .iter()
             .filter(|d| d.severity == Severity::Error)
     }
+}
+
+fn has_errors(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(|d| d.severity == Severity::Error)
 }
 
 /// How a walk ended.
@@ -69,16 +82,6 @@ pub struct Outcome {
     pub stopped: bool,
     /// Changed commits diffed on the reach of their change rather than on whole catalogs.
     pub cut: usize,
-}
-
-/// The build options of one commit's catalog; `log` and `diff` build sides the same way.
-pub fn build_options(source: &str, commit: String) -> build::Options {
-    build::Options {
-        source: source.to_owned(),
-        commit,
-        hash_content: true,
-        include_schema_content: true,
-    }
 }
 
 /// Reads and builds the catalog of `commit` (an empty catalog for `None` or a commit without the
@@ -111,11 +114,14 @@ fn build_files(
 /// first commit is compared with: its first parent, or `None` for an empty catalog (a root
 /// commit, or the boundary of a shallow clone chosen by the caller). `progress` gets the number
 /// of commits walked so far; `on_step` gets each changed commit in order and may stop the walk.
+/// `cache` holds parses by blob id (it may come from an earlier run, and leaves with this one's).
+#[allow(clippy::too_many_arguments)] // the walk's inputs; grouping them would only rename them
 pub fn walk(
     repo: &Repo,
     start: Option<CommitId>,
     commits: &[CommitInfo],
     options: &Options,
+    cache: &ParseCache,
     progress: &mut dyn FnMut(usize),
     on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
 ) -> git::Result<Outcome> {
@@ -137,7 +143,7 @@ pub fn walk(
         repo,
         commits,
         options,
-        parse_cache: ParseCache::default(),
+        parse_cache: cache,
         verdict_cache: VerdictCache::default(),
         files: FileSet::default(),
         tree: None,
@@ -162,7 +168,7 @@ struct Walker<'a> {
     repo: &'a Repo,
     commits: &'a [CommitInfo],
     options: &'a Options,
-    parse_cache: ParseCache,
+    parse_cache: &'a ParseCache,
     verdict_cache: VerdictCache,
     files: FileSet,
     tree: Option<gix::ObjectId>,
@@ -179,18 +185,18 @@ impl Walker<'_> {
     }
 
     fn build(&self, files: &FileSet, commit: Option<CommitId>) -> Built {
-        build_files(files, commit, self.options, &self.parse_cache)
+        build_files(files, commit, self.options, self.parse_cache)
     }
 
     fn diff(&self, a: &Index, b: &Index) -> ArchitectureDiff {
         diff::diff_cached(a, b, &self.options.diff, &self.verdict_cache)
     }
 
-    /// Hands one changed commit to the caller.
+    /// Hands one changed commit to the caller; an invalid catalog gets no diff.
     fn emit(
         &mut self,
         position: usize,
-        diff: ArchitectureDiff,
+        (diff, against, locations): (ArchitectureDiff, Option<CommitId>, Locations),
         diagnostics: Vec<Diagnostic>,
         progress: &mut dyn FnMut(usize),
         on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
@@ -202,8 +208,10 @@ impl Walker<'_> {
         let step = Step {
             commit,
             parent,
-            diff,
+            diff: (!has_errors(&diagnostics)).then_some(diff),
+            against,
             diagnostics,
+            locations,
         };
         let flow = on_step(step);
         self.outcome.stopped = flow.is_break();
@@ -222,30 +230,59 @@ impl Walker<'_> {
         progress: &mut dyn FnMut(usize),
         on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
     ) -> git::Result<ControlFlow<()>> {
-        let mut scope = Scope::new(&self.files, &self.parse_cache);
+        let mut scope = Scope::new(&self.files, self.parse_cache);
         let first = self.build(&self.files, start);
         let mut diagnostics = first.diagnostics;
         // The whole Index of the previous commit, while the steps are whole builds.
         let mut whole = Some(first.index);
+        // The last valid commit and its Index, while the commits after it are invalid.
+        let mut last_valid: Option<(Option<CommitId>, Index)> = None;
         for &(position, tree) in changed {
             let changes = self.advance(tree)?;
             let commit = Some(self.commits[position].id);
+            if let Some((valid, index)) = last_valid.take() {
+                // Diffed whole against the last valid catalog, never against the invalid one;
+                // the scope still moves along with the files.
+                scope.reach(&self.files, &changes.paths, self.parse_cache);
+                let built = self.build(&self.files, commit);
+                let diff = self.labelled(self.diff(&index, &built.index), valid, position);
+                let locations = Locations::of(&diff, &index, &built.index);
+                diagnostics = built.diagnostics;
+                let invalid = has_errors(&diagnostics);
+                whole = (!invalid).then_some(built.index);
+                if invalid {
+                    last_valid = Some((valid, index));
+                }
+                let against = valid.filter(|v| Some(*v) != self.commits[position].first_parent());
+                if self
+                    .emit(
+                        position,
+                        (diff, against, locations),
+                        diagnostics.clone(),
+                        progress,
+                        on_step,
+                    )
+                    .is_break()
+                {
+                    return Ok(ControlFlow::Break(()));
+                }
+                continue;
+            }
             let cut = cut(
                 &mut scope,
                 &self.files,
                 &changes,
-                &self.parse_cache,
+                self.parse_cache,
                 &|files, after| self.build(files, if after { commit } else { start }),
             );
-            let (diff, step_diagnostics) = match cut {
+            let (diff, locations, previous) = match cut {
                 Some(cut) => {
                     whole = None;
                     self.outcome.cut += 1;
                     cut.carry(&mut diagnostics, &cut.after);
-                    (
-                        self.diff(&cut.before.index, &cut.after.index),
-                        diagnostics.clone(),
-                    )
+                    let diff = self.diff(&cut.before.index, &cut.after.index);
+                    let locations = Locations::of(&diff, &cut.before.index, &cut.after.index);
+                    (diff, locations, None)
                 }
                 None => {
                     let previous = match whole.take() {
@@ -254,26 +291,52 @@ impl Walker<'_> {
                     };
                     let built = self.build(&self.files, commit);
                     let diff = self.diff(&previous, &built.index);
+                    let locations = Locations::of(&diff, &previous, &built.index);
                     diagnostics = built.diagnostics;
                     whole = Some(built.index);
-                    (diff, diagnostics.clone())
+                    (diff, locations, Some(previous))
                 }
             };
-            let mut diff = diff;
-            // The baseline may carry an older commit's label (same catalog tree, or the walk's
-            // start); the parent is the commit this step is about.
-            if let Some(parent) = self.commits[position].first_parent() {
-                diff.refs.a.commit = parent.to_string();
+            let parent = self.commits[position].first_parent();
+            if has_errors(&diagnostics) {
+                // The next commits are diffed against the parent's catalog until one is valid.
+                let index = match previous {
+                    Some(index) => index,
+                    None => self.build(&revert(&self.files, &changes), start).index,
+                };
+                last_valid = Some((parent.or(start), index));
+                whole = None;
             }
-            diff.refs.b.commit = self.commits[position].id.to_string();
+            let diff = self.labelled(diff, parent, position);
             if self
-                .emit(position, diff, step_diagnostics, progress, on_step)
+                .emit(
+                    position,
+                    (diff, None, locations),
+                    diagnostics.clone(),
+                    progress,
+                    on_step,
+                )
                 .is_break()
             {
                 return Ok(ControlFlow::Break(()));
             }
         }
         Ok(ControlFlow::Continue(()))
+    }
+
+    /// The baseline may carry an older commit's label (same catalog tree, or the walk's start);
+    /// the refs name the baseline commit and the commit this step is about.
+    fn labelled(
+        &self,
+        mut diff: ArchitectureDiff,
+        baseline: Option<CommitId>,
+        position: usize,
+    ) -> ArchitectureDiff {
+        if let Some(baseline) = baseline {
+            diff.refs.a.commit = baseline.to_string();
+        }
+        diff.refs.b.commit = self.commits[position].id.to_string();
+        diff
     }
 
     /// Each changed commit against one fixed Index (`--against`): whole builds, in parallel
@@ -285,7 +348,7 @@ impl Walker<'_> {
         progress: &mut dyn FnMut(usize),
         on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
     ) -> git::Result<ControlFlow<()>> {
-        let fixed = Prepared::new(fixed);
+        let prepared = Prepared::new(fixed);
         for chunk in changed.chunks(CHUNK) {
             // gix handles are not Sync, so reading stays on this thread (blobs go through the
             // repository's BlobCache); building and diffing are pure and run in parallel.
@@ -296,25 +359,32 @@ impl Walker<'_> {
             }
             // The repository handle is not Sync: the parallel part sees only pure state.
             let (commits, options) = (self.commits, self.options);
-            let (parse_cache, verdict_cache) = (&self.parse_cache, &self.verdict_cache);
-            let steps: Vec<(ArchitectureDiff, Vec<Diagnostic>)> = chunk
+            let (parse_cache, verdict_cache) = (self.parse_cache, &self.verdict_cache);
+            let steps: Vec<(ArchitectureDiff, Locations, Vec<Diagnostic>)> = chunk
                 .par_iter()
                 .zip(&snapshots)
                 .map(|(&(position, _), files)| {
                     let built =
                         build_files(files, Some(commits[position].id), options, parse_cache);
                     let diff = diff::diff_prepared(
-                        &fixed,
+                        &prepared,
                         &Prepared::new(&built.index),
                         &options.diff,
                         verdict_cache,
                     );
-                    (diff, built.diagnostics)
+                    let locations = Locations::of(&diff, fixed, &built.index);
+                    (diff, locations, built.diagnostics)
                 })
                 .collect();
-            for (&(position, _), (diff, diagnostics)) in chunk.iter().zip(steps) {
+            for (&(position, _), (diff, locations, diagnostics)) in chunk.iter().zip(steps) {
                 if self
-                    .emit(position, diff, diagnostics, progress, on_step)
+                    .emit(
+                        position,
+                        (diff, None, locations),
+                        diagnostics,
+                        progress,
+                        on_step,
+                    )
                     .is_break()
                 {
                     return Ok(ControlFlow::Break(()));
@@ -323,132 +393,6 @@ impl Walker<'_> {
         }
         Ok(ControlFlow::Continue(()))
     }
-}
-
-/// Both sides of a change cut down to its [`Reach`] and built.
-///
-/// [`Reach`]: crate::catalog::scope::Reach
-pub struct Cut {
-    pub reach: Reach,
-    pub before: Built,
-    pub after: Built,
-}
-
-impl Cut {
-    /// Turns one side's whole-catalog `diagnostics` into the other side's, where `from` is
-    /// that other side's cut: only the resource files in the reach can differ.
-    pub fn carry(&self, diagnostics: &mut Vec<Diagnostic>, from: &Built) {
-        let inside = |d: &Diagnostic| self.reach.resource_files.contains(&d.file);
-        diagnostics.retain(|d| !inside(d));
-        diagnostics.extend(from.diagnostics.iter().filter(|d| inside(d)).cloned());
-        diagnostics.sort();
-        diagnostics.dedup();
-    }
-}
-
-/// Moves `scope` to `after` (the catalog once `changes` are applied) and builds both sides of
-/// the change on its reach with `build` (`true` for the after side). `None` when the change has
-/// no reach, when a cut misses a schema file the catalog has (one named through `../`), or when
-/// some resource names a schema file that does not exist (every diff lists it, see
-/// [`Scope::names_missing_schema`]): then only whole builds are faithful.
-pub fn cut(
-    scope: &mut Scope,
-    after: &FileSet,
-    changes: &git::Changes,
-    cache: &ParseCache,
-    build: &dyn Fn(&FileSet, bool) -> Built,
-) -> Option<Cut> {
-    let reach = scope
-        .reach(after, &changes.paths, cache)
-        .filter(|_| !changes.special)?;
-    if scope.names_missing_schema(after) {
-        return None;
-    }
-    let (before_cut, after_cut) = (build(&reach.before, false), build(&reach.after, true));
-    let was = |path: &str| match changes.paths.get(path) {
-        Some(before) => before.is_some(),
-        None => after.get(path).is_some(),
-    };
-    let is = |path: &str| after.get(path).is_some();
-    let complete = |built: &Built, exists: &dyn Fn(&str) -> bool| {
-        built.unresolved_files.iter().all(|path| !exists(path))
-    };
-    (complete(&before_cut, &was) && complete(&after_cut, &is)).then_some(Cut {
-        reach,
-        before: before_cut,
-        after: after_cut,
-    })
-}
-
-/// A diff of two catalogs, with what the command line reports besides it.
-pub struct SideBySide {
-    pub diff: ArchitectureDiff,
-    /// The baseline's catalog problems (as a whole build finds them).
-    pub before_diagnostics: Vec<Diagnostic>,
-    /// False when the baseline holds no resource at all.
-    pub before_has_resources: bool,
-    /// The candidate, built whole.
-    pub after: Built,
-}
-
-/// Diffs catalog `before` against catalog `after` (labelled `labels`). The candidate is built
-/// whole, so its problems are all found; the baseline is built only on the reach of the
-/// change when it has one, and its problems are carried over from the candidate's. The result
-/// equals two whole builds (tests/history_diff.rs holds them side by side).
-pub fn diff_files(
-    before: &FileSet,
-    after: &FileSet,
-    labels: (String, String),
-    source: &str,
-    options: &diff::Options,
-    cache: &ParseCache,
-) -> SideBySide {
-    let build = |files: &FileSet, label: &str| {
-        build::build(files, &build_options(source, label.to_owned()), cache)
-    };
-    let changes = git::Changes::between(before, after);
-    let verdicts = VerdictCache::default();
-    let whole = |whole_before: Built, whole_after: Built| SideBySide {
-        diff: diff::diff_cached(&whole_before.index, &whole_after.index, options, &verdicts),
-        before_has_resources: !whole_before.index.resources.is_empty(),
-        before_diagnostics: whole_before.diagnostics,
-        after: whole_after,
-    };
-    // When much of the catalog changed, its reach is everything: build both sides at once.
-    if changes.paths.len() * 4 > before.files.len().max(after.files.len()) {
-        let (a, b) = rayon::join(|| build(before, &labels.0), || build(after, &labels.1));
-        return whole(a, b);
-    }
-    let whole_after = build(after, &labels.1);
-    let mut scope = Scope::new(before, cache);
-    let cut = cut(&mut scope, after, &changes, cache, &|files, is_after| {
-        build(files, if is_after { &labels.1 } else { &labels.0 })
-    });
-    let Some(cut) = cut else {
-        return whole(build(before, &labels.0), whole_after);
-    };
-    let mut before_diagnostics = whole_after.diagnostics.clone();
-    cut.carry(&mut before_diagnostics, &cut.before);
-    SideBySide {
-        diff: diff::diff_cached(&cut.before.index, &cut.after.index, options, &verdicts),
-        before_diagnostics,
-        // Resources outside the reach are on both sides.
-        before_has_resources: !cut.before.index.resources.is_empty()
-            || whole_after.index.resources.len() > cut.after.index.resources.len(),
-        after: whole_after,
-    }
-}
-
-/// The catalog before `changes`, from the catalog after them.
-fn revert(after: &FileSet, changes: &git::Changes) -> FileSet {
-    let mut before = after.clone();
-    for (path, blob) in &changes.paths {
-        match blob {
-            Some(blob) => before.files.insert(path.clone(), blob.clone()),
-            None => before.files.remove(path),
-        };
-    }
-    before
 }
 
 /// Which part of each diff a walk reports.
@@ -474,12 +418,14 @@ pub fn select(diff: &ArchitectureDiff, selection: &Selection) -> ArchitectureDif
         removed: keep(&diff.edges.removed, touches),
     };
     let schema_changes = keep(&diff.schema_changes, |c| c.message.id == id);
+    let transitive_checks = keep(&diff.transitive_checks, |c| c.message.id == id);
     let impact = keep(&diff.impact, |i| i.message.id == id);
     ArchitectureDiff {
         summary: summarize(&resources, &edges, &schema_changes, &impact),
         resources,
         edges,
         schema_changes,
+        transitive_checks,
         impact,
         ..diff.clone()
     }

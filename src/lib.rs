@@ -5,12 +5,14 @@
 //! - [`git`]: a revision, the staged index, the working tree or a plain folder -> [`catalog::FileSet`]
 //! - [`catalog::build`]: FileSet -> [`catalog::Index`] (the SDK's `buildIndex`), pure
 //! - [`catalog::resolve`]: Index -> edges (the SDK's `resolve`), pure
-//! - [`schema`]: two JSON Schema documents -> a [`schema::Verdict`], pure
+//! - [`schema`]: two schema documents (JSON Schema, Avro) -> a [`schema::Verdict`], pure
 //! - [`diff`]: two Indexes -> an [`diff::ArchitectureDiff`], pure
+//! - [`pipeline`]: the whole diff in one call, [`pipeline::diff_revisions`]: read, index, resolve, compare
 //! - [`history`]: a first-parent commit list -> one ArchitectureDiff per changed commit (`log`)
+//! - [`policy`]: configuration, fingerprints, acknowledged breaks and the exit-code decision, pure
 //! - [`report`]: an ArchitectureDiff -> text, markdown or GitHub annotations, pure
 //! - [`hook`]: the git pre-commit hook script, pure
-//! - [`synth`]: a seeded synthetic catalog and history, as a `git fast-import` stream (benchmarks)
+//! - [`suggest`]: the closest names to one that was not found, for error messages
 //! - `cli`: the thin command line on top.
 
 pub mod catalog;
@@ -19,6 +21,8 @@ pub mod git;
 pub mod history;
 pub mod hook;
 pub mod json_text;
+pub mod pipeline;
+pub mod policy;
 pub mod report;
 pub mod schema;
-pub mod synth;
+pub mod suggest;

@@ -62,7 +62,11 @@ fn one_catalog_read_four_ways_is_identical() {
     let worktree = repo.read_worktree("").unwrap();
     let plain_dir = tempfile::tempdir().unwrap();
     write_files(plain_dir.path(), CATALOG);
-    let plain = git::read_dir(plain_dir.path()).unwrap();
+    let plain = git::read_dir(
+        plain_dir.path(),
+        catalog_diff::catalog::DEFAULT_MAX_FILE_SIZE,
+    )
+    .unwrap();
 
     assert_eq!(at_commit.files.len(), CATALOG.len());
     assert_eq!(summary(&at_commit), summary(&staged));
@@ -432,7 +436,7 @@ fn symlinks_and_submodules_are_special() {
             "{side:?}"
         );
     }
-    let plain = git::read_dir(&t.path()).unwrap();
+    let plain = git::read_dir(&t.path(), catalog_diff::catalog::DEFAULT_MAX_FILE_SIZE).unwrap();
     assert_eq!(
         plain.special.get("events/E/link.mdx"),
         Some(&SpecialEntry::Symlink)
@@ -470,7 +474,11 @@ fn non_repository_path() {
     let err = Repo::discover(dir.path()).unwrap_err();
     assert!(matches!(err, Error::NotARepository { .. }), "{err}");
     assert!(err.to_string().contains(&dir.path().display().to_string()));
-    let missing = git::read_dir(&dir.path().join("missing")).unwrap_err();
+    let missing = git::read_dir(
+        &dir.path().join("missing"),
+        catalog_diff::catalog::DEFAULT_MAX_FILE_SIZE,
+    )
+    .unwrap_err();
     assert!(matches!(missing, Error::Io { .. }), "{missing}");
 }
 

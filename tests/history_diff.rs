@@ -3,6 +3,9 @@
 //! the thread count. Skipped, with a message, when `../shared` is not there.
 
 mod support;
+#[path = "../examples/generate/synth/mod.rs"]
+#[allow(dead_code, reason = "the walk tests use only the repository writer")]
+mod synth;
 
 use catalog_diff::catalog::Severity;
 use catalog_diff::catalog::build::{Options, ParseCache, build};
@@ -77,23 +80,40 @@ fn assert_walk_equals_whole_builds(repo: &Repo, dir: &str) -> (usize, usize) {
     };
     let cache = ParseCache::default();
     let mut steps = 0;
-    let outcome = history::walk(repo, None, &commits, &options, &mut |_| {}, &mut |step| {
-        steps += 1;
-        let a = history::build_at(repo, step.parent, &options, &cache).expect("parent");
-        let b = history::build_at(repo, Some(step.commit.id), &options, &cache).expect("commit");
-        let mut expected = diff::diff(&a.index, &b.index, &options.diff);
-        expected.refs.a.commit = step.parent.map(|p| p.to_string()).unwrap_or_default();
-        let json = |d: &diff::ArchitectureDiff| serde_json::to_value(d).expect("json");
-        assert_eq!(
-            json(&step.diff),
-            json(&expected),
-            "{} ({})",
-            step.commit.id,
-            step.commit.subject
-        );
-        assert_eq!(step.diagnostics, b.diagnostics, "{}", step.commit.id);
-        std::ops::ControlFlow::Continue(())
-    })
+    let walk_cache = ParseCache::default();
+    let outcome = history::walk(
+        repo,
+        None,
+        &commits,
+        &options,
+        &walk_cache,
+        &mut |_| {},
+        &mut |step| {
+            steps += 1;
+            // An invalid catalog has no diff; the commit after it is diffed against the last
+            // valid one.
+            let baseline = step.against.or(step.parent);
+            let a = history::build_at(repo, baseline, &options, &cache).expect("baseline");
+            let b =
+                history::build_at(repo, Some(step.commit.id), &options, &cache).expect("commit");
+            let invalid = b.diagnostics.iter().any(|d| d.severity == Severity::Error);
+            let expected = (!invalid).then(|| {
+                let mut expected = diff::diff(&a.index, &b.index, &options.diff);
+                expected.refs.a.commit = baseline.map(|p| p.to_string()).unwrap_or_default();
+                expected
+            });
+            let json = |d: &diff::ArchitectureDiff| serde_json::to_value(d).expect("json");
+            assert_eq!(
+                step.diff.as_ref().map(json),
+                expected.as_ref().map(json),
+                "{} ({})",
+                step.commit.id,
+                step.commit.subject
+            );
+            assert_eq!(step.diagnostics, b.diagnostics, "{}", step.commit.id);
+            std::ops::ControlFlow::Continue(())
+        },
+    )
     .expect("walk");
     (steps, outcome.cut)
 }
@@ -111,18 +131,27 @@ fn the_walk_equals_whole_builds_on_examples_default() {
     assert!(steps > 50);
 }
 
+/// Writes a generated repository at `dir`: (messages, services, domains, commits, seed).
+fn generate(
+    dir: &std::path::Path,
+    (messages, services, domains, commits, seed): (usize, usize, usize, usize, u64),
+) {
+    let params = synth::Params {
+        messages,
+        services,
+        domains,
+        commits,
+        seed,
+    };
+    let catalog = synth::Catalog::generate(&params).expect("valid params");
+    synth::repository::write(dir, &catalog).expect("the repository is written");
+}
+
 #[test]
 fn the_walk_equals_whole_builds_on_a_generated_history() {
     let temp = tempfile::tempdir().expect("a temporary folder");
     let dir = temp.path().join("synthetic");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
-        .arg("generate")
-        .arg(&dir)
-        .args(["--messages", "150", "--services", "30", "--domains", "6"])
-        .args(["--commits", "150", "--seed", "7"])
-        .output()
-        .expect("generate runs");
-    assert!(status.status.success(), "{status:?}");
+    generate(&dir, (150, 30, 6, 150, 7));
     let repo = Repo::discover(&dir).expect("a repository");
     let (steps, cut) = assert_walk_equals_whole_builds(&repo, "");
     eprintln!("generated: {cut} of {steps} steps diffed on their reach");
@@ -275,10 +304,9 @@ fn the_walk_equals_whole_builds_on_tricky_changes() {
     assert!(assert_diff_files_equals_whole_builds(&git, 3) > 10);
 }
 
-/// `history::diff_files` (the candidate whole, the baseline on the reach) against two whole
+/// `pipeline::diff_files` (the candidate whole, the baseline on the reach) against two whole
 /// builds, for pairs of commits `step` apart, both ways round. Returns how many pairs it checked.
 fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
-    use catalog_diff::history;
     let commits = repo.first_parent_walk(None).expect("history");
     let cache = ParseCache::default();
     let options = diff::Options::default();
@@ -289,14 +317,14 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
     let whole = |(label, files): &(String, catalog_diff::catalog::FileSet)| {
         build(
             files,
-            &history::build_options("catalog", label.clone()),
+            &catalog_diff::pipeline::build_options("catalog", label.clone()),
             &cache,
         )
     };
     let mut checked = 0;
     for (i, j) in (step..files.len()).flat_map(|j| [(j - step, j), (j, j - step)]) {
         let (a, b) = (&files[i], &files[j]);
-        let got = history::diff_files(
+        let got = catalog_diff::pipeline::diff_files(
             &a.1,
             &b.1,
             (a.0.clone(), b.0.clone()),
@@ -332,14 +360,7 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
 fn diff_files_equals_whole_builds() {
     let temp = tempfile::tempdir().expect("a temporary folder");
     let dir = temp.path().join("synthetic");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
-        .arg("generate")
-        .arg(&dir)
-        .args(["--messages", "80", "--services", "16", "--domains", "4"])
-        .args(["--commits", "40", "--seed", "3"])
-        .output()
-        .expect("generate runs");
-    assert!(output.status.success(), "{output:?}");
+    generate(&dir, (80, 16, 4, 40, 3));
     let generated = Repo::discover(&dir).expect("a repository");
     assert!(assert_diff_files_equals_whole_builds(&generated, 1) > 70);
     assert!(assert_diff_files_equals_whole_builds(&generated, 9) > 50);

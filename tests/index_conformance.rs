@@ -54,8 +54,8 @@ fn read(path: &Path) -> String {
 
 /// Compares one catalog folder with its expected files; returns a failure description.
 fn check_case(catalog: &Path, expected_dir: &Path, source: &str) -> Option<String> {
-    let files =
-        git::read_dir(catalog).unwrap_or_else(|e| panic!("reading {}: {e}", catalog.display()));
+    let files = git::read_dir(catalog, catalog_diff::catalog::DEFAULT_MAX_FILE_SIZE)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", catalog.display()));
     let sdk_failed = expected_dir.join("expected.sdk-error.txt").exists();
     let mut failures = Vec::new();
     let (hashed, diagnostics, errors) = index_text(&files, source, "local", true);

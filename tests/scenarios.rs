@@ -23,7 +23,11 @@ fn side(case: &Path, name: &str) -> Index {
             .expect("valid JSON");
         return Index::from_value(&value).expect("an Index document");
     }
-    let files = git::read_dir(&case.join(name)).expect("a catalog folder");
+    let files = git::read_dir(
+        &case.join(name),
+        catalog_diff::catalog::DEFAULT_MAX_FILE_SIZE,
+    )
+    .expect("a catalog folder");
     let options = Options {
         source: "scenario".into(),
         commit: name.into(),
@@ -49,6 +53,7 @@ fn options(case: &Path) -> diff::Options {
             .get("includeSchemaContent")
             .and_then(Value::as_bool)
             .unwrap_or(false),
+        ..diff::Options::default()
     }
 }
 

@@ -1,8 +1,11 @@
-//! The synthetic catalog generator (`catalog_diff::synth`, `catalog-diff generate`): same seed,
+//! The synthetic catalog generator (the `generate` example, included here by path): same seed,
 //! same bytes; the catalog indexes cleanly with the expected counts; the written repository
 //! has one commit per step, and `log` judges the breaking steps breaking.
 
 mod support;
+#[path = "../examples/generate/synth/mod.rs"]
+#[allow(dead_code, reason = "the summary line is the generator program's")]
+mod synth;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -11,8 +14,8 @@ use std::process::Output;
 use catalog_diff::catalog::Severity;
 use catalog_diff::catalog::build::{self, Options, ParseCache};
 use catalog_diff::git;
-use catalog_diff::synth::{Catalog, ChangeKind, Params};
 use serde_json::Value;
+use synth::{Catalog, ChangeKind, Params};
 
 fn small() -> Params {
     Params {
@@ -94,7 +97,8 @@ fn the_catalog_indexes_without_errors_and_with_the_expected_counts() {
     let tree = final_tree(&catalog);
     let files: Vec<(&str, &str)> = tree.iter().map(|(p, c)| (p.as_str(), c.as_str())).collect();
     support::write_files(dir.path(), &files);
-    let files = git::read_dir(dir.path()).expect("reading the folder");
+    let files = git::read_dir(dir.path(), catalog_diff::catalog::DEFAULT_MAX_FILE_SIZE)
+        .expect("reading the folder");
     let built = build::build(&files, &Options::default(), &ParseCache::default());
     let errors: Vec<_> = built
         .diagnostics
@@ -153,38 +157,18 @@ fn catalog_diff(dir: &Path, args: &[&str]) -> Output {
         .expect("runs")
 }
 
-fn generate(parent: &Path, name: &str) -> Output {
-    catalog_diff(
-        parent,
-        &[
-            "generate",
-            name,
-            "--messages",
-            "60",
-            "--services",
-            "12",
-            "--domains",
-            "4",
-            "--commits",
-            "30",
-            "--seed",
-            "7",
-        ],
-    )
+/// Writes the small catalog as a repository `parent/name`; the head commit id.
+fn generate(parent: &Path, name: &str) -> anyhow::Result<String> {
+    let catalog = Catalog::generate(&small())?;
+    synth::repository::write(&parent.join(name), &catalog)
 }
 
 #[test]
 fn generate_writes_a_repository_that_log_walks() {
     let temp = tempfile::tempdir().expect("a temporary folder");
-    let output = generate(temp.path(), "repo");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let summary = String::from_utf8_lossy(&output.stdout);
-    assert!(summary.contains("31 commits"), "{summary}");
+    let head = generate(temp.path(), "repo").expect("the repository is written");
     let repo = temp.path().join("repo");
+    assert_eq!(support::git_in(&repo, 0, &["rev-parse", "main"]), head);
     assert_eq!(
         support::git_in(&repo, 0, &["rev-list", "--count", "main"]),
         "31"
@@ -233,12 +217,10 @@ fn generate_writes_a_repository_that_log_walks() {
 #[test]
 fn generate_is_reproducible_and_refuses_a_non_empty_folder() {
     let temp = tempfile::tempdir().expect("a temporary folder");
-    assert!(generate(temp.path(), "a").status.success());
-    assert!(generate(temp.path(), "b").status.success());
-    let head = |name: &str| support::git_in(&temp.path().join(name), 0, &["rev-parse", "main"]);
-    assert_eq!(head("a"), head("b"));
+    let a = generate(temp.path(), "a").expect("written");
+    let b = generate(temp.path(), "b").expect("written");
+    assert_eq!(a, b);
 
-    let again = generate(temp.path(), "a");
-    assert_eq!(again.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&again.stderr).contains("not empty"));
+    let again = generate(temp.path(), "a").expect_err("a non-empty folder is refused");
+    assert!(again.to_string().contains("not empty"), "{again}");
 }

@@ -4,6 +4,8 @@
 
 pub mod build;
 pub mod frontmatter;
+mod lint;
+mod persist;
 pub mod resolve;
 pub mod scope;
 pub mod version;
@@ -25,6 +27,22 @@ impl fmt::Display for BlobId {
     }
 }
 
+impl BlobId {
+    /// The id from its 40 hexadecimal digits.
+    pub fn from_hex(text: &str) -> Option<BlobId> {
+        let bytes = text.as_bytes();
+        if bytes.len() != 40 {
+            return None;
+        }
+        let mut id = [0u8; 20];
+        for (n, pair) in bytes.chunks(2).enumerate() {
+            let digit = |b: u8| (b as char).to_digit(16);
+            id[n] = (digit(pair[0])? * 16 + digit(pair[1])?) as u8;
+        }
+        Some(BlobId(id))
+    }
+}
+
 impl fmt::Debug for BlobId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "BlobId({self})")
@@ -38,12 +56,20 @@ pub struct Blob {
     pub data: Arc<[u8]>,
 }
 
-/// A tree entry that is not a regular file, kept so the builder can report it.
+/// A tree entry that is not read as a file, kept so the builder can report it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpecialEntry {
     Symlink,
     Submodule,
+    /// A file larger than the limit it was read under (bytes), left unread.
+    TooLarge {
+        size: u64,
+        limit: u64,
+    },
 }
+
+/// How large a file catalog-diff reads by default (schemas, front matter, specifications).
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 64 << 20;
 
 /// Every file of one catalog side, keyed by catalog path (relative to the catalog root,
 /// `/`-separated). Directories are implied by the paths.
@@ -59,7 +85,9 @@ impl FileSet {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The catalog cannot be read faithfully: exit 2.
@@ -70,7 +98,7 @@ pub enum Severity {
 }
 
 /// A problem found in a catalog, tied to the file (and line) it comes from.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostic {
     pub severity: Severity,
     /// Catalog path of the offending file.

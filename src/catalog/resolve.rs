@@ -371,6 +371,14 @@ const POINTER_FIELDS: [(Reach, &str, Option<&str>); 28] = [
     (Reach::Nested("receives", "triggers"), "sends", Some("receives.triggers")),
 ];
 
+/// The fields that must hold a list of pointers (the SDK ignores any other value).
+pub(crate) fn pointer_lists() -> impl Iterator<Item = &'static str> {
+    POINTER_FIELDS.iter().filter_map(|(reach, ..)| match reach {
+        Reach::Direct(field) => Some(*field),
+        Reach::Nested(..) => None,
+    })
+}
+
 /// Resolves the indexes against each other, in the given order (SDK `resolve`).
 pub fn resolve(indexes: &[Index]) -> Resolved<'_> {
     let (assets, warnings) = resolve_assets(indexes);

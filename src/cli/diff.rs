@@ -4,17 +4,16 @@
 use std::io::{IsTerminal, Write};
 
 use anyhow::Context;
-use catalog_diff::catalog::Diagnostic;
-use catalog_diff::catalog::build::ParseCache;
-use catalog_diff::catalog::{FileSet, Index, Severity};
-use catalog_diff::diff::{self, ArchitectureDiff, SchemaChange, SideDiagnostic};
-use catalog_diff::git::{self, Repo};
-use catalog_diff::history;
-use catalog_diff::report;
+use catalog_diff::catalog::Severity;
+use catalog_diff::diff;
+use catalog_diff::git::Repo;
 use catalog_diff::schema::Strategy;
+use catalog_diff::{pipeline, policy, report};
 
+use super::cache::Cache;
 use super::exit_code;
 use super::index::CatalogArgs;
+use super::settings::Settings;
 
 #[derive(clap::Args, Debug, Default)]
 pub struct DiffArgs {
@@ -26,20 +25,37 @@ pub struct DiffArgs {
     pub staged: bool,
     #[command(flatten)]
     pub catalog: CatalogArgs,
-    /// backward, forward, full or none.
-    #[arg(long, default_value = "full", value_parser = parse_strategy)]
-    pub strategy: Strategy,
     /// text (for people), json (the ArchitectureDiff document), markdown (a pull-request
-    /// comment), github (workflow annotations).
+    /// comment), github (workflow annotations), sarif (SARIF 2.1.0 for code scanning).
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
-    /// breaking: exit 1 when the diff is breaking; unknown: also when a schema change has no
-    /// verdict; never: always exit 0 when the diff ran.
-    #[arg(long, value_enum, default_value_t)]
-    pub fail_on: FailOn,
     /// Put the raw before/after schema text on each schema change.
     #[arg(long)]
     pub include_schema_content: bool,
+    /// Under a transitive strategy, also judge each changed schema against every version it had
+    /// in the baseline's first-parent history (default: the configuration's `history`).
+    #[arg(long)]
+    pub history: bool,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+}
+
+/// How changes are judged and what the exit code says: shared by the diff and `log`. A flag
+/// wins over the configuration file, which wins over the default.
+#[derive(clap::Args, Debug, Default)]
+pub struct PolicyArgs {
+    /// backward, forward, full or none (see below). Default: the configuration's, else full.
+    #[arg(long, value_parser = parse_strategy)]
+    pub strategy: Option<Strategy>,
+    /// breaking: exit 1 when a diff (for `log`, some step) has a break that is not
+    /// acknowledged; unknown: also when a schema change has no verdict or a catalog cannot be
+    /// judged; never: exit 0 whenever it ran. Default: the configuration's, else breaking.
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
+    /// The configuration file. Default: catalog-diff.toml at the repository root of the side
+    /// being checked (the working tree, the staged index or the candidate revision).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<std::path::PathBuf>,
     /// auto (only on a terminal, and not when NO_COLOR is set), always or never.
     #[arg(long, value_enum, default_value_t)]
     pub color: ColorChoice,
@@ -52,6 +68,8 @@ impl Default for CatalogArgs {
             dir: None,
             source: None,
             strict: false,
+            max_file_size: catalog_diff::catalog::DEFAULT_MAX_FILE_SIZE,
+            cache: Default::default(),
         }
     }
 }
@@ -68,6 +86,19 @@ pub enum Format {
     Json,
     Markdown,
     Github,
+    Sarif,
+}
+
+impl From<Format> for report::ReportFormat {
+    fn from(format: Format) -> Self {
+        match format {
+            Format::Text => report::ReportFormat::Text,
+            Format::Json => report::ReportFormat::Json,
+            Format::Markdown => report::ReportFormat::Markdown,
+            Format::Github => report::ReportFormat::Github,
+            Format::Sarif => report::ReportFormat::Sarif,
+        }
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -76,6 +107,16 @@ pub enum FailOn {
     Breaking,
     Unknown,
     Never,
+}
+
+impl From<FailOn> for policy::FailOn {
+    fn from(fail_on: FailOn) -> Self {
+        match fail_on {
+            FailOn::Breaking => policy::FailOn::Breaking,
+            FailOn::Unknown => policy::FailOn::Unknown,
+            FailOn::Never => policy::FailOn::Never,
+        }
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -87,87 +128,66 @@ pub enum ColorChoice {
 }
 
 pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
-    let repo = Repo::discover(&args.catalog.repo)?;
-    let sides = repo.parse_range(args.range.as_deref(), args.staged)?;
+    let repo = args.catalog.discover()?;
     let source = source_name(&repo, &args.catalog);
-    let dir = repo.detect_catalog_dir_for(&sides, args.catalog.dir.as_deref())?;
-    let (side_a, side_b) = (
-        read_side(&repo, sides.baseline(), &dir)?,
-        read_side(&repo, sides.candidate(), &dir)?,
-    );
-    let cache = ParseCache::default();
-    let options = diff::Options {
-        strategy: args.strategy,
-        include_schema_content: args.include_schema_content,
+    let sides = repo.parse_range(args.range.as_deref(), args.staged)?;
+    let settings = Settings::load(
+        &repo,
+        sides.candidate(),
+        &args.policy,
+        args.catalog.dir.as_deref(),
+    )?;
+    let cache = Cache::open(&args.catalog.cache, Some(&repo));
+    let request = pipeline::Request {
+        sides,
+        dir: settings.dir.as_deref(),
+        source: &source,
+        diff: diff::Options {
+            strategy: settings.strategy,
+            include_schema_content: args.include_schema_content,
+            message_strategies: settings.message_strategies.clone(),
+        },
+        history: args.history || settings.history,
+        cache: &cache.parses,
     };
-    let compared = history::diff_files(
-        &side_a.files,
-        &side_b.files,
-        (side_a.commit.clone(), side_b.commit.clone()),
-        &source,
-        &options,
-        &cache,
-    );
-    let problems = [
-        (
-            "a",
-            side_a.commit.as_str(),
-            compared.before_diagnostics.as_slice(),
-        ),
-        (
-            "b",
-            side_b.commit.as_str(),
-            compared.after.diagnostics.as_slice(),
-        ),
-    ];
-    if failed(&problems, args.catalog.strict) {
+    let mut compared = pipeline::diff_revisions(&repo, &request)?;
+    cache.save();
+    if failed(&compared.sides, args.catalog.strict) {
         return Ok(exit_code::ERROR);
     }
-    let has_resources = [
-        compared.before_has_resources,
-        !compared.after.index.resources.is_empty(),
-    ];
-    for ((name, commit, _), has) in problems.iter().zip(has_resources) {
-        if !has {
-            eprintln!(
-                "note: side {name} ({commit}) has no catalog resources in `{}`; comparing with an empty catalog",
-                display_dir(&dir)
-            );
-        }
+    for side in compared.sides.iter().filter(|side| !side.has_resources) {
+        eprintln!(
+            "note: side {} ({}) has no catalog resources in `{}`; comparing with an empty catalog",
+            side.name,
+            side.label,
+            display_dir(&compared.dir)
+        );
     }
-
-    let mut result = compared.diff;
-    result.diagnostics = side_diagnostics(&problems);
-    let rendered = render(&result, &args, &compared.after.index, &dir);
+    let decision = policy::decide(
+        &compared.diff,
+        settings.fail_on,
+        &settings.acks,
+        settings.today,
+    );
+    if settings.from_files {
+        compared.diff.policy = Some(decision.clone());
+    }
+    let context = report::Context {
+        color: use_color(args.policy.color),
+        locations: &compared.locations,
+        dir: &compared.dir,
+        decision: Some(&decision),
+    };
+    let rendered = report::render(&compared.diff, args.format.into(), &context);
     let mut stdout = std::io::stdout().lock();
     write!(stdout, "{rendered}").context("writing the report to stdout")?;
     // The process ends here: the OS takes the memory back faster than freeing it piece by piece.
-    std::mem::forget((
-        side_a,
-        side_b,
-        cache,
-        compared.after,
-        compared.before_diagnostics,
-    ));
-    Ok(policy(&result, args.fail_on))
-}
-
-/// The exit code `--fail-on` gives a diff.
-pub(super) fn policy(result: &ArchitectureDiff, fail_on: FailOn) -> u8 {
-    if trips(result, fail_on) {
+    std::mem::forget(compared);
+    Ok(if decision.tripped {
         exit_code::POLICY
     } else {
         exit_code::OK
-    }
-}
-
-/// True when `result` trips the `--fail-on` policy.
-pub(super) fn trips(result: &ArchitectureDiff, fail_on: FailOn) -> bool {
-    match fail_on {
-        FailOn::Breaking => result.summary.breaking,
-        FailOn::Unknown => result.summary.breaking || result.summary.schema_unknown > 0,
-        FailOn::Never => false,
-    }
+    })
 }
 
 /// The Index `source`: `--source`, else the repository folder's name.
@@ -177,18 +197,6 @@ pub(super) fn source_name(repo: &Repo, catalog: &CatalogArgs) -> String {
         .clone()
         .or_else(|| repo.workdir_name())
         .unwrap_or_else(|| "catalog".into())
-}
-
-fn render(result: &ArchitectureDiff, args: &DiffArgs, candidate: &Index, dir: &str) -> String {
-    match args.format {
-        Format::Json => {
-            let value = serde_json::to_value(result).unwrap_or_default();
-            format!("{}\n", catalog_diff::json_text::to_pretty(&value))
-        }
-        Format::Text => report::text(result, use_color(args.color)),
-        Format::Markdown => report::markdown(result),
-        Format::Github => report::github(result, &|change| locate(change, candidate, dir)),
-    }
 }
 
 pub(super) fn use_color(choice: ColorChoice) -> bool {
@@ -202,70 +210,20 @@ pub(super) fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
-/// The repository path of a schema change's file, from the candidate index (or the baseline
-/// path when the file was removed).
-fn locate(change: &SchemaChange, candidate: &Index, dir: &str) -> Option<report::Annotation> {
-    let file = change.after.as_ref().or(change.before.as_ref())?;
-    let resource = candidate.resources.iter().find(|r| {
-        r.kind() == change.message.kind
-            && r.id() == change.message.id
-            && r.version() == change.message.version.b.as_deref()
-    })?;
-    let content_dir = resource
-        .str_field("contentPath")?
-        .rsplit_once('/')
-        .map_or("", |(d, _)| d);
-    let mut path = [dir, content_dir, file.path.as_str()]
-        .iter()
-        .filter(|p| !p.is_empty())
-        .copied()
-        .collect::<Vec<_>>()
-        .join("/");
-    path = path.replace("/./", "/");
-    let entry = resource
-        .get("schemas")?
-        .as_array()?
-        .iter()
-        .find(|entry| entry.get("path").and_then(|p| p.as_str()) == Some(file.path.as_str()));
-    let content = entry
-        .and_then(|entry| entry.get("content")?.as_str())
-        .map(str::to_owned);
-    let declared = entry.and_then(|entry| entry.get("format")?.as_str());
-    let format = content
-        .as_deref()
-        .and_then(|text| catalog_diff::schema::Format::detect(declared, &file.path, text).ok());
-    Some(report::Annotation {
-        file: path,
-        content,
-        format,
-    })
-}
-
-/// One side's catalog problems: its name (`a`, `b`), its label and its diagnostics.
-type Problems<'a> = (&'static str, &'a str, &'a [Diagnostic]);
-
-fn failed(sides: &[Problems<'_>], strict: bool) -> bool {
+/// Prints the sides' problems; true when the run must stop (an error, or a warning under
+/// `--strict`).
+fn failed(sides: &[pipeline::SideReport], strict: bool) -> bool {
     let mut stderr = std::io::stderr().lock();
-    let mut errors = 0;
-    let mut warnings = 0;
-    for (side, commit, diagnostics) in sides {
-        for d in diagnostics.iter() {
-            match d.severity {
-                Severity::Error => {
-                    errors += 1;
-                    let _ = writeln!(stderr, "[side {side}: {commit}] {d}");
-                }
-                Severity::Warning => warnings += 1,
-            }
-        }
-    }
+    let all = || {
+        sides
+            .iter()
+            .flat_map(|side| side.diagnostics.iter().map(move |d| (side, d)))
+    };
+    let errors = all().filter(|(_, d)| d.severity == Severity::Error).count();
+    let warnings = all().count() - errors;
     if errors > 0 || (strict && warnings > 0) {
-        if errors == 0 {
-            for (side, commit, diagnostics) in sides {
-                for d in diagnostics.iter() {
-                    let _ = writeln!(stderr, "[side {side}: {commit}] {d}");
-                }
-            }
+        for (side, d) in all().filter(|(_, d)| errors == 0 || d.severity == Severity::Error) {
+            let _ = writeln!(stderr, "[side {}: {}] {d}", side.name, side.label);
         }
         let _ = writeln!(
             stderr,
@@ -274,30 +232,6 @@ fn failed(sides: &[Problems<'_>], strict: bool) -> bool {
         return true;
     }
     false
-}
-
-fn side_diagnostics(sides: &[Problems<'_>]) -> Vec<SideDiagnostic> {
-    sides
-        .iter()
-        .flat_map(|&(side, _, diagnostics)| {
-            diagnostics.iter().map(move |d| SideDiagnostic {
-                side,
-                diagnostic: d.clone(),
-            })
-        })
-        .collect()
-}
-
-struct ReadSide {
-    files: FileSet,
-    commit: String,
-}
-
-fn read_side(repo: &Repo, side: git::Side, dir: &str) -> anyhow::Result<ReadSide> {
-    Ok(ReadSide {
-        files: repo.read(side, dir)?,
-        commit: side.label(),
-    })
 }
 
 pub(super) fn display_dir(dir: &str) -> &str {

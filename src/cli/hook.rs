@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use catalog_diff::git::Repo;
+use catalog_diff::git::{self, Repo};
 use catalog_diff::hook::{self, BACKUP_NAME, HOOK_NAME};
 use catalog_diff::schema::Strategy;
 use clap::ValueEnum;
@@ -44,16 +44,35 @@ struct InstallArgs {
     /// `pre-commit.catalog-diff-backup` and restored by `uninstall`.
     #[arg(long)]
     force: bool,
-    /// The hook's --strategy: backward, forward, full or none.
-    #[arg(long, default_value = "full", value_parser = parse_strategy)]
-    strategy: Strategy,
-    /// The hook's --fail-on: breaking, unknown or never (never only reports).
-    #[arg(long, value_enum, default_value_t)]
-    fail_on: FailOn,
+    /// The hook's --strategy: backward, forward, full or none. Default: none given, so the
+    /// configuration file decides each time the hook runs (else full).
+    #[arg(long, value_parser = parse_strategy)]
+    strategy: Option<Strategy>,
+    /// The hook's --fail-on: breaking, unknown or never (never only reports). Default: none
+    /// given, so the configuration file decides (else breaking).
+    #[arg(long, value_enum)]
+    fail_on: Option<FailOn>,
     /// The hook's --dir: the catalog folder, relative to the repository root. Default: found
     /// automatically each time the hook runs.
     #[arg(long, value_name = "PATH")]
     dir: Option<String>,
+}
+
+impl InstallArgs {
+    /// The options the hook passes after `--staged`: only those given here.
+    fn hook_args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        if let Some(strategy) = self.strategy {
+            args.extend(["--strategy".to_owned(), strategy.as_str().to_owned()]);
+        }
+        if let Some(name) = self.fail_on.and_then(|f| f.to_possible_value()) {
+            args.extend(["--fail-on".to_owned(), name.get_name().to_owned()]);
+        }
+        if let Some(dir) = &self.dir {
+            args.extend(["--dir".to_owned(), dir.clone()]);
+        }
+        args
+    }
 }
 
 pub fn run(args: HookArgs) -> anyhow::Result<u8> {
@@ -85,15 +104,10 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
     }
     // A program path we cannot know leaves the hook to find `catalog-diff` on PATH.
     let program = std::env::current_exe().and_then(std::fs::canonicalize).ok();
-    let fail_on = args
-        .fail_on
-        .to_possible_value()
-        .map_or_else(|| "breaking".to_owned(), |v| v.get_name().to_owned());
+    let hook_args = args.hook_args();
     let script = hook::render(&hook::Options {
         program: program.as_deref(),
-        strategy: args.strategy.as_str(),
-        fail_on: &fail_on,
-        dir: args.dir.as_deref(),
+        args: &hook_args,
     });
     std::fs::create_dir_all(&dir).map_err(|e| not_writable(&dir, e))?;
     // Write next to the hook and rename, so a failure never leaves a half-written hook behind.
@@ -118,15 +132,15 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
         println!("kept the previous hook as {}", backup.display());
     }
     println!(
-        "installed {} (runs `{} --staged --strategy {} --fail-on {fail_on}{}`)",
+        "installed {} (runs `{} --staged{}`)",
         hook_path.display(),
         program
             .as_deref()
             .map_or_else(|| "catalog-diff".into(), Path::to_string_lossy),
-        args.strategy,
-        args.dir
-            .as_deref()
-            .map_or_else(String::new, |d| format!(" --dir {d}")),
+        hook_args
+            .iter()
+            .map(|arg| format!(" {arg}"))
+            .collect::<String>(),
     );
     Ok(exit_code::OK)
 }
@@ -155,28 +169,15 @@ fn uninstall(args: &RepoArg) -> anyhow::Result<u8> {
     Ok(exit_code::OK)
 }
 
-/// The folder git runs hooks from: `core.hooksPath` (relative to the work tree root, as git
-/// runs hooks there) or else the common git dir's `hooks`, which linked worktrees share.
+/// The hooks folder of the repository holding `path`, which must be a folder if it exists.
 fn hooks_dir(path: &Path) -> anyhow::Result<PathBuf> {
-    let repo = Repo::discover(path)?;
-    let gix = repo.gix();
-    let Some(workdir) = gix.workdir() else {
-        bail!(
+    let dir = match Repo::discover(path)?.hooks_dir() {
+        Err(git::Error::BareRepository { git_dir, .. }) => bail!(
             "{} is a bare repository: nothing is committed there, so a pre-commit hook would never run\n  hint: install the hook in a clone with a work tree",
-            gix.git_dir().display()
-        );
+            git_dir.display()
+        ),
+        other => other?,
     };
-    let configured = gix
-        .config_snapshot()
-        .trusted_path("core.hooksPath")
-        .context("reading core.hooksPath from the git config")?;
-    let dir = match configured {
-        Some(dir) if dir.is_absolute() => dir,
-        Some(dir) => workdir.join(dir),
-        None => gix.common_dir().join("hooks"),
-    };
-    // Absolute, so messages name the folder whatever the current directory is.
-    let dir = std::path::absolute(&dir).unwrap_or(dir);
     if dir.exists() && !dir.is_dir() {
         bail!(
             "the hooks folder {} is not a folder; nothing was changed\n  hint: point core.hooksPath at a folder (`git config core.hooksPath`)",

@@ -4,11 +4,12 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use catalog_diff::catalog::build::{self, Options, ParseCache};
+use catalog_diff::catalog::build::{self, Options};
 use catalog_diff::catalog::{FileSet, Severity};
 use catalog_diff::git::{self, Repo};
 use catalog_diff::json_text;
 
+use super::cache::Cache;
 use super::exit_code;
 
 #[derive(clap::Args, Debug)]
@@ -35,8 +36,7 @@ pub struct IndexArgs {
 /// Where the catalog is and how it is named: shared by every command that reads a catalog.
 #[derive(clap::Args, Debug)]
 pub struct CatalogArgs {
-    /// The repository (discovered upwards from PATH, like git). For `index`, a folder
-    /// outside any repository is read as a plain catalog folder.
+    /// The repository (discovered upwards from PATH, like git).
     #[arg(short = 'C', long = "repo", value_name = "PATH", default_value = ".")]
     pub repo: PathBuf,
     /// The catalog folder, relative to the repository root. Default: found automatically.
@@ -48,6 +48,42 @@ pub struct CatalogArgs {
     /// Exit 2 on any catalog warning (dangling references, SDK surprises), not only on errors.
     #[arg(long)]
     pub strict: bool,
+    /// Largest file read (front matter, schemas, specifications); a larger one is an error
+    /// naming it, never read. Bytes, or with a K, M or G suffix (powers of 1024).
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
+    pub max_file_size: u64,
+    #[command(flatten)]
+    pub cache: super::cache::CacheArgs,
+}
+
+impl CatalogArgs {
+    /// The repository holding `--repo`, reading files up to `--max-file-size`.
+    pub fn discover(&self) -> Result<Repo, git::Error> {
+        let mut repo = Repo::discover(&self.repo)?;
+        repo.set_max_file_size(self.max_file_size);
+        Ok(repo)
+    }
+}
+
+/// `4096`, `64K`, `64M`, `1G` (powers of 1024; a trailing `B` or `iB` is allowed).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let upper = text.trim().to_ascii_uppercase();
+    let trimmed = upper.trim_end_matches("IB").trim_end_matches('B');
+    let (digits, shift) = match trimmed.char_indices().last() {
+        Some((at, 'K')) => (&trimmed[..at], 10),
+        Some((at, 'M')) => (&trimmed[..at], 20),
+        Some((at, 'G')) => (&trimmed[..at], 30),
+        _ => (trimmed, 0),
+    };
+    digits
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .filter(|n| *n > 0)
+        .ok_or_else(|| {
+            format!("`{text}` is not a size: use bytes or a number with K, M or G (64M)")
+        })
 }
 
 /// One catalog side, read: its files, its name and the commit string of its Index.
@@ -55,6 +91,8 @@ pub struct Side {
     pub files: FileSet,
     pub source: String,
     pub commit: String,
+    /// The repository it was read from (`None` for a plain folder).
+    pub repo: Option<Repo>,
 }
 
 pub fn run(args: IndexArgs) -> anyhow::Result<u8> {
@@ -65,7 +103,9 @@ pub fn run(args: IndexArgs) -> anyhow::Result<u8> {
         hash_content: !args.no_hash,
         include_schema_content: args.include_schema_content,
     };
-    let built = build::build(&side.files, &options, &ParseCache::default());
+    let cache = Cache::open(&args.catalog.cache, side.repo.as_ref());
+    let built = build::build(&side.files, &options, &cache.parses);
+    cache.save();
     let failed = report_diagnostics(&built.diagnostics, args.catalog.strict);
     if failed {
         return Ok(exit_code::ERROR);
@@ -108,7 +148,7 @@ pub fn report_diagnostics(diagnostics: &[catalog_diff::catalog::Diagnostic], str
 
 fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
     let catalog = &args.catalog;
-    let repo = match Repo::discover(&catalog.repo) {
+    let repo = match catalog.discover() {
         Ok(repo) => repo,
         Err(git::Error::NotARepository { .. })
             if args.rev.is_none() && !args.staged && !args.worktree =>
@@ -117,12 +157,13 @@ fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
                 Some(dir) => catalog.repo.join(dir),
                 None => catalog.repo.clone(),
             };
-            let files = git::read_dir(&root)?;
+            let files = git::read_dir(&root, catalog.max_file_size)?;
             let source = catalog.source.clone().unwrap_or_else(|| folder_name(&root));
             return Ok(Side {
                 files,
                 source,
                 commit: "local".into(),
+                repo: None,
             });
         }
         Err(error) => return Err(error.into()),
@@ -138,6 +179,7 @@ fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
             files: repo.read_staged(&dir)?,
             source,
             commit: "staged".into(),
+            repo: Some(repo),
         });
     }
     if args.worktree {
@@ -146,6 +188,7 @@ fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
             files: repo.read_worktree(&dir)?,
             source,
             commit: "worktree".into(),
+            repo: Some(repo),
         });
     }
     let rev = args.rev.as_deref().unwrap_or("HEAD");
@@ -155,6 +198,7 @@ fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
         files: repo.read_commit(commit, &dir)?,
         source,
         commit: commit.to_string(),
+        repo: Some(repo),
     })
 }
 

@@ -6,16 +6,18 @@ use std::ops::ControlFlow;
 
 use anyhow::Context;
 use catalog_diff::catalog::build::ParseCache;
-use catalog_diff::diff::{self, ArchitectureDiff, ImpactReason};
+use catalog_diff::diff::{self, ArchitectureDiff};
 use catalog_diff::git::{CommitInfo, Repo, Side};
 use catalog_diff::history::{self, Baseline, Selection, Step};
+use catalog_diff::policy::{self, FailOn};
 use catalog_diff::report;
-use catalog_diff::schema::Strategy;
 
-use super::diff::{ColorChoice, FailOn, parse_strategy, source_name, trips, use_color};
+use super::cache::Cache;
+use super::diff::{PolicyArgs, source_name, use_color};
 use super::exit_code;
 use super::index::{CatalogArgs, report_diagnostics};
 use super::progress::Progress;
+use super::settings::Settings;
 
 #[derive(clap::Args, Debug)]
 pub struct LogArgs {
@@ -35,19 +37,11 @@ pub struct LogArgs {
     pub first_breaking: bool,
     #[command(flatten)]
     pub catalog: CatalogArgs,
-    /// backward, forward, full or none.
-    #[arg(long, default_value = "full", value_parser = parse_strategy)]
-    pub strategy: Strategy,
     /// text (a timeline for people) or json (one object per line and commit).
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
-    /// breaking: exit 1 when some step broke; unknown: also when a step has a schema change
-    /// without a verdict; never: always exit 0 when the walk ran.
-    #[arg(long, value_enum, default_value_t)]
-    pub fail_on: FailOn,
-    /// auto (only on a terminal, and not when NO_COLOR is set), always or never.
-    #[arg(long, value_enum, default_value_t)]
-    pub color: ColorChoice,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,14 +52,14 @@ pub enum Format {
 }
 
 pub fn run(args: LogArgs) -> anyhow::Result<u8> {
-    let repo = Repo::discover(&args.catalog.repo)?;
+    let repo = args.catalog.discover()?;
     let mut commits = repo.first_parent_walk(args.range.as_deref())?;
-    let Some(tip) = commits.last().map(|c| c.id) else {
+    if commits.is_empty() {
         eprintln!("{}", empty_range_note(args.range.as_deref()));
         return Ok(exit_code::OK);
-    };
+    }
     let mut start = commits.first().and_then(CommitInfo::first_parent);
-    if let Some(parent) = start.filter(|p| !repo.gix().has_object(p.0)) {
+    if let Some(parent) = start.filter(|p| !repo.has_commit(*p)) {
         // A shallow clone: the oldest commit's parent was never fetched. That commit becomes
         // the starting point instead of a bogus "everything was added" step.
         let boundary = commits.remove(0);
@@ -77,13 +71,21 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         );
         start = Some(boundary.id);
     }
-    let dir = repo.detect_catalog_dir(Side::Commit(tip), args.catalog.dir.as_deref())?;
+    let ids: Vec<_> = start
+        .into_iter()
+        .chain(commits.iter().map(|c| c.id))
+        .collect();
+    // The configuration and acknowledgements of the newest commit of the range hold.
+    let tip = commits.last().map_or(Side::Unborn, |c| Side::Commit(c.id));
+    let settings = Settings::load(&repo, tip, &args.policy, args.catalog.dir.as_deref())?;
+    let dir = repo.detect_catalog_dir_in(&ids, settings.dir.as_deref())?;
     let mut options = history::Options {
         source: source_name(&repo, &args.catalog),
         dir,
         diff: diff::Options {
-            strategy: args.strategy,
+            strategy: settings.strategy,
             include_schema_content: false,
+            message_strategies: settings.message_strategies.clone(),
         },
         baseline: Baseline::Parent,
     };
@@ -100,23 +102,26 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     let selection = Selection {
         message: args.message.clone(),
     };
-    let color = args.format == Format::Text && use_color(args.color);
+    let color = args.format == Format::Text && use_color(args.policy.color);
     let progress = Progress::commits(commits.len(), args.format == Format::Text);
     let mut stdout = std::io::stdout().lock();
     let mut state = State::default();
+    let cache = Cache::open(&args.catalog.cache, Some(&repo));
     let outcome = history::walk(
         &repo,
         start,
         &commits,
         &options,
+        &cache.parses,
         &mut |walked| progress.set(walked),
         &mut |step| {
-            let decision = state.judge(&step, &selection, &args);
+            let decision = state.judge(&step, &selection, &args, &settings);
             if let Some(view) = &decision.shown {
-                let text = match args.format {
-                    Format::Text => text_entry(&step, view, color),
-                    Format::Json => json_entry(&step, view),
+                let format = match args.format {
+                    Format::Text => report::ReportFormat::Text,
+                    Format::Json => report::ReportFormat::Json,
                 };
+                let text = report::log_entry(&step, view.as_ref(), format, color);
                 if let Err(error) = progress.suspend(|| stdout.write_all(text.as_bytes())) {
                     state.write_error = Some(error);
                     return ControlFlow::Break(());
@@ -126,6 +131,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         },
     );
     progress.finish();
+    cache.save();
     let outcome = outcome?;
     if let Some(error) = state.write_error {
         return Err(error).context("writing the log to stdout");
@@ -136,6 +142,15 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
             short(commit)
         );
         return Ok(exit_code::ERROR);
+    }
+    if let Some(id) = args.message.as_deref().filter(|_| !state.message_seen) {
+        let tip = commits.last().map(|c| c.id);
+        if let Some(nearby) = missing_message(&repo, &options, [start, tip], id)? {
+            anyhow::bail!(
+                "no resource `{id}` in the range{}\n  hint: --message takes a message id, as in its front matter",
+                catalog_diff::suggest::hint(&nearby.iter().map(String::as_str).collect::<Vec<_>>())
+            );
+        }
     }
     if !outcome.stopped {
         eprintln!(
@@ -168,21 +183,42 @@ struct State {
     tripped: bool,
     /// The commit `--strict` stopped at.
     strict_stop: Option<String>,
+    /// `--message` named something some step's diff mentions.
+    message_seen: bool,
     write_error: Option<std::io::Error>,
 }
 
 /// Whether (and how) to show a step, and whether to keep walking.
 struct Decision {
-    shown: Option<ArchitectureDiff>,
+    /// `Some(None)`: shown as an invalid catalog, without a diff.
+    shown: Option<Option<ArchitectureDiff>>,
     flow: ControlFlow<()>,
 }
 
 impl State {
-    fn judge(&mut self, step: &Step, selection: &Selection, args: &LogArgs) -> Decision {
-        let view = history::select(&step.diff, selection);
+    fn judge(
+        &mut self,
+        step: &Step,
+        selection: &Selection,
+        args: &LogArgs,
+        settings: &Settings,
+    ) -> Decision {
         let has_problems = !step.diagnostics.is_empty();
-        if history::is_empty(&view) && step.errors().next().is_none() {
-            let flow = self.strict_flow(step, args.catalog.strict && has_problems);
+        let strict_stop = args.catalog.strict && has_problems;
+        let Some(diff) = &step.diff else {
+            // An invalid catalog cannot be judged: always shown, and an unknown for the policy.
+            self.changed += 1;
+            self.tripped |= settings.fail_on == FailOn::Unknown;
+            let flow = self.strict_flow(step, strict_stop);
+            return Decision {
+                shown: Some(None),
+                flow,
+            };
+        };
+        let view = history::select(diff, selection);
+        // A commit that makes the catalog valid again is shown even when nothing else changed.
+        if history::is_empty(&view) && step.errors().next().is_none() && step.against.is_none() {
+            let flow = self.strict_flow(step, strict_stop);
             return Decision { shown: None, flow };
         }
         self.changed += 1;
@@ -190,9 +226,10 @@ impl State {
         if breaking {
             self.broke += 1;
         }
-        let tripped = trips(&view, args.fail_on);
+        let tripped =
+            policy::decide(&view, settings.fail_on, &settings.acks, settings.today).tripped;
         if (args.breaking_only || args.first_breaking) && !breaking {
-            let flow = self.strict_flow(step, args.catalog.strict && has_problems);
+            let flow = self.strict_flow(step, strict_stop);
             return Decision { shown: None, flow };
         }
         self.tripped |= tripped;
@@ -201,10 +238,10 @@ impl State {
             self.tripped = true;
             ControlFlow::Break(())
         } else {
-            self.strict_flow(step, args.catalog.strict && has_problems)
+            self.strict_flow(step, strict_stop)
         };
         Decision {
-            shown: Some(view),
+            shown: Some(Some(view)),
             flow,
         }
     }
@@ -222,88 +259,26 @@ impl State {
     }
 }
 
-/// One timeline line, plus the breaking details and catalog errors under it.
-fn text_entry(step: &Step, view: &ArchitectureDiff, color: bool) -> String {
-    let commit = &step.commit;
-    let author = commit
-        .author
-        .split_once(" <")
-        .map_or(commit.author.as_str(), |(name, _)| name);
-    let s = &view.summary;
-    let mut line = format!(
-        "{} {} {}  {}  [{}]",
-        short(&commit.id.to_string()),
-        commit.date.get(..10).unwrap_or(&commit.date),
-        author,
-        commit.subject,
-        report::counts(s),
-    );
-    if s.breaking {
-        line.push_str(&format!("  {}", breaking_label(view)));
+/// `None` when a resource `id` is in the catalog at one of `commits` (the ends of the walk);
+/// else the closest ids there.
+fn missing_message(
+    repo: &Repo,
+    options: &history::Options,
+    commits: [Option<catalog_diff::git::CommitId>; 2],
+    id: &str,
+) -> anyhow::Result<Option<Vec<String>>> {
+    let mut ids = Vec::new();
+    for commit in commits.into_iter().flatten() {
+        let built = history::build_at(repo, Some(commit), options, &ParseCache::default())?;
+        ids.extend(built.index.resources.iter().map(|r| r.id().to_owned()));
     }
-    line.push('\n');
-    if s.breaking {
-        for detail in report::breaking_details(view, color).lines() {
-            if !detail.trim().is_empty() {
-                line.push_str(&format!("  {detail}\n"));
-            }
-        }
+    if ids.iter().any(|known| known == id) {
+        return Ok(None);
     }
-    for error in step.errors() {
-        line.push_str(&format!("    error: {error}\n"));
-    }
-    line
-}
-
-/// `BREAKING OrderCreated, Payment (backward, forward)`.
-fn breaking_label(view: &ArchitectureDiff) -> String {
-    let mut messages = Vec::new();
-    let mut directions = Vec::new();
-    for change in view
-        .schema_changes
-        .iter()
-        .filter(|c| c.breaking == Some(true))
-    {
-        messages.push(change.message.id.clone());
-        if let Some(direction) = change.direction {
-            directions.push(direction.as_str().to_owned());
-        }
-    }
-    for impact in view
-        .impact
-        .iter()
-        .filter(|i| i.reason == ImpactReason::MessageRemoved)
-    {
-        messages.push(impact.message.id.clone());
-        directions.push("removed".to_owned());
-    }
-    for list in [&mut messages, &mut directions] {
-        list.sort();
-        list.dedup();
-    }
-    format!(
-        "BREAKING {} ({})",
-        messages.join(", "),
-        directions.join(", ")
-    )
-}
-
-/// One JSON object on one line.
-fn json_entry(step: &Step, view: &ArchitectureDiff) -> String {
-    let commit = &step.commit;
-    let mut entry = serde_json::json!({
-        "commit": commit.id.to_string(),
-        "parent": step.parent.map(|p| p.to_string()),
-        "author": commit.author,
-        "date": commit.date,
-        "subject": commit.subject,
-        "diff": view,
-    });
-    let errors: Vec<_> = step.errors().collect();
-    if !errors.is_empty() {
-        entry["errors"] = serde_json::json!(errors);
-    }
-    format!("{entry}\n")
+    ids.sort();
+    ids.dedup();
+    let nearby = catalog_diff::suggest::closest(id, ids.iter().map(String::as_str));
+    Ok(Some(nearby.into_iter().map(str::to_owned).collect()))
 }
 
 fn empty_range_note(range: Option<&str>) -> String {

@@ -1,30 +1,45 @@
 //! The command line: clap types, dispatch to the library, reporting and exit codes.
 //! The only place that prints, reads the environment or decides the process exit code.
 
+mod ack;
+mod cache;
 mod diff;
 mod exit_code;
-mod generate;
 mod hook;
 mod index;
 mod log;
 mod progress;
 mod schema;
+mod settings;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-const AFTER_HELP: &str = "\
+/// The footer of the commands whose exit code is a policy (`--fail-on`).
+const POLICY_HELP: &str = "\
+Strategies (schema-registry meanings):
+  backward  a reader on the new schema must read data written with the old one (replays)
+  forward   a reader on the old schema must read data written with the new one (the consumers in the graph)
+  full      both (the default)
+  none      report changes, never call anything breaking
+
 Exit codes:
   0  ran, and the policy (--fail-on) is satisfied
   1  ran, and the policy tripped (a breaking change; with --fail-on unknown, also a change without a verdict)
+  2  could not run: bad arguments, not a repository, unknown revision, invalid catalog, I/O error";
+
+/// The footer of the commands that only print or write.
+const PLAIN_HELP: &str = "\
+Exit codes:
+  0  done
   2  could not run: bad arguments, not a repository, unknown revision, invalid catalog, I/O error";
 
 /// Architecture and schema-compatibility diff for EventCatalog catalogs kept in git.
 ///
 /// With no subcommand, diffs two sides of the repository: `catalog-diff main..HEAD`.
 #[derive(Parser, Debug)]
-#[command(name = "catalog-diff", version, args_conflicts_with_subcommands = true, after_help = AFTER_HELP)]
+#[command(name = "catalog-diff", version, args_conflicts_with_subcommands = true, after_help = POLICY_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -35,23 +50,32 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// The architecture diff between two sides (the default command).
-    #[command(after_help = AFTER_HELP)]
+    #[command(after_help = POLICY_HELP)]
     Diff(diff::DiffArgs),
     /// Print the catalog's Index document (the EventCatalog SDK's `buildIndex`) at one revision.
-    #[command(after_help = AFTER_HELP)]
+    ///
+    /// A folder outside any repository (`-C path/to/catalog`) is read as a plain catalog folder.
+    #[command(after_help = PLAIN_HELP)]
     Index(index::IndexArgs),
     /// The compatibility history of a range: one entry per commit that changed the catalog.
-    #[command(after_help = AFTER_HELP)]
+    #[command(after_help = POLICY_HELP)]
     Log(log::LogArgs),
-    /// Judge two schema files directly (paths on disk).
-    #[command(after_help = AFTER_HELP)]
+    /// Judge two schema files directly: JSON Schema or Avro (paths on disk).
     Schema(schema::SchemaArgs),
     /// Install or uninstall the git pre-commit hook that runs `catalog-diff --staged`.
-    #[command(after_help = AFTER_HELP)]
+    #[command(after_help = PLAIN_HELP)]
     Hook(hook::HookArgs),
-    /// Write a synthetic catalog repository for benchmarks (hidden: a developer tool).
-    #[command(hide = true)]
-    Generate(generate::GenerateArgs),
+    /// Acknowledge a break so it no longer fails the check (appends to catalog-diff.ack.toml).
+    #[command(after_help = PLAIN_HELP)]
+    Ack(ack::AckArgs),
+    /// Print shell completions (bash, zsh, fish or powershell) to stdout.
+    #[command(
+        after_help = "Install, for example: catalog-diff completions bash > ~/.local/share/bash-completion/completions/catalog-diff"
+    )]
+    Completions {
+        /// The shell to complete in.
+        shell: clap_complete::Shell,
+    },
 }
 
 pub fn main() -> ExitCode {
@@ -73,7 +97,8 @@ pub fn main() -> ExitCode {
         Some(Command::Log(args)) => log::run(args),
         Some(Command::Schema(args)) => schema::run(args),
         Some(Command::Hook(args)) => hook::run(args),
-        Some(Command::Generate(args)) => generate::run(args),
+        Some(Command::Ack(args)) => ack::run(args),
+        Some(Command::Completions { shell }) => completions(shell),
     };
     match outcome {
         Ok(code) => ExitCode::from(code),
@@ -83,6 +108,15 @@ pub fn main() -> ExitCode {
             ExitCode::from(exit_code::ERROR)
         }
     }
+}
+
+fn completions(shell: clap_complete::Shell) -> anyhow::Result<u8> {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut command, "catalog-diff", &mut out);
+    std::io::Write::write_all(&mut std::io::stdout().lock(), &out)?;
+    Ok(exit_code::OK)
 }
 
 /// `catalog-diff ... | head` closing the pipe early is not a failure.

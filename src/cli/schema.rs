@@ -1,6 +1,7 @@
-//! `catalog-diff schema BEFORE AFTER`: judge two schema files on disk. This file only reads the
-//! two files, hands them to the library's format seam and prints the verdict; every error names
-//! the file it came from and says what to do, and a file it cannot judge is never a pass.
+//! `catalog-diff schema BEFORE AFTER`: judge two schema files on disk (JSON Schema or Avro). This
+//! file only reads the two files, hands them to the library's format seam and prints the verdict;
+//! every error names the file it came from and says what to do, and a file it cannot judge is
+//! never a pass.
 
 use std::path::{Path, PathBuf};
 
@@ -21,8 +22,10 @@ pub enum SchemaFormat {
 
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Exit codes: 0 no breaking change, 1 a breaking change under the strategy, \
-2 could not run (unreadable file, a file that does not parse, not a schema, a format that cannot be judged)."
+    after_help = "Strategies: backward (a reader on the new schema reads old data), forward (a reader \
+on the old schema reads new data), full (both), none (never breaking).\n\n\
+Exit codes: 0 no breaking change, 1 a breaking change under the strategy, \
+2 could not run (unreadable file, a file that does not parse, an invalid Avro schema, not a schema, a format that cannot be judged)."
 )]
 pub struct SchemaArgs {
     /// The schema before the change.
@@ -35,9 +38,14 @@ pub struct SchemaArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: SchemaFormat,
-    /// Judge both files as this format instead of telling it from the file (json-schema).
+    /// Judge both files as this format instead of telling it from the file (json-schema, avro;
+    /// by default `.avsc` and `.avro` are Avro, `.json`, `.yaml` and `.yml` JSON Schema).
     #[arg(long, value_name = "F", value_parser = parse_format)]
     pub schema_format: Option<Format>,
+    /// Largest file read; a larger one is an error naming it. Bytes, or with a K, M or G
+    /// suffix (powers of 1024).
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = super::index::parse_size)]
+    pub max_file_size: u64,
 }
 
 fn parse_format(text: &str) -> Result<Format, String> {
@@ -69,13 +77,34 @@ impl Loaded {
     }
 }
 
-fn load(role: &str, path: &Path, forced: Option<Format>) -> anyhow::Result<Loaded> {
-    let text = std::fs::read_to_string(path).with_context(|| {
-        format!(
-            "cannot read the {role} schema {}; check the path",
-            path.display()
+/// The text of a file, read no further than `limit` bytes (a pipe or `/dev/zero` included), a
+/// leading byte order mark dropped.
+fn read_bounded(role: &str, path: &Path, limit: u64) -> anyhow::Result<String> {
+    use std::io::Read;
+    let shown = path.display();
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(limit + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("cannot read the {role} schema {shown}; check the path"))?;
+    if bytes.len() as u64 > limit {
+        anyhow::bail!(
+            "{shown}: the {role} schema is larger than {limit} bytes; raise the limit with --max-file-size if it is really a schema"
+        );
+    }
+    let text = String::from_utf8(bytes).map_err(|error| {
+        let at = error.utf8_error().valid_up_to();
+        anyhow::anyhow!(
+            "{shown}: the {role} schema is not UTF-8 text (byte {at}); save it as UTF-8"
         )
     })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    })
+}
+
+fn load(role: &str, path: &Path, forced: Option<Format>, limit: u64) -> anyhow::Result<Loaded> {
+    let text = read_bounded(role, path, limit)?;
     let shown = path.display().to_string();
     let format = match forced {
         Some(format) => format,
@@ -108,13 +137,26 @@ fn explain_error(role: &str, shown: &str, error: schema::Error) -> anyhow::Error
         } => anyhow::anyhow!(
             "{shown}:{line}:{column}: the {role} schema is not valid {syntax} ({message}); fix the syntax there"
         ),
+        schema::Error::Invalid {
+            format,
+            line,
+            ref message,
+            ..
+        } => anyhow::anyhow!(
+            "{shown}:{line}: the {role} schema is not a valid {format} schema: {message}; fix it there"
+        ),
         other => anyhow::anyhow!("{shown}: {other}"),
     }
 }
 
 pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
-    let before = load("before", &args.before, args.schema_format)?;
-    let after = load("after", &args.after, args.schema_format)?;
+    let before = load(
+        "before",
+        &args.before,
+        args.schema_format,
+        args.max_file_size,
+    )?;
+    let after = load("after", &args.after, args.schema_format, args.max_file_size)?;
     if before.format != after.format {
         anyhow::bail!(
             "{} is {} but {} is {}; compare two files of the same format",
@@ -129,7 +171,11 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
         .compare(before.document(), after.document(), args.strategy)
         .map_err(|error| {
             let (role, shown) = match &error {
-                schema::Error::Parse { file, .. } if *file == after.path => ("after", &after.path),
+                schema::Error::Parse { file, .. } | schema::Error::Invalid { file, .. }
+                    if *file == after.path =>
+                {
+                    ("after", &after.path)
+                }
                 _ => ("before", &before.path),
             };
             explain_error(role, shown, error)

@@ -9,7 +9,7 @@
 //! latest version replaced by a newer one) is a `changed` resource, never a removed one, so it
 //! raises no `message_removed`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
@@ -18,7 +18,8 @@ use serde_json::{Map, Value};
 use super::impact::{self, Graph};
 use super::order::{compare_versions, locale_cmp};
 use super::*;
-use crate::catalog::{Index, Resource};
+use crate::catalog::version::{cmp_code_units, index_order, is_higher};
+use crate::catalog::{Index, Resource, Severity};
 use crate::schema::{self, Document, Format, Strategy, Verdict};
 
 pub const MESSAGE_TYPES: &[&str] = &["event", "command", "query"];
@@ -28,6 +29,19 @@ pub struct Options {
     pub strategy: Strategy,
     /// Copy the raw before/after schema text onto each schema change.
     pub include_schema_content: bool,
+    /// Strategies set per message id (`[messages."id"]` in the configuration), which win over
+    /// `strategy` for that message's schema changes.
+    pub message_strategies: BTreeMap<String, Strategy>,
+}
+
+impl Options {
+    /// The strategy a message's schema changes are judged under.
+    pub fn strategy_for(&self, message_id: &str) -> Strategy {
+        self.message_strategies
+            .get(message_id)
+            .copied()
+            .unwrap_or(self.strategy)
+    }
 }
 
 /// Verdicts keyed by (before hash, after hash, strategy): a history walk judges each pair of
@@ -41,6 +55,14 @@ pub struct VerdictCache {
 enum Judgement {
     Judged(Verdict),
     Unknown(String),
+    /// Unknown because one side does not parse or breaks its format's rules: the reason, and
+    /// the problem for a diagnostic naming that side's file.
+    Refused {
+        reason: String,
+        side: &'static str,
+        line: usize,
+        message: String,
+    },
 }
 
 /// Diffs baseline `a` against candidate `b`.
@@ -86,7 +108,8 @@ pub fn diff_prepared(
     let (side_a, side_b) = (&a.side, &b.side);
     let resources = resource_changes(side_a, side_b);
     let edges = impact::edge_changes(&a.graph, &b.graph);
-    let schema_changes = schema_changes(side_a, side_b, options, cache);
+    let (schema_changes, diagnostics) = schema_changes(side_a, side_b, options, cache);
+    let transitive_checks = transitive_checks(side_b, &schema_changes, options, cache);
     let impact = impact::impact(
         &a.graph,
         &schema_changes,
@@ -116,7 +139,9 @@ pub fn diff_prepared(
         edges,
         schema_changes,
         impact,
-        diagnostics: Vec::new(),
+        transitive_checks,
+        diagnostics,
+        policy: None,
     }
 }
 
@@ -397,14 +422,16 @@ fn pair_files<'a>(
     pairs
 }
 
+/// The schema changes of a diff, and a diagnostic for each schema file that does not parse.
 fn schema_changes(
     a: &Side<'_>,
     b: &Side<'_>,
     options: &Options,
     cache: &VerdictCache,
-) -> Vec<SchemaChange> {
+) -> (Vec<SchemaChange>, Vec<SideDiagnostic>) {
     let pairs = message_pairs(a, b);
-    pairs
+    // In the reference's order: no sorting after the (order-keeping) parallel judging.
+    let (changes, problems): (Vec<SchemaChange>, Vec<Option<SideDiagnostic>>) = pairs
         .par_iter()
         .flat_map_iter(|(old, new)| {
             pair_files(schema_entries(old), schema_entries(new))
@@ -414,7 +441,90 @@ fn schema_changes(
                 })
                 .collect::<Vec<_>>()
         })
-        .collect()
+        .unzip();
+    let mut diagnostics: Vec<SideDiagnostic> = problems.into_iter().flatten().collect();
+    diagnostics.sort_by(|x, y| (x.side, &x.diagnostic).cmp(&(y.side, &y.diagnostic)));
+    diagnostics.dedup();
+    (changes, diagnostics)
+}
+
+/// The order of transitive checks (our extension): message type, id, versions, file.
+fn schema_change_order(x: &SchemaChange, y: &SchemaChange) -> std::cmp::Ordering {
+    cmp_code_units(&x.message.kind, &y.message.kind)
+        .then_with(|| cmp_code_units(&x.message.id, &y.message.id))
+        .then_with(|| {
+            index_order(
+                x.message.version.a.as_deref(),
+                y.message.version.a.as_deref(),
+            )
+        })
+        .then_with(|| {
+            index_order(
+                x.message.version.b.as_deref(),
+                y.message.version.b.as_deref(),
+            )
+        })
+        .then_with(|| file_path(x).cmp(file_path(y)))
+}
+
+/// Under a transitive strategy, a message whose latest schema changed is also judged against
+/// every earlier version the candidate catalog keeps (versioned folders), except the one the
+/// plain comparison already used: one entry per schema file pair, the earlier version as `a`.
+fn transitive_checks(
+    b: &Side<'_>,
+    changes: &[SchemaChange],
+    options: &Options,
+    cache: &VerdictCache,
+) -> Vec<SchemaChange> {
+    let mut checks = Vec::new();
+    for (key, versions) in &b.groups {
+        if !MESSAGE_TYPES.contains(&key.0) || !options.strategy_for(key.1).is_transitive() {
+            continue;
+        }
+        let Some(new) = latest(versions) else {
+            continue;
+        };
+        let changed: Vec<&SchemaChange> = changes
+            .iter()
+            .filter(|c| {
+                c.message.kind == key.0
+                    && c.message.id == key.1
+                    && c.message.version.b.as_deref() == new.version()
+                    && c.after.is_some()
+            })
+            .collect();
+        if changed.is_empty() {
+            continue;
+        }
+        for old in versions.iter().filter(|old| {
+            old.version() != new.version()
+                && !is_higher(old.version(), new.version())
+                && !changed
+                    .iter()
+                    .any(|c| c.message.version.a.as_deref() == old.version())
+        }) {
+            checks.extend(
+                pair_files(schema_entries(old), schema_entries(new))
+                    .into_iter()
+                    .filter(|(before, after)| before.is_some() && after.is_some())
+                    .filter_map(|(before, after)| {
+                        schema_change(old, new, before, after, options, cache)
+                            .map(|(change, _)| change)
+                    }),
+            );
+        }
+    }
+    checks.sort_by(schema_change_order);
+    checks
+}
+
+fn file_path(change: &SchemaChange) -> &str {
+    change
+        .before
+        .as_ref()
+        .or(change.after.as_ref())
+        .map(|f| f.path.as_str())
+        .unwrap_or_default()
 }
 
 fn schema_change(
@@ -424,7 +534,7 @@ fn schema_change(
     after: Option<Entry<'_>>,
     options: &Options,
     cache: &VerdictCache,
-) -> Option<SchemaChange> {
+) -> Option<(SchemaChange, Option<SideDiagnostic>)> {
     let change = match (&before, &after) {
         (Some(x), Some(y)) if x.str("hash").is_some() && x.str("hash") == y.str("hash") => {
             return None;
@@ -434,8 +544,9 @@ fn schema_change(
         (Some(_), None) => FileChange::Removed,
         (None, None) => return None,
     };
+    let strategy = options.strategy_for(new.id());
     let judgement = match (&before, &after) {
-        (Some(x), Some(y)) => judge(x, y, options.strategy, cache),
+        (Some(x), Some(y)) => judge(x, y, strategy, cache),
         _ => Judgement::Unknown(format!(
             "the schema file was {}",
             if change == FileChange::Added {
@@ -445,13 +556,41 @@ fn schema_change(
             }
         )),
     };
+    let mut problem = None;
     let (breaking, direction, ops, unknown_reason) = match judgement {
         Judgement::Judged(verdict) => {
             (Some(verdict.breaking), verdict.direction, verdict.ops, None)
         }
         Judgement::Unknown(reason) => (None, None, Vec::new(), Some(reason)),
+        Judgement::Refused {
+            reason,
+            side,
+            line,
+            message,
+        } => {
+            let (resource, entry) = if side == "a" {
+                (old, &before)
+            } else {
+                (new, &after)
+            };
+            problem = Some(SideDiagnostic {
+                side,
+                diagnostic: Diagnostic {
+                    severity: Severity::Warning,
+                    file: catalog_file(resource, entry.as_ref()),
+                    line: Some(line),
+                    column: None,
+                    field: None,
+                    message,
+                    hint: Some(
+                        "fix the schema file; until then changes to it get no verdict".to_owned(),
+                    ),
+                },
+            });
+            (None, None, Vec::new(), Some(reason))
+        }
     };
-    Some(SchemaChange {
+    let change = SchemaChange {
         message: SchemaMessage {
             kind: new.kind().to_owned(),
             id: new.id().to_owned(),
@@ -464,14 +603,28 @@ fn schema_change(
         before: before.map(|e| e.file(options.include_schema_content)),
         after: after.map(|e| e.file(options.include_schema_content)),
         breaking,
-        strategy: options.strategy,
+        strategy,
         direction,
         ops,
         unknown_reason,
-    })
+        against_commit: None,
+    };
+    Some((change, problem))
 }
 
-/// A JSON Schema pair gets a verdict; anything else says why it has none.
+/// A schema file's path in the catalog: its entry's path, beside the resource's own file.
+fn catalog_file(resource: &Resource, entry: Option<&Entry<'_>>) -> String {
+    let path = entry.and_then(|e| e.str("path")).unwrap_or_default();
+    match resource
+        .str_field("contentPath")
+        .and_then(|content| content.rsplit_once('/'))
+    {
+        Some((folder, _)) => format!("{folder}/{path}"),
+        None => path.to_owned(),
+    }
+}
+
+/// A JSON Schema or Avro pair gets a verdict; anything else says why it has none.
 fn judge(
     before: &Entry<'_>,
     after: &Entry<'_>,
@@ -535,14 +688,36 @@ fn judge_uncached(before: &Entry<'_>, after: &Entry<'_>, strategy: Strategy) -> 
         }
         (Err(why), _) | (_, Err(why)) => return Judgement::Unknown(why.reason),
     };
-    match format.compare(old, new, strategy) {
-        Ok(verdict) => Judgement::Judged(verdict),
-        Err(schema::Error::Parse {
+    let error = match format.compare(old, new, strategy) {
+        Ok(verdict) => return Judgement::Judged(verdict),
+        Err(error) => error,
+    };
+    // Both sides usually share a path, so the error cannot say which side it is from.
+    let side = if format.check(old).is_err() { "a" } else { "b" };
+    match error {
+        schema::Error::Parse {
             file,
             syntax,
+            line,
             message,
             ..
-        }) => Judgement::Unknown(format!("`{file}` is not valid {syntax}: {message}")),
-        Err(error) => Judgement::Unknown(error.to_string()),
+        } => Judgement::Refused {
+            reason: format!("`{file}` is not valid {syntax}: {message}"),
+            side,
+            line,
+            message: format!("the schema is not valid {syntax}: {message}"),
+        },
+        schema::Error::Invalid {
+            format,
+            file,
+            line,
+            message,
+        } => Judgement::Refused {
+            reason: format!("`{file}` is not a valid {format} schema (line {line}): {message}"),
+            side,
+            line,
+            message: format!("not a valid {format} schema: {message}"),
+        },
+        error => Judgement::Unknown(error.to_string()),
     }
 }

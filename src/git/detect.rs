@@ -25,6 +25,16 @@ pub const CONFIG_FILES: &[&str] = &[
     "eventcatalog.config.mjs",
 ];
 
+/// A side in words, for messages.
+fn describe(side: Side) -> String {
+    match side {
+        Side::Commit(id) => format!("commit {}", &id.to_string()[..12]),
+        Side::Unborn => "the empty repository".to_owned(),
+        Side::Staged => "the staged index".to_owned(),
+        Side::Worktree => "the working tree".to_owned(),
+    }
+}
+
 /// Whether a directory name is skipped while looking for config files.
 fn skipped(name: &str) -> bool {
     name == "node_modules" || name.starts_with('.')
@@ -92,7 +102,11 @@ impl Repo {
     /// The catalog directory on one side (repository-root relative, `""` = the root).
     pub fn detect_catalog_dir(&self, at: Side, explicit: Option<&str>) -> Result<String> {
         if let Some(dir) = explicit {
-            return normalize_dir(dir, self.repo.workdir());
+            let dir = normalize_dir(dir, self.repo.workdir())?;
+            if !dir.is_empty() && !self.dir_exists(at, &dir)? {
+                return Err(self.missing_dir(at, dir, &format!("in {}", describe(at)))?);
+            }
+            return Ok(dir);
         }
         let paths = self.detection_paths(at)?;
         detect_from_paths(paths.iter().map(String::as_str))
@@ -110,7 +124,7 @@ impl Repo {
             {
                 return Ok(dir);
             }
-            return Err(Error::CatalogDirNotFound { dir });
+            return Err(self.missing_dir(sides.candidate(), dir, "on either side")?);
         }
         if let Some(dir) = detect_inner(
             self.detection_paths(sides.candidate())?
@@ -122,7 +136,59 @@ impl Repo {
         self.detect_catalog_dir(sides.baseline(), None)
     }
 
-    fn dir_exists(&self, side: Side, dir: &str) -> Result<bool> {
+    /// The error for a `--dir` that is not a folder on `side`, naming the folders beside it.
+    fn missing_dir(&self, side: Side, dir: String, where_: &str) -> Result<Error> {
+        let (parent, name) = match dir.rsplit_once('/') {
+            Some((parent, name)) => (format!("{parent}/"), name),
+            None => (String::new(), dir.as_str()),
+        };
+        let paths = self.detection_paths(side)?;
+        let is_file = paths.contains(&dir);
+        let mut folders: Vec<&str> = paths
+            .iter()
+            .filter_map(|p| p.strip_prefix(&parent)?.split_once('/').map(|(d, _)| d))
+            .collect();
+        folders.sort_unstable();
+        folders.dedup();
+        let nearby = crate::suggest::closest(name, folders)
+            .into_iter()
+            .map(|folder| format!("{parent}{folder}"))
+            .collect();
+        Ok(Error::CatalogDirNotFound {
+            dir,
+            where_: where_.to_owned(),
+            is_file,
+            nearby,
+        })
+    }
+
+    /// The catalog directory of a walk over `commits` (oldest first): detected at the newest;
+    /// an explicit `--dir` must be a folder in at least one of them.
+    pub fn detect_catalog_dir_in(
+        &self,
+        commits: &[super::CommitId],
+        explicit: Option<&str>,
+    ) -> Result<String> {
+        let Some(&tip) = commits.last() else {
+            return Ok(String::new());
+        };
+        let Some(dir) = explicit else {
+            return self.detect_catalog_dir(Side::Commit(tip), None);
+        };
+        let dir = normalize_dir(dir, self.repo.workdir())?;
+        if dir.is_empty() {
+            return Ok(dir);
+        }
+        for &commit in commits.iter().rev() {
+            if self.tree_id(commit, &dir)?.is_some() {
+                return Ok(dir);
+            }
+        }
+        Err(self.missing_dir(Side::Commit(tip), dir, "in any commit of the range")?)
+    }
+
+    /// Whether `dir` is a folder on `side`.
+    pub fn dir_exists(&self, side: Side, dir: &str) -> Result<bool> {
         Ok(match side {
             Side::Commit(id) => self.tree_id(id, dir)?.is_some(),
             Side::Unborn => false,

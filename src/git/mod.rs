@@ -34,7 +34,7 @@ use crate::catalog::BlobId;
 
 pub use detect::{CATALOG_FOLDERS, CONFIG_FILES, detect_from_paths, normalize_dir};
 pub use history::CommitInfo;
-pub use read::{Changes, read_dir};
+pub use read::{Changes, join, read_dir};
 
 /// Everything that can stop reading a catalog out of git.
 #[derive(Debug, thiserror::Error)]
@@ -65,15 +65,29 @@ pub enum Error {
     )]
     NoMergeBase { a: String, b: String },
     #[error(
-        "the catalog directory `{dir}` does not exist on either side\n  hint: --dir is relative to the repository root"
+        "the catalog directory `{dir}` does not exist {where_}{}\n  hint: --dir is relative to the repository root{}",
+        if *is_file { " (it is a file)" } else { "" },
+        crate::suggest::hint(&nearby.iter().map(String::as_str).collect::<Vec<_>>())
     )]
-    CatalogDirNotFound { dir: String },
+    CatalogDirNotFound {
+        dir: String,
+        /// `on either side`, `in HEAD`, `in the working tree`, ...
+        where_: String,
+        /// The path names a file, not a folder.
+        is_file: bool,
+        /// Folders next to where it was looked for, closest first.
+        nearby: Vec<String>,
+    },
     #[error(
         "the catalog directory `{dir}` lies outside the repository\n  hint: --dir is relative to the repository root"
     )]
     CatalogDirOutsideRepo { dir: String },
     #[error("several folders hold an eventcatalog.config file: {}\n  hint: choose one with --dir", candidates.join(", "))]
     AmbiguousCatalogDir { candidates: Vec<String> },
+    #[error(
+        "{path} is {size} bytes, over the limit of {limit} bytes\n  hint: raise the limit with --max-file-size"
+    )]
+    FileTooLarge { path: String, size: u64, limit: u64 },
     #[error("reading {}", path.display())]
     Io {
         path: PathBuf,
@@ -207,6 +221,8 @@ pub struct Repo {
     repo: gix::Repository,
     shared: gix::ThreadSafeRepository,
     cache: BlobCache,
+    /// Files larger than this (bytes) are not read; the builder reports them.
+    max_file_size: u64,
 }
 
 impl Clone for Repo {
@@ -217,6 +233,7 @@ impl Clone for Repo {
             repo,
             shared: self.shared.clone(),
             cache: self.cache.clone(),
+            max_file_size: self.max_file_size,
         }
     }
 }
@@ -245,7 +262,13 @@ impl Repo {
             repo,
             shared,
             cache: BlobCache::default(),
+            max_file_size: crate::catalog::DEFAULT_MAX_FILE_SIZE,
         })
+    }
+
+    /// Files larger than `bytes` are left unread and reported (`--max-file-size`).
+    pub fn set_max_file_size(&mut self, bytes: u64) {
+        self.max_file_size = bytes;
     }
 
     /// The underlying gix handle.
@@ -466,6 +489,43 @@ impl Repo {
             source: e,
         })?;
         Ok(entry.filter(|e| e.mode().is_tree()).map(|e| e.object_id()))
+    }
+
+    /// The repository's git folder (`.git`, or the bare repository itself).
+    pub fn git_dir(&self) -> &Path {
+        self.repo.git_dir()
+    }
+
+    /// Whether the object database holds `commit` (a shallow clone lacks the parents of its
+    /// oldest commits).
+    pub fn has_commit(&self, commit: CommitId) -> bool {
+        self.repo.has_object(commit.0)
+    }
+
+    /// The folder git runs hooks from: `core.hooksPath` (relative to the work tree root, as git
+    /// runs hooks there) or else the common git dir's `hooks`, which linked worktrees share.
+    /// Absolute, so messages name it whatever the current directory is.
+    pub fn hooks_dir(&self) -> Result<PathBuf> {
+        let Some(workdir) = self.repo.workdir() else {
+            return Err(Error::BareRepository {
+                git_dir: self.repo.git_dir().to_owned(),
+                what: "work tree, so no commit runs a hook there",
+            });
+        };
+        let configured = self
+            .repo
+            .config_snapshot()
+            .trusted_path("core.hooksPath")
+            .map_err(|e| Error::Git {
+                what: "reading core.hooksPath from the git config".into(),
+                source: gix::Error::from_error(e),
+            })?;
+        let dir = match configured {
+            Some(dir) if dir.is_absolute() => dir,
+            Some(dir) => workdir.join(dir),
+            None => self.repo.common_dir().join("hooks"),
+        };
+        Ok(std::path::absolute(&dir).unwrap_or(dir))
     }
 
     /// The error for reading a work tree or index out of a bare repository.

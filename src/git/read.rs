@@ -3,6 +3,7 @@
 //! parallel; symlinks and submodules are listed in [`FileSet::special`], never followed.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -61,6 +62,103 @@ impl Repo {
         }
     }
 
+    /// The file `name` at the repository root on `side` (`catalog-diff.toml`, say), or `None`
+    /// when it is not there. Read up to the size limit like every file.
+    pub fn read_root_file(&self, side: Side, name: &str) -> Result<Option<Vec<u8>>> {
+        let listing = match side {
+            Side::Unborn => return Ok(None),
+            Side::Worktree => {
+                let workdir = self
+                    .repo
+                    .workdir()
+                    .ok_or_else(|| self.bare("working tree"))?;
+                let path = workdir.join(name);
+                if !path.is_file() {
+                    return Ok(None);
+                }
+                let set = read_files(vec![(name.to_owned(), path)], None, self.max_file_size)?;
+                return root_file(set, name);
+            }
+            Side::Staged => {
+                let Some(index) = self.open_index()? else {
+                    return Ok(None);
+                };
+                let found = index.entries().iter().find(|entry| {
+                    entry.path(&index) == name
+                        && entry.stage() == gix::index::entry::Stage::Unconflicted
+                });
+                let Some(entry) = found else {
+                    return Ok(None);
+                };
+                Listing {
+                    blobs: vec![(name.to_owned(), entry.id)],
+                    ..Listing::default()
+                }
+            }
+            Side::Commit(commit) => {
+                let Some(root) = self.tree_id(commit, "")? else {
+                    return Ok(None);
+                };
+                let tree = self
+                    .repo
+                    .find_tree(root)
+                    .map_err(|e| self.object_error(&root, "", e))?;
+                let found = tree
+                    .iter()
+                    .filter_map(|entry| entry.ok())
+                    .find(|entry| entry.filename() == name && entry.mode().is_blob());
+                let Some(entry) = found else {
+                    return Ok(None);
+                };
+                Listing {
+                    blobs: vec![(name.to_owned(), entry.object_id())],
+                    ..Listing::default()
+                }
+            }
+        };
+        root_file(self.load(listing)?, name)
+    }
+
+    /// The blob at repository path `path` in `commit`, if it is a file there.
+    pub(crate) fn blob_at(
+        &self,
+        commit: super::CommitId,
+        path: &str,
+    ) -> Result<Option<gix::ObjectId>> {
+        let commit_obj = self
+            .repo
+            .find_commit(commit.0)
+            .map_err(|e| self.object_error(&commit.0, &commit.to_string(), e))?;
+        let tree = commit_obj.tree().map_err(|source| Error::Git {
+            what: format!("reading the tree of {commit}"),
+            source,
+        })?;
+        let entry = tree.lookup_entry_by_path(path).map_err(|e| Error::Git {
+            what: format!("looking up `{path}` in {commit}"),
+            source: e,
+        })?;
+        Ok(entry.filter(|e| e.mode().is_blob()).map(|e| e.object_id()))
+    }
+
+    /// One blob's bytes (through the blob cache), under the size limit.
+    pub(crate) fn read_blob(&self, blob: gix::ObjectId, path: &str) -> Result<Blob> {
+        let set = self.load(Listing {
+            blobs: vec![(path.to_owned(), blob)],
+            ..Listing::default()
+        })?;
+        if let Some(SpecialEntry::TooLarge { size, limit }) = set.special.get(path) {
+            return Err(Error::FileTooLarge {
+                path: path.to_owned(),
+                size: *size,
+                limit: *limit,
+            });
+        }
+        set.files
+            .get(path)
+            .cloned()
+            .ok_or_else(|| self.object_missing(&blob, path))
+    }
+
     /// Both sides of a comparison: `(baseline, candidate)`.
     pub fn read_sides(&self, sides: &super::Sides, dir: &str) -> Result<(FileSet, FileSet)> {
         Ok((
@@ -100,6 +198,7 @@ impl Repo {
             let before = files.files.insert(path.clone(), blob);
             changes.paths.entry(path).or_insert(before);
         }
+        changes.special |= !loaded.special.is_empty();
         files.special.extend(loaded.special);
         Ok(changes)
     }
@@ -399,10 +498,10 @@ impl Repo {
         files.retain(|(p, _)| !index_paths.contains(p.as_str()));
         special.retain(|p, _| !index_paths.contains(p.as_str()));
         let from_index = self.load(from_index)?;
-        let mut set = read_files(files, Some(&self.cache))?;
+        let mut set = read_files(files, Some(&self.cache), self.max_file_size)?;
         set.files.extend(from_index.files);
-        special.extend(from_index.special);
-        set.special = special;
+        set.special.extend(special);
+        set.special.extend(from_index.special);
         Ok(set)
     }
 
@@ -507,6 +606,7 @@ impl Repo {
             .filter(|(_, id)| seen.insert(*id) && self.cache.get(&blob_id(id)).is_none())
             .collect();
         let shared = &self.shared;
+        let limit = self.max_file_size;
         let loaded = todo
             .par_iter()
             .map_init(
@@ -515,21 +615,44 @@ impl Repo {
                     repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
                     repo
                 },
-                |repo, (path, id)| match repo.find_blob(*id) {
-                    Ok(mut blob) => Ok((blob_id(id), Arc::<[u8]>::from(blob.take_data()))),
-                    Err(e) => Err((path.clone(), *id, e)),
+                |repo, (path, id)| {
+                    // The size from the object header, so an enormous blob is never inflated.
+                    let size = repo
+                        .find_header(*id)
+                        .map_err(|e| (path.clone(), *id, e))?
+                        .size();
+                    if size > limit {
+                        return Ok(Err((path.clone(), size)));
+                    }
+                    match repo.find_blob(*id) {
+                        Ok(mut blob) => Ok(Ok((blob_id(id), Arc::<[u8]>::from(blob.take_data())))),
+                        Err(e) => Err((path.clone(), *id, e)),
+                    }
                 },
             )
-            .collect::<std::result::Result<Vec<_>, _>>();
+            .collect::<std::result::Result<Vec<_>, (String, gix::ObjectId, gix::Error)>>();
         let loaded = loaded.map_err(|(path, id, e)| self.object_error(&id, &path, e))?;
-        for (id, data) in loaded {
-            self.cache.insert(id, data);
-        }
         let mut set = FileSet {
             special: listing.special,
             ..FileSet::default()
         };
+        let mut too_large = HashSet::new();
+        for item in loaded {
+            match item {
+                Ok((id, data)) => {
+                    self.cache.insert(id, data);
+                }
+                Err((path, size)) => {
+                    too_large.insert(path.clone());
+                    set.special
+                        .insert(path, SpecialEntry::TooLarge { size, limit });
+                }
+            }
+        }
         for (path, oid) in listing.blobs {
+            if too_large.contains(&path) {
+                continue;
+            }
             let id = blob_id(&oid);
             let data = self
                 .cache
@@ -541,6 +664,18 @@ impl Repo {
     }
 }
 
+/// The bytes of `name` in a one-file set; a file over the size limit is an error.
+fn root_file(set: FileSet, name: &str) -> Result<Option<Vec<u8>>> {
+    if let Some(SpecialEntry::TooLarge { size, limit }) = set.special.get(name) {
+        return Err(Error::FileTooLarge {
+            path: name.to_owned(),
+            size: *size,
+            limit: *limit,
+        });
+    }
+    Ok(set.get(name).map(|blob| blob.data.to_vec()))
+}
+
 /// What a work tree walk found at a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum FsKind {
@@ -549,8 +684,9 @@ pub(crate) enum FsKind {
 }
 
 /// Every file of a plain folder outside any repository, paths relative to `path`. No ignore
-/// rules apply; `.git` entries are skipped; symlinks are listed in `special`, not followed.
-pub fn read_dir(path: &Path) -> Result<FileSet> {
+/// rules apply; `.git` entries are skipped; symlinks are listed in `special`, not followed;
+/// files over `limit` bytes are listed there too, unread.
+pub fn read_dir(path: &Path, limit: u64) -> Result<FileSet> {
     let meta = std::fs::metadata(path).map_err(|source| Error::Io {
         path: path.to_owned(),
         source,
@@ -585,36 +721,61 @@ pub fn read_dir(path: &Path) -> Result<FileSet> {
             files.push((rel, entry.path().to_owned()));
         }
     }
-    let mut set = read_files(files, None)?;
-    set.special = special;
+    let mut set = read_files(files, None, limit)?;
+    set.special.extend(special);
     Ok(set)
 }
 
-/// Reads files from disk in parallel, computing their git blob ids.
-fn read_files(files: Vec<(String, PathBuf)>, cache: Option<&super::BlobCache>) -> Result<FileSet> {
+/// Reads files from disk in parallel, computing their git blob ids. A file larger than `limit`
+/// bytes is not read; it is listed in `special` for the builder to report.
+fn read_files(
+    files: Vec<(String, PathBuf)>,
+    cache: Option<&super::BlobCache>,
+    limit: u64,
+) -> Result<FileSet> {
     let read = files
         .into_par_iter()
         .map(|(rel, full)| {
-            let bytes = std::fs::read(&full).map_err(|source| Error::Io {
+            let io = |source| Error::Io {
                 path: full.clone(),
                 source,
-            })?;
+            };
+            let size = std::fs::metadata(&full).map_err(io)?.len();
+            if size > limit {
+                return Ok((rel, Err(SpecialEntry::TooLarge { size, limit })));
+            }
+            let mut bytes = Vec::new();
+            // Bounded even if the file grows after its size was read.
+            std::fs::File::open(&full)
+                .and_then(|file| file.take(limit + 1).read_to_end(&mut bytes))
+                .map_err(io)?;
+            if bytes.len() as u64 > limit {
+                let size = bytes.len() as u64;
+                return Ok((rel, Err(SpecialEntry::TooLarge { size, limit })));
+            }
             let oid = gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, &bytes)
                 .map_err(|e| Error::Git {
                     what: format!("hashing {}", full.display()),
                     source: gix::Error::from_error(e),
                 })?;
-            Ok((rel, blob_id(&oid), bytes))
+            Ok((rel, Ok((blob_id(&oid), bytes))))
         })
         .collect::<Result<Vec<_>>>()?;
     let mut set = FileSet::default();
-    for (rel, id, bytes) in read {
-        let data: Arc<[u8]> = Arc::from(bytes);
-        let data = match cache {
-            Some(cache) => cache.insert(id, data),
-            None => data,
-        };
-        set.files.insert(rel, Blob { id, data });
+    for (rel, item) in read {
+        match item {
+            Ok((id, bytes)) => {
+                let data: Arc<[u8]> = Arc::from(bytes);
+                let data = match cache {
+                    Some(cache) => cache.insert(id, data),
+                    None => data,
+                };
+                set.files.insert(rel, Blob { id, data });
+            }
+            Err(special) => {
+                set.special.insert(rel, special);
+            }
+        }
     }
     Ok(set)
 }
@@ -652,7 +813,8 @@ fn keys_under<V>(map: &BTreeMap<String, V>, prefix: &str) -> Vec<String> {
 }
 
 /// `a/b`, or whichever side is non-empty.
-pub(crate) fn join(a: &str, b: &str) -> String {
+/// `a/b`, or either alone when the other is empty.
+pub fn join(a: &str, b: &str) -> String {
     match (a.is_empty(), b.is_empty()) {
         (true, _) => b.to_owned(),
         (_, true) => a.to_owned(),

@@ -1,81 +1,176 @@
-//! GitHub Actions workflow commands (`::error file=...,line=...::...`): one annotation per
-//! breaking or unjudged schema change, pointing at the schema file and, where it can be found,
-//! the line of the changed property.
+//! GitHub Actions workflow commands (`::error file=...,line=...::...`): an `::error` for every
+//! breaking finding (a breaking schema change, a message removed while in use), a `::warning`
+//! for every schema change without a verdict and every catalog problem, a `::notice` for every
+//! other change, each on the catalog file that declares it (the schema file at the line of the
+//! changed node, or the resource file), and a closing summary notice.
 
+use super::text::{edge_label, end_label};
 use super::*;
 use crate::diff::ArchitectureDiff;
-use crate::schema::Format;
 
-/// Where a schema change lives in the repository, supplied by the caller (the diff itself only
-/// knows index paths).
-pub struct Annotation {
-    /// Repository-relative path of the schema file.
-    pub file: String,
-    /// The schema file's text on the candidate side, to find the changed node's line in.
-    pub content: Option<String>,
-    /// The schema file's format, which knows how its paths map to lines.
-    pub format: Option<Format>,
-}
-
-/// `locate(change)` gives the repository file of a schema change.
-pub fn github(
-    diff: &ArchitectureDiff,
-    locate: &dyn Fn(&SchemaChange) -> Option<Annotation>,
-) -> String {
-    let mut out = String::new();
-    for change in &diff.schema_changes {
-        let level = match change.breaking {
-            Some(true) => "error",
-            None => "warning",
-            Some(false) => continue,
+pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
+    let findings = Findings::of(diff);
+    let locations = context.locations;
+    let mut out = Annotations {
+        out: String::new(),
+        dir: context.dir,
+    };
+    for &change in findings.breaking.iter().chain(&findings.transitive) {
+        let against = if change.message.version.a == change.message.version.b
+            || diff.schema_changes.iter().any(|c| std::ptr::eq(c, change))
+        {
+            String::new()
+        } else {
+            format!(" against {}", against_label(change))
         };
-        let where_ = locate(change);
-        let mut properties = format!(
-            "title={}",
-            escape_property(&format!("catalog-diff: {}", message_label(change)))
+        let mut body = format!(
+            "Breaking ({}) schema change{against}.",
+            change.direction.map(|d| d.as_str()).unwrap_or("?")
         );
-        let mut body = match change.breaking {
-            Some(true) => format!(
-                "Breaking ({}) schema change.",
-                change.direction.map(|d| d.as_str()).unwrap_or("?")
-            ),
-            _ => format!(
-                "No verdict: {}.",
-                change.unknown_reason.as_deref().unwrap_or("unknown")
-            ),
-        };
         for op in change.ops.iter().filter(|o| o.breaking) {
+            let fingerprint = crate::policy::op_fingerprint(change, op);
             body.push_str(&format!(
-                "\n{} [{}] {}",
+                "\n{} [{}] {} ({})",
                 pointer(&op.path),
                 op.kind,
-                op.reason
+                escape_text(&op.reason),
+                fingerprint_note(&fingerprint, context.decision)
             ));
         }
-        if let Some(annotation) = where_ {
-            let line = annotation
-                .content
-                .as_deref()
-                .zip(annotation.format)
-                .and_then(|(text, format)| {
-                    let op = change.ops.iter().find(|o| o.breaking)?;
-                    Some(format.line_of(text, &op.path))
-                });
-            properties = format!(
-                "file={}{},{properties}",
-                escape_property(&annotation.file),
-                line.map(|l| format!(",line={l}")).unwrap_or_default()
+        if let Some(impact) = impact_of(diff, change) {
+            body.push_str(&format!("\nhurt: {}", hurt_line(impact)));
+        }
+        out.push(
+            "error",
+            locations.schema(change),
+            &message_label(change),
+            &body,
+        );
+    }
+    for impact in &findings.removed_in_use {
+        let m = &impact.message;
+        let place = file(locations.resource(&m.kind, &m.id, m.version.as_deref()));
+        let fingerprint = crate::policy::impact_fingerprint(impact);
+        let body = format!(
+            "Removed while in use; {} ({})",
+            hurt_line(impact),
+            fingerprint_note(&fingerprint, context.decision)
+        );
+        out.push("error", place.as_ref(), &impact_label(impact), &body);
+    }
+    for &change in &findings.unknown {
+        let body = format!(
+            "No verdict: {}.",
+            escape_text(change.unknown_reason.as_deref().unwrap_or("unknown"))
+        );
+        out.push(
+            "warning",
+            locations.schema(change),
+            &message_label(change),
+            &body,
+        );
+    }
+    for &change in &findings.compatible {
+        let body = format!("Compatible schema change ({} op(s)).", change.ops.len());
+        out.push(
+            "notice",
+            locations.schema(change),
+            &message_label(change),
+            &body,
+        );
+    }
+    let r = &diff.resources;
+    for (verb, list) in [("added", &r.added), ("removed", &r.removed)] {
+        for x in list {
+            let place = file(locations.resource(&x.kind, &x.id, x.version.as_deref()));
+            let label = escape_text(&format!("{} {}", x.kind, x.id)).into_owned();
+            out.push(
+                "notice",
+                place.as_ref(),
+                &label,
+                &format!("Resource {verb}."),
             );
         }
-        out.push_str(&format!("::{level} {properties}::{}\n", escape_data(&body)));
     }
-    if diff.summary.breaking || diff.summary.schema_unknown > 0 {
-        out.push_str(&format!(
-            "::notice title=catalog-diff::{}\n",
-            escape_data(&summary_line(diff))
+    for x in &r.changed {
+        let place = file(
+            locations
+                .resource(&x.kind, &x.id, x.version.b.as_deref())
+                .or(locations.resource(&x.kind, &x.id, x.version.a.as_deref())),
+        );
+        let label = escape_text(&format!("{} {}", x.kind, x.id)).into_owned();
+        let body = format!("Resource changed: {}.", x.fields.join(", "));
+        out.push("notice", place.as_ref(), &label, &body);
+    }
+    for (verb, list) in [
+        ("added", &diff.edges.added),
+        ("removed", &diff.edges.removed),
+    ] {
+        for edge in list {
+            let from = &edge.from;
+            let place = from
+                .kind
+                .as_deref()
+                .and_then(|kind| locations.resource(kind, &from.id, from.version.as_deref()));
+            let body = format!("Edge {verb}: {}.", edge_label(edge));
+            out.push("notice", file(place).as_ref(), &end_label(from), &body);
+        }
+    }
+    for impact in &findings.stopped_using {
+        let body = format!(
+            "Stopped using a message that still exists; {}",
+            hurt_line(impact)
+        );
+        out.push("notice", None, &impact_label(impact), &body);
+    }
+    for (sides, diagnostic) in &findings.problems {
+        let place = Place {
+            file: diagnostic.file.clone(),
+            line: diagnostic.line,
+        };
+        let body = escape_text(&format!("{sides}: {diagnostic}")).replace("\\u{a}", "\n");
+        out.push("warning", Some(&place), "catalog problem", &body);
+    }
+    out.push("notice", None, "summary", &summary_line(diff));
+    out.out
+}
+
+fn file(path: Option<&str>) -> Option<Place> {
+    path.map(|file| Place {
+        file: file.to_owned(),
+        line: None,
+    })
+}
+
+/// Workflow commands being written; paths are prefixed with the catalog folder.
+struct Annotations<'a> {
+    out: String,
+    dir: &'a str,
+}
+
+impl Annotations<'_> {
+    /// One command. `title` and `body` are already escaped text; the body may hold newlines.
+    fn push(&mut self, level: &str, place: Option<&Place>, title: &str, body: &str) {
+        let mut properties = String::new();
+        if let Some(place) = place {
+            let path = if self.dir.is_empty() {
+                place.file.clone()
+            } else {
+                format!("{}/{}", self.dir, place.file)
+            };
+            properties.push_str(&format!("file={}", escape_property(&escape_text(&path))));
+            if let Some(line) = place.line {
+                properties.push_str(&format!(",line={line}"));
+            }
+            properties.push(',');
+        }
+        properties.push_str(&format!(
+            "title={}",
+            escape_property(&format!("catalog-diff: {title}"))
         ));
+        self.out
+            .push_str(&format!("::{level} {properties}::{}\n", escape_data(body)));
     }
-    out
 }
 
 fn escape_data(text: &str) -> String {

@@ -1,16 +1,36 @@
-//! The report as a pull-request comment: a verdict line, a summary table, breaking changes in
-//! full, and long lists folded into `<details>`.
+//! The report as a pull-request comment: a verdict line, a summary table, then one titled
+//! section per kind of finding (breaking changes in full), long lists folded into `<details>`.
+//! Catalog text is escaped so it cannot change the comment's structure.
 
 use std::fmt::Write;
 
 use super::text::edge_label;
 use super::*;
-use crate::diff::{ArchitectureDiff, ImpactReason};
+use crate::diff::ArchitectureDiff;
 
 /// Lists longer than this are folded away.
 const FOLD_AFTER: usize = 10;
 
-pub fn markdown(diff: &ArchitectureDiff) -> String {
+/// Text escaped for Markdown: control characters shown, and every character that could open
+/// emphasis, code, links, HTML, tables or headings backslash-escaped.
+pub fn escape_markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in escape_text(text).chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '#' | '!' | '(' | ')' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '&' => out.push_str("&amp;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
+    let findings = Findings::of(diff);
+    let md = escape_markdown;
     let mut out = String::new();
     let s = &diff.summary;
     let verdict = if s.breaking {
@@ -21,20 +41,23 @@ pub fn markdown(diff: &ArchitectureDiff) -> String {
     let _ = writeln!(out, "### catalog-diff: {verdict}\n");
     let _ = writeln!(
         out,
-        "Strategy `{}`, `{}` -> `{}`\n",
-        diff.compatibility.strategy, diff.refs.a.commit, diff.refs.b.commit
+        "Strategy `{}`, {} -> {}\n",
+        diff.compatibility.strategy,
+        md(&diff.refs.a.commit),
+        md(&diff.refs.b.commit)
     );
     let _ = writeln!(
         out,
-        "| schema changes | breaking | unknown | resources (+/-/~) | edges (+/-) |"
+        "| schema changes | breaking | unknown | removed while in use | resources (+/-/~) | edges (+/-) |"
     );
-    let _ = writeln!(out, "| --- | --- | --- | --- | --- |");
+    let _ = writeln!(out, "| --- | --- | --- | --- | --- | --- |");
     let _ = writeln!(
         out,
-        "| {} | {} | {} | {}/{}/{} | {}/{} |\n",
+        "| {} | {} | {} | {} | {}/{}/{} | {}/{} |\n",
         s.schema_changes,
         s.schema_breaking,
         s.schema_unknown,
+        findings.removed_in_use.len(),
         s.resources_added,
         s.resources_removed,
         s.resources_changed,
@@ -42,61 +65,66 @@ pub fn markdown(diff: &ArchitectureDiff) -> String {
         s.edges_removed
     );
 
-    let breaking: Vec<_> = diff
-        .schema_changes
-        .iter()
-        .filter(|c| c.breaking == Some(true))
-        .collect();
-    if !breaking.is_empty() {
+    if !findings.breaking.is_empty() {
         let _ = writeln!(out, "#### Breaking schema changes\n");
-        for change in breaking {
+        for &change in &findings.breaking {
             let direction = change.direction.map(|d| d.as_str()).unwrap_or("?");
             let _ = writeln!(
                 out,
-                "- **{}** (`{}`, {direction})",
-                message_label(change),
-                schema_path(change)
+                "- **{}** ({}, {direction})",
+                md(&message_label(change)),
+                md(&schema_file(change, context.locations))
             );
             for op in change.ops.iter().filter(|op| op.breaking) {
+                let fingerprint = crate::policy::op_fingerprint(change, op);
                 let _ = writeln!(
                     out,
-                    "  - `{}` `{}`: {}",
-                    pointer(&op.path),
+                    "  - {} \\[{}\\]: {} <!-- {} -->",
+                    md(&pointer(&op.path)),
                     op.kind,
-                    op.reason
+                    md(&op.reason),
+                    fingerprint_note(&fingerprint, context.decision).replace("--", "- -")
                 );
             }
             if let Some(impact) = impact_of(diff, change) {
-                let _ = writeln!(out, "  - hurt: {}", hurt_line(impact));
+                let _ = writeln!(out, "  - hurt: {}", md(&hurt_line(impact)));
             }
         }
         out.push('\n');
     }
-    let removed: Vec<String> = diff
-        .impact
+    let transitive: Vec<String> = findings
+        .transitive
         .iter()
-        .filter(|i| i.reason == ImpactReason::MessageRemoved)
-        .map(|i| {
+        .map(|c| {
             format!(
-                "**{} {}** {}: {}",
-                i.message.kind,
-                i.message.id,
-                i.message.version.as_deref().unwrap_or(""),
-                hurt_line(i)
+                "**{}** ({}, against {}): {} breaking op(s)",
+                md(&message_label(c)),
+                md(&schema_file(c, context.locations)),
+                md(&against_label(c)),
+                c.ops.iter().filter(|op| op.breaking).count()
             )
         })
         .collect();
-    section(&mut out, "Messages removed while in use", &removed);
-    let unknown: Vec<String> = diff
-        .schema_changes
+    section(
+        &mut out,
+        "Breaking against earlier versions (transitive strategy)",
+        &transitive,
+    );
+    let removed: Vec<String> = findings
+        .removed_in_use
         .iter()
-        .filter(|c| c.breaking.is_none())
-        .map(|c| {
+        .map(|i| format!("**{}**: {}", md(&impact_label(i)), md(&hurt_line(i))))
+        .collect();
+    section(&mut out, "Messages removed while in use", &removed);
+    let unknown: Vec<String> = findings
+        .unknown
+        .iter()
+        .map(|&c| {
             format!(
-                "{} (`{}`): {}",
-                message_label(c),
-                schema_path(c),
-                c.unknown_reason.as_deref().unwrap_or("no verdict")
+                "{} ({}): {}",
+                md(&message_label(c)),
+                md(&schema_file(c, context.locations)),
+                md(c.unknown_reason.as_deref().unwrap_or("no verdict"))
             )
         })
         .collect();
@@ -105,64 +133,68 @@ pub fn markdown(diff: &ArchitectureDiff) -> String {
         "Schema changes without a verdict (a human needs to look)",
         &unknown,
     );
-    let compatible: Vec<String> = diff
-        .schema_changes
+    let compatible: Vec<String> = findings
+        .compatible
         .iter()
-        .filter(|c| c.breaking == Some(false))
-        .map(|c| {
+        .map(|&c| {
             format!(
-                "{} (`{}`): {} op(s)",
-                message_label(c),
-                schema_path(c),
+                "{} ({}): {} op(s)",
+                md(&message_label(c)),
+                md(&schema_file(c, context.locations)),
                 c.ops.len()
             )
         })
         .collect();
     section(&mut out, "Compatible schema changes", &compatible);
     let r = &diff.resources;
+    let label = |kind: &str, id: &str, version: &Option<String>| {
+        md(format!("{kind} {id} {}", version.as_deref().unwrap_or("")).trim_end())
+    };
     let resources: Vec<String> = r
         .added
         .iter()
-        .map(|x| {
+        .map(|x| format!("added {}", label(&x.kind, &x.id, &x.version)))
+        .chain(
+            r.removed
+                .iter()
+                .map(|x| format!("removed {}", label(&x.kind, &x.id, &x.version))),
+        )
+        .chain(r.changed.iter().map(|x| {
             format!(
-                "added {} `{}` {}",
-                x.kind,
-                x.id,
-                x.version.as_deref().unwrap_or("")
-            )
-        })
-        .chain(r.removed.iter().map(|x| {
-            format!(
-                "removed {} `{}` {}",
-                x.kind,
-                x.id,
-                x.version.as_deref().unwrap_or("")
+                "changed {} ({})",
+                label(&x.kind, &x.id, &None),
+                x.fields.join(", ")
             )
         }))
-        .chain(
-            r.changed
-                .iter()
-                .map(|x| format!("changed {} `{}` ({})", x.kind, x.id, x.fields.join(", "))),
-        )
         .collect();
     section(&mut out, "Resources", &resources);
     let edges: Vec<String> = diff
         .edges
         .added
         .iter()
-        .map(|e| format!("added {}", edge_label(e)))
+        .map(|e| format!("added {}", md(&edge_label(e))))
         .chain(
             diff.edges
                 .removed
                 .iter()
-                .map(|e| format!("removed {}", edge_label(e))),
+                .map(|e| format!("removed {}", md(&edge_label(e)))),
         )
         .collect();
     section(&mut out, "Edges", &edges);
-    let problems: Vec<String> = diff
-        .diagnostics
+    let stopped: Vec<String> = findings
+        .stopped_using
         .iter()
-        .map(|d| format!("[{}] {}", d.side, d.diagnostic))
+        .map(|i| format!("{}: {}", md(&impact_label(i)), md(&hurt_line(i))))
+        .collect();
+    section(
+        &mut out,
+        "Stopped using a message that still exists",
+        &stopped,
+    );
+    let problems: Vec<String> = findings
+        .problems
+        .iter()
+        .map(|(sides, d)| format!("{sides}: {}", md(&d.to_string().replace('\n', " "))))
         .collect();
     section(&mut out, "Catalog problems", &problems);
     let _ = writeln!(out, "{}", summary_line(diff));
@@ -185,5 +217,18 @@ fn section(out: &mut String, title: &str, items: &[String]) {
         );
     } else {
         let _ = writeln!(out, "#### {title}\n\n{list}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_structure_cannot_be_forged() {
+        assert_eq!(
+            escape_markdown("a|b *c* <img> [x](y) `z`\n# h"),
+            "a\\|b \\*c\\* \\<img\\> \\[x\\]\\(y\\) \\`z\\`\\\\u{a}\\# h"
+        );
     }
 }

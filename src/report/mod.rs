@@ -1,17 +1,142 @@
-//! Rendering an ArchitectureDiff for people and machines. Formatting only: every decision
-//! (what breaks, who is hurt) was made by `diff`.
+//! Rendering an ArchitectureDiff for people and machines: [`render`] picks one renderer per
+//! output format. Formatting only: every decision (what breaks, who is hurt) was made by `diff`,
+//! and [`Findings`] sorts a diff into the sections every renderer shows, so that split is
+//! written once. Catalog text is untrusted: every renderer escapes it ([`escape_text`]) so an id
+//! cannot forge terminal sequences, Markdown structure or workflow commands.
 
 mod github;
+mod locate;
+mod log;
 mod markdown;
+pub mod sarif;
 mod text;
 
-use crate::diff::{ArchitectureDiff, Impact, Party, SchemaChange};
+use std::borrow::Cow;
 
-pub use github::{Annotation, github};
-pub use markdown::markdown;
-pub use text::{breaking_details, text};
+use crate::catalog::Diagnostic;
+use crate::diff::{ArchitectureDiff, Impact, ImpactReason, Party, SchemaChange};
 
-/// `event OrderPlaced 1.0.0 -> 2.0.0`, or one version when both sides agree.
+pub use locate::{Locations, Place};
+pub use log::log_entry;
+pub use text::breaking_details;
+
+/// The output formats of a diff.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// For people, in a terminal.
+    Text,
+    /// The ArchitectureDiff document.
+    Json,
+    /// A pull-request comment.
+    Markdown,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// SARIF 2.1.0, for code-scanning tools.
+    Sarif,
+}
+
+/// What a renderer needs besides the diff.
+pub struct Context<'a> {
+    /// Paint the text report with ANSI colours.
+    pub color: bool,
+    /// Where the findings live in the catalog.
+    pub locations: &'a Locations,
+    /// The catalog folder, relative to the repository root (prefixes annotation paths).
+    pub dir: &'a str,
+    /// The policy's decision: fingerprints and acknowledgements of the breaks.
+    pub decision: Option<&'a crate::policy::Decision>,
+}
+
+/// The diff in `format`.
+pub fn render(diff: &ArchitectureDiff, format: ReportFormat, context: &Context<'_>) -> String {
+    match format {
+        ReportFormat::Text => text::text(diff, context),
+        ReportFormat::Json => format!("{}\n", crate::json_text::to_pretty(diff)),
+        ReportFormat::Markdown => markdown::markdown(diff, context),
+        ReportFormat::Github => github::github(diff, context),
+        ReportFormat::Sarif => sarif::sarif(diff, context),
+    }
+}
+
+/// A diff sorted into the sections of a report, each in the diff's order.
+pub struct Findings<'a> {
+    /// Schema changes that break the strategy.
+    pub breaking: Vec<&'a SchemaChange>,
+    /// Transitive checks (against an earlier version) that break.
+    pub transitive: Vec<&'a SchemaChange>,
+    /// Message versions removed while something still sends or receives them.
+    pub removed_in_use: Vec<&'a Impact>,
+    /// Schema changes without a verdict.
+    pub unknown: Vec<&'a SchemaChange>,
+    /// Schema changes judged compatible.
+    pub compatible: Vec<&'a SchemaChange>,
+    /// Producers or consumers that stopped using a message that still exists.
+    pub stopped_using: Vec<&'a Impact>,
+    /// Catalog problems, each once, with the sides that have it.
+    pub problems: Vec<(&'static str, &'a Diagnostic)>,
+}
+
+impl<'a> Findings<'a> {
+    pub fn of(diff: &'a ArchitectureDiff) -> Findings<'a> {
+        let changes = || diff.schema_changes.iter();
+        let impacts = |wanted: &dyn Fn(ImpactReason) -> bool| {
+            diff.impact.iter().filter(|i| wanted(i.reason)).collect()
+        };
+        let mut problems: Vec<(&'static str, &Diagnostic)> = Vec::new();
+        for item in &diff.diagnostics {
+            match problems.iter_mut().find(|(_, d)| **d == item.diagnostic) {
+                Some(seen) => seen.0 = "both sides",
+                None => problems.push((side_name(item.side), &item.diagnostic)),
+            }
+        }
+        Findings {
+            breaking: changes().filter(|c| c.breaking == Some(true)).collect(),
+            transitive: diff
+                .transitive_checks
+                .iter()
+                .filter(|c| c.breaking == Some(true))
+                .collect(),
+            removed_in_use: impacts(&|r| r == ImpactReason::MessageRemoved),
+            unknown: changes().filter(|c| c.breaking.is_none()).collect(),
+            compatible: changes().filter(|c| c.breaking == Some(false)).collect(),
+            stopped_using: impacts(&|r| {
+                matches!(
+                    r,
+                    ImpactReason::ConsumerRemoved | ImpactReason::ProducerRemoved
+                )
+            }),
+            problems,
+        }
+    }
+}
+
+fn side_name(side: &str) -> &'static str {
+    match side {
+        "a" => "baseline",
+        _ => "candidate",
+    }
+}
+
+/// Catalog text made safe to print: control characters (newlines, ESC, BEL, C1 controls) and
+/// the invisible bidirectional overrides are shown as `\u{1b}` instead of acting.
+pub fn escape_text(text: &str) -> Cow<'_, str> {
+    let unsafe_char =
+        |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `event OrderPlaced 1.0.0 -> 2.0.0`, or one version when both sides agree (escaped).
 pub fn message_label(change: &SchemaChange) -> String {
     let message = &change.message;
     let versions = match (&message.version.a, &message.version.b) {
@@ -19,20 +144,36 @@ pub fn message_label(change: &SchemaChange) -> String {
         (Some(v), _) | (None, Some(v)) => format!(" {v}"),
         (None, None) => String::new(),
     };
-    format!("{} {}{versions}", message.kind, message.id)
+    escape_text(&format!("{} {}{versions}", message.kind, message.id)).into_owned()
 }
 
-/// The schema file a change is about, as the index names it.
-pub fn schema_path(change: &SchemaChange) -> &str {
-    change
-        .after
-        .as_ref()
-        .or(change.before.as_ref())
-        .map(|f| f.path.as_str())
-        .unwrap_or_default()
+/// `event OrderPlaced 1.0.0` for an impact entry (escaped).
+pub fn impact_label(impact: &Impact) -> String {
+    let m = &impact.message;
+    let version = m
+        .version
+        .as_deref()
+        .map(|v| format!(" {v}"))
+        .unwrap_or_default();
+    escape_text(&format!("{} {}{version}", m.kind, m.id)).into_owned()
 }
 
-/// `billing-service 1.4.0 (team-billing)`.
+/// The schema file of a schema change: its path in the catalog when known, else the path its
+/// index entry gives (escaped).
+pub fn schema_file(change: &SchemaChange, locations: &Locations) -> String {
+    let path = match locations.schema(change) {
+        Some(place) => place.file.as_str(),
+        None => change
+            .after
+            .as_ref()
+            .or(change.before.as_ref())
+            .map(|f| f.path.as_str())
+            .unwrap_or_default(),
+    };
+    escape_text(path).into_owned()
+}
+
+/// `service billing-service 1.4.0 (team-billing)` (escaped).
 pub fn party_label(party: &Party) -> String {
     let mut label = format!("{} {}", party.kind, party.id);
     if let Some(version) = &party.version {
@@ -42,10 +183,10 @@ pub fn party_label(party: &Party) -> String {
     if let Some(owners) = party.owners.as_ref().filter(|o| !o.is_empty()) {
         label.push_str(&format!(" ({})", owners.join(", ")));
     }
-    label
+    escape_text(&label).into_owned()
 }
 
-/// Who a breaking schema change hurts, in one line.
+/// Who a change hurts, in one line (escaped).
 pub fn hurt_line(impact: &Impact) -> String {
     let list = |parties: &[Party]| {
         if parties.is_empty() {
@@ -68,24 +209,46 @@ pub fn hurt_line(impact: &Impact) -> String {
 /// The impact entry of a breaking schema change, if any.
 pub fn impact_of<'a>(diff: &'a ArchitectureDiff, change: &SchemaChange) -> Option<&'a Impact> {
     diff.impact.iter().find(|i| {
-        i.reason == crate::diff::ImpactReason::SchemaBreakingChange
+        i.reason == ImpactReason::SchemaBreakingChange
             && i.message.kind == change.message.kind
             && i.message.id == change.message.id
             && i.message.version == change.message.version.a
     })
 }
 
-/// The one-line summary every format ends with.
+/// The one-line summary every format ends with: the verdict, what broke, the counts.
 pub fn summary_line(diff: &ArchitectureDiff) -> String {
-    let verdict = if diff.summary.breaking {
-        "BREAKING"
-    } else {
-        "compatible"
-    };
+    let s = &diff.summary;
+    let counts = counts(s);
+    let strategy = diff.compatibility.strategy;
+    let transitive = diff
+        .transitive_checks
+        .iter()
+        .filter(|c| c.breaking == Some(true))
+        .count();
+    if !s.breaking && transitive == 0 {
+        return format!("compatible: {counts} [strategy {strategy}]");
+    }
+    let removed = diff
+        .impact
+        .iter()
+        .filter(|i| i.reason == ImpactReason::MessageRemoved)
+        .count();
+    let mut broke = Vec::new();
+    if s.schema_breaking > 0 {
+        broke.push(format!("{} breaking schema change(s)", s.schema_breaking));
+    }
+    if removed > 0 {
+        broke.push(format!("{removed} message(s) removed while in use"));
+    }
+    if transitive > 0 {
+        broke.push(format!(
+            "{transitive} schema(s) breaking against earlier versions"
+        ));
+    }
     format!(
-        "{verdict}: {} [strategy {}]",
-        counts(&diff.summary),
-        diff.compatibility.strategy
+        "BREAKING: {}; {counts} [strategy {strategy}]",
+        broke.join(", ")
     )
 }
 
@@ -104,7 +267,65 @@ pub fn counts(s: &crate::diff::Summary) -> String {
     )
 }
 
-/// A JSON pointer for display; the empty pointer is the document root.
-pub fn pointer(path: &str) -> &str {
-    if path.is_empty() { "(root)" } else { path }
+/// What a transitive check compared with: `1.0.0`, or `commit 0123abcd` from the history.
+pub fn against_label(change: &SchemaChange) -> String {
+    match (&change.message.version.a, &change.against_commit) {
+        (_, Some(commit)) => format!("commit {}", commit.get(..12).unwrap_or(commit)),
+        (Some(version), None) => escape_text(version).into_owned(),
+        (None, None) => "an earlier version".to_owned(),
+    }
+}
+
+/// `fingerprint 0123… (acknowledged by team-orders until 2027-01-31: consumers migrated)`:
+/// what a reader needs to acknowledge a break, or to see that it was.
+pub fn fingerprint_note(fingerprint: &str, decision: Option<&crate::policy::Decision>) -> String {
+    use crate::policy::Status;
+    let Some(found) = decision.and_then(|d| d.find(fingerprint)) else {
+        return format!("fingerprint {fingerprint}");
+    };
+    let Some(ack) = &found.ack else {
+        return format!("fingerprint {fingerprint}");
+    };
+    let by = ack
+        .owner
+        .as_deref()
+        .map(|o| format!(" by {}", escape_text(o)))
+        .unwrap_or_default();
+    let until = ack
+        .expires
+        .as_deref()
+        .map(|e| format!(" until {}", escape_text(e)))
+        .unwrap_or_default();
+    let state = match found.status {
+        Status::Expired => "acknowledgement EXPIRED",
+        _ => "acknowledged",
+    };
+    format!(
+        "fingerprint {fingerprint} ({state}{by}{until}: {})",
+        escape_text(&ack.reason)
+    )
+}
+
+/// A JSON pointer for display, escaped; the empty pointer is the document root.
+pub fn pointer(path: &str) -> Cow<'_, str> {
+    if path.is_empty() {
+        Cow::Borrowed("(root)")
+    } else {
+        escape_text(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_shown_not_run() {
+        assert_eq!(escape_text("plain id"), "plain id");
+        assert_eq!(
+            escape_text("a\n::error file=x::forged\u{1b}[2J\u{7}"),
+            "a\\u{a}::error file=x::forged\\u{1b}[2J\\u{7}"
+        );
+        assert_eq!(escape_text("\u{9b}31m\u{202e}"), "\\u{9b}31m\\u{202e}");
+    }
 }

@@ -1,10 +1,11 @@
-//! The report for a terminal: breaking changes first, each with its ops explained and who is
-//! hurt, then the rest, then one summary line. Colour only when asked for.
+//! The report for a terminal: one titled section per kind of finding (breaking first, each op
+//! with a word saying whether it breaks, and who is hurt), then one summary line. Colour only
+//! when asked for; catalog text always escaped.
 
 use std::fmt::Write;
 
 use super::*;
-use crate::diff::{ArchitectureDiff, Edge, End, ImpactReason};
+use crate::diff::{ArchitectureDiff, Edge, End};
 
 struct Paint(bool);
 
@@ -30,8 +31,9 @@ impl Paint {
     }
 }
 
-pub fn text(diff: &ArchitectureDiff, color: bool) -> String {
-    let paint = Paint(color);
+pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
+    let paint = Paint(context.color);
+    let findings = Findings::of(diff);
     let mut out = String::new();
     let refs = &diff.refs;
     let _ = writeln!(
@@ -41,53 +43,40 @@ pub fn text(diff: &ArchitectureDiff, color: bool) -> String {
         short(&refs.a.commit),
         short(&refs.b.commit)
     );
+    out.push_str(&breaking_sections(
+        diff,
+        &findings,
+        context.locations,
+        context.decision,
+        &paint,
+    ));
 
-    out.push_str(&breaking_section(diff, &paint));
-
-    let unknown: Vec<_> = diff
-        .schema_changes
-        .iter()
-        .filter(|c| c.breaking.is_none())
-        .collect();
-    if !unknown.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n{}",
-            paint.yellow("Schema changes without a verdict (a human needs to look)")
-        );
-        for change in unknown {
+    if !findings.unknown.is_empty() {
+        let title = "Schema changes without a verdict (a human needs to look)";
+        let _ = writeln!(out, "\n{}", paint.yellow(title));
+        for &change in &findings.unknown {
             let why = change.unknown_reason.as_deref().unwrap_or("no verdict");
             let _ = writeln!(
                 out,
-                "  ? {} {:?} {}: {why}",
+                "  NO VERDICT {} ({}) {}: {}",
                 message_label(change),
-                change.change,
-                schema_path(change)
+                file_change(change.change),
+                schema_file(change, context.locations),
+                escape_text(why)
             );
         }
     }
-    let compatible: Vec<_> = diff
-        .schema_changes
-        .iter()
-        .filter(|c| c.breaking == Some(false))
-        .collect();
-    if !compatible.is_empty() {
+    if !findings.compatible.is_empty() {
         let _ = writeln!(out, "\n{}", paint.green("Compatible schema changes"));
-        for change in compatible {
+        for &change in &findings.compatible {
             let _ = writeln!(
                 out,
                 "  ok {}  {}",
                 message_label(change),
-                schema_path(change)
+                schema_file(change, context.locations)
             );
             for op in &change.ops {
-                let _ = writeln!(
-                    out,
-                    "    - {} [{}] {}",
-                    pointer(&op.path),
-                    op.kind,
-                    op.reason
-                );
+                let _ = writeln!(out, "    {}", op_line(op, &paint));
             }
         }
     }
@@ -96,22 +85,22 @@ pub fn text(diff: &ArchitectureDiff, color: bool) -> String {
     if !(resources.added.is_empty() && resources.removed.is_empty() && resources.changed.is_empty())
     {
         let _ = writeln!(out, "\nResources");
-        for r in &resources.added {
-            let _ = writeln!(out, "  + {} {}{}", r.kind, r.id, version_suffix(&r.version));
-        }
-        for r in &resources.removed {
-            let _ = writeln!(out, "  - {} {}{}", r.kind, r.id, version_suffix(&r.version));
+        for (verb, list) in [("added", &resources.added), ("removed", &resources.removed)] {
+            for r in list {
+                let label = format!("{} {}{}", r.kind, r.id, version_suffix(&r.version));
+                let _ = writeln!(out, "  {verb} {}", escape_text(&label));
+            }
         }
         for r in &resources.changed {
             let (a, b) = (
-                r.version.a.as_deref().unwrap_or("-"),
-                r.version.b.as_deref().unwrap_or("-"),
+                r.version.a.as_deref().unwrap_or("(none)"),
+                r.version.b.as_deref().unwrap_or("(none)"),
             );
+            let label = format!("{} {} {a} -> {b}", r.kind, r.id);
             let _ = writeln!(
                 out,
-                "  ~ {} {} {a} -> {b} ({})",
-                r.kind,
-                r.id,
+                "  changed {} ({})",
+                escape_text(&label),
                 r.fields.join(", ")
             );
         }
@@ -119,39 +108,35 @@ pub fn text(diff: &ArchitectureDiff, color: bool) -> String {
     if !(diff.edges.added.is_empty() && diff.edges.removed.is_empty()) {
         let _ = writeln!(out, "\nEdges");
         for e in &diff.edges.added {
-            let _ = writeln!(out, "  + {}", edge_label(e));
+            let _ = writeln!(out, "  added {}", edge_label(e));
         }
         for e in &diff.edges.removed {
-            let _ = writeln!(out, "  - {}", edge_label(e));
+            let _ = writeln!(out, "  removed {}", edge_label(e));
         }
     }
-    let dropped: Vec<_> = diff
-        .impact
-        .iter()
-        .filter(|i| {
-            matches!(
-                i.reason,
-                ImpactReason::ConsumerRemoved | ImpactReason::ProducerRemoved
-            )
-        })
-        .collect();
-    if !dropped.is_empty() {
+    if !findings.stopped_using.is_empty() {
         let _ = writeln!(out, "\nStopped using a message that still exists");
-        for impact in dropped {
-            let _ = writeln!(
-                out,
-                "  {} {}: {}",
-                impact.message.kind,
-                impact.message.id,
-                hurt_line(impact)
-            );
+        for impact in &findings.stopped_using {
+            let _ = writeln!(out, "  {}: {}", impact_label(impact), hurt_line(impact));
         }
     }
-    if !diff.diagnostics.is_empty() {
+    if !findings.problems.is_empty() {
         let _ = writeln!(out, "\n{}", paint.yellow("Catalog problems"));
-        for d in &diff.diagnostics {
-            let _ = writeln!(out, "  [{}] {}", d.side, d.diagnostic);
+        for (sides, diagnostic) in &findings.problems {
+            for (n, line) in escape_lines(&diagnostic.to_string()).enumerate() {
+                if n == 0 {
+                    let _ = writeln!(out, "  {sides}: {line}");
+                } else {
+                    let _ = writeln!(out, "  {line}");
+                }
+            }
         }
+    }
+    if let Some(decision) = context
+        .decision
+        .filter(|d| d.breaks.iter().any(|b| b.ack.is_some()) || !d.unused_acks.is_empty())
+    {
+        let _ = writeln!(out, "\n{}", policy_line(decision));
     }
     let summary = summary_line(diff);
     let summary = if diff.summary.breaking {
@@ -165,69 +150,142 @@ pub fn text(diff: &ArchitectureDiff, color: bool) -> String {
 
 /// The breaking schema changes (each op explained, who is hurt) and the messages removed while
 /// in use: the part of the report `log` repeats under each breaking commit.
-pub fn breaking_details(diff: &ArchitectureDiff, color: bool) -> String {
-    breaking_section(diff, &Paint(color))
+pub fn breaking_details(diff: &ArchitectureDiff, locations: &Locations, color: bool) -> String {
+    breaking_sections(diff, &Findings::of(diff), locations, None, &Paint(color))
 }
 
-fn breaking_section(diff: &ArchitectureDiff, paint: &Paint) -> String {
+fn breaking_sections(
+    diff: &ArchitectureDiff,
+    findings: &Findings<'_>,
+    locations: &Locations,
+    decision: Option<&crate::policy::Decision>,
+    paint: &Paint,
+) -> String {
     let mut out = String::new();
-    let breaking: Vec<_> = diff
-        .schema_changes
-        .iter()
-        .filter(|c| c.breaking == Some(true))
-        .collect();
-    if !breaking.is_empty() {
+    if !findings.breaking.is_empty() {
         let _ = writeln!(out, "\n{}", paint.red("Breaking schema changes"));
-        for change in breaking {
+        for &change in &findings.breaking {
             let direction = change.direction.map(|d| d.as_str()).unwrap_or("?");
             let _ = writeln!(
                 out,
-                "  {} {} ({})  {}",
+                "  {} {} ({direction})  {}",
                 paint.red("BREAKING"),
                 message_label(change),
-                direction,
-                schema_path(change)
+                schema_file(change, locations)
             );
             for op in &change.ops {
-                let mark = if op.breaking {
-                    paint.red("x")
-                } else {
-                    "-".to_owned()
-                };
-                let _ = writeln!(
-                    out,
-                    "    {mark} {} [{}] {}",
-                    pointer(&op.path),
-                    op.kind,
-                    op.reason
-                );
+                let _ = writeln!(out, "    {}", op_line(op, paint));
+                if op.breaking {
+                    let fingerprint = crate::policy::op_fingerprint(change, op);
+                    let _ = writeln!(
+                        out,
+                        "           {}",
+                        fingerprint_note(&fingerprint, decision)
+                    );
+                }
             }
             if let Some(impact) = impact_of(diff, change) {
                 let _ = writeln!(out, "    hurt: {}", hurt_line(impact));
             }
         }
     }
-    for impact in diff
-        .impact
-        .iter()
-        .filter(|i| i.reason == ImpactReason::MessageRemoved)
-    {
-        let _ = writeln!(
-            out,
-            "  {} {} {}{} removed while in use; {}",
-            paint.red("BREAKING"),
-            impact.message.kind,
-            impact.message.id,
-            impact
-                .message
-                .version
-                .as_deref()
-                .map(|v| format!(" {v}"))
-                .unwrap_or_default(),
-            hurt_line(impact)
-        );
+    if !findings.transitive.is_empty() {
+        let title = "Breaking against earlier versions (transitive strategy)";
+        let _ = writeln!(out, "\n{}", paint.red(title));
+        for &change in &findings.transitive {
+            let direction = change.direction.map(|d| d.as_str()).unwrap_or("?");
+            let _ = writeln!(
+                out,
+                "  {} {} ({direction}, against {})  {}",
+                paint.red("BREAKING"),
+                message_label(change),
+                against_label(change),
+                schema_file(change, locations)
+            );
+            for op in change.ops.iter().filter(|op| op.breaking) {
+                let _ = writeln!(out, "    {}", op_line(op, paint));
+                let fingerprint = crate::policy::op_fingerprint(change, op);
+                let _ = writeln!(
+                    out,
+                    "           {}",
+                    fingerprint_note(&fingerprint, decision)
+                );
+            }
+        }
+    }
+    if !findings.removed_in_use.is_empty() {
+        let _ = writeln!(out, "\n{}", paint.red("Messages removed while in use"));
+        for impact in &findings.removed_in_use {
+            let _ = writeln!(
+                out,
+                "  {} {} removed; {}",
+                paint.red("BREAKING"),
+                impact_label(impact),
+                hurt_line(impact)
+            );
+            let fingerprint = crate::policy::impact_fingerprint(impact);
+            let _ = writeln!(out, "    {}", fingerprint_note(&fingerprint, decision));
+        }
     }
     out
+}
+
+/// `policy: 2 break(s) acknowledged, 1 open, 1 acknowledgement expired; 1 unused`.
+fn policy_line(decision: &crate::policy::Decision) -> String {
+    use crate::policy::Status;
+    let count = |status| {
+        decision
+            .breaks
+            .iter()
+            .filter(|b| b.status == status)
+            .count()
+    };
+    let mut line = format!(
+        "policy: {} break(s) acknowledged, {} open, {} acknowledgement(s) expired",
+        count(Status::Acknowledged),
+        count(Status::Open),
+        count(Status::Expired)
+    );
+    if !decision.unused_acks.is_empty() {
+        let lines: Vec<String> = decision
+            .unused_acks
+            .iter()
+            .map(|a| format!("{}:{}", crate::policy::ACK_FILE, a.line))
+            .collect();
+        line.push_str(&format!(
+            "; acknowledgements that match nothing here: {}",
+            lines.join(", ")
+        ));
+    }
+    line
+}
+
+/// `breaks /properties/id [required.added] reason` or `ok     ...`: a word, not a symbol.
+fn op_line(op: &crate::schema::Op, paint: &Paint) -> String {
+    let word = if op.breaking {
+        paint.red("breaks")
+    } else {
+        "ok    ".to_owned()
+    };
+    format!(
+        "{word} {} [{}] {}",
+        pointer(&op.path),
+        op.kind,
+        escape_text(&op.reason)
+    )
+}
+
+fn file_change(change: crate::diff::FileChange) -> &'static str {
+    match change {
+        crate::diff::FileChange::Modified => "modified",
+        crate::diff::FileChange::Added => "added",
+        crate::diff::FileChange::Removed => "removed",
+    }
+}
+
+/// The lines of a multi-line text, each escaped.
+fn escape_lines(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.lines().map(|line| escape_text(line).into_owned())
 }
 
 fn short(commit: &str) -> &str {
@@ -245,25 +303,28 @@ fn version_suffix(version: &Option<String>) -> String {
         .unwrap_or_default()
 }
 
+/// `event OrderPlaced 1.0.0`, `(not in catalog) OrderPlaced` (escaped).
 pub(super) fn end_label(end: &End) -> String {
     let kind = end
         .kind
         .as_deref()
         .map(|k| format!("{k} "))
         .unwrap_or_else(|| "(not in catalog) ".into());
-    format!("{kind}{}{}", end.id, version_suffix(&end.version))
+    let label = format!("{kind}{}{}", end.id, version_suffix(&end.version));
+    escape_text(&label).into_owned()
 }
 
+/// `service A 1.0.0 sends event B 2.0.0 via channel C` (escaped).
 pub(super) fn edge_label(edge: &Edge) -> String {
     let via = edge
         .via
         .as_deref()
-        .map(|v| format!(" via {v}"))
+        .map(|v| format!(" via {}", escape_text(v)))
         .unwrap_or_default();
     format!(
         "{} {} {}{via}",
         end_label(&edge.from),
-        edge.direction,
+        escape_text(&edge.direction),
         end_label(&edge.to)
     )
 }

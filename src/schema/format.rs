@@ -7,15 +7,16 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::json_schema;
 use super::located::Located;
 use super::verdict::{Change, Rule, Verdict, judge};
 use super::{Error, Strategy};
+use super::{avro, json_schema};
 
 /// A schema format catalog-diff can judge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
     JsonSchema,
+    Avro,
 }
 
 /// One schema file to compare: its path (relative to the catalog, for messages and for
@@ -57,7 +58,6 @@ impl Undetected {
 /// The format a file's extension says, for the formats this build sees but cannot judge.
 fn seen_by_extension(extension: &str) -> Option<&'static str> {
     match extension {
-        "avsc" | "avro" => Some("Avro"),
         "proto" => Some("Protobuf"),
         "graphql" | "gql" => Some("GraphQL"),
         "xsd" => Some("XML Schema"),
@@ -66,16 +66,17 @@ fn seen_by_extension(extension: &str) -> Option<&'static str> {
 }
 
 /// Format names a catalog may declare that we recognise but do not judge yet.
-const RECOGNISED: &[&str] = &["avro", "protobuf", "proto"];
+const RECOGNISED: &[&str] = &["protobuf", "proto"];
 
 impl Format {
     /// Every format, for tables and tests.
-    pub const ALL: [Format; 1] = [Format::JsonSchema];
+    pub const ALL: [Format; 2] = [Format::JsonSchema, Format::Avro];
 
     /// The name people use for it.
     pub fn name(self) -> &'static str {
         match self {
             Format::JsonSchema => "JSON Schema",
+            Format::Avro => "Avro",
         }
     }
 
@@ -83,6 +84,7 @@ impl Format {
     pub fn id(self) -> &'static str {
         match self {
             Format::JsonSchema => "json-schema",
+            Format::Avro => "avro",
         }
     }
 
@@ -90,6 +92,7 @@ impl Format {
     pub fn rules(self) -> &'static [Rule] {
         match self {
             Format::JsonSchema => &json_schema::rules::RULES,
+            Format::Avro => &avro::rules::RULES,
         }
     }
 
@@ -98,6 +101,9 @@ impl Format {
         let lower = value.trim().to_ascii_lowercase();
         match lower.as_str() {
             "json-schema" | "jsonschema" | "json" => Ok(Format::JsonSchema),
+            // AsyncAPI spells it as a media type (`application/vnd.apache.avro+json;version=1.9.0`).
+            "avro" | "avsc" | "apache-avro" => Ok(Format::Avro),
+            media if media.starts_with("application/vnd.apache.avro") => Ok(Format::Avro),
             other => Err(Undetected::other(
                 match RECOGNISED.iter().find(|name| **name == other) {
                     Some(_) => format!("schema format `{value}` is not compared yet"),
@@ -134,11 +140,13 @@ impl Format {
                     kind: UndetectedKind::Parse(error),
                 }),
             },
+            // The text is parsed (and any error reported with its line) when it is compared.
+            "avsc" | "avro" => Ok(Format::Avro),
             _ => Err(Undetected::other(match seen_by_extension(&extension) {
                 Some(name) => {
                     format!("`{path}` is {name} (by its extension), which cannot be judged yet")
                 }
-                None => format!("`{path}` is not a JSON Schema file"),
+                None => format!("`{path}` is not a JSON Schema or Avro file"),
             })),
         }
     }
@@ -151,6 +159,20 @@ impl Format {
                 let new = json_schema::parse_text(after.path, after.text)?;
                 json_schema::changes(&old, &new)
             }
+            Format::Avro => {
+                let old = avro::parse(before.path, before.text)?;
+                let new = avro::parse(after.path, after.text)?;
+                avro::changes(&old, &new)
+            }
+        }
+    }
+
+    /// Whether a text parses as a schema of this format: the error [`Format::compare`] gives
+    /// for it, if any (to tell which side of a failed comparison is at fault).
+    pub fn check(self, document: Document<'_>) -> Result<(), Error> {
+        match self {
+            Format::JsonSchema => json_schema::parse_text(document.path, document.text).map(drop),
+            Format::Avro => avro::parse(document.path, document.text).map(drop),
         }
     }
 
@@ -169,6 +191,7 @@ impl Format {
     pub fn line_of(self, text: &str, path: &str) -> usize {
         match self {
             Format::JsonSchema => Located::parse(text).map_or(1, |root| root.pointer_line(path)),
+            Format::Avro => avro::line_of(text, path),
         }
     }
 }
@@ -200,6 +223,17 @@ mod tests {
         );
         let odd = Format::detect(Some("xsd"), "x.json", "{}").unwrap_err();
         assert_eq!(odd.reason, "format `xsd` is not supported");
+        assert_eq!(Format::detect(Some("AVRO"), "x.json", ""), Ok(Format::Avro));
+        assert_eq!(
+            Format::detect(
+                Some("application/vnd.apache.avro+json;version=1.9.0"),
+                "x",
+                ""
+            ),
+            Ok(Format::Avro)
+        );
+        let later = Format::detect(Some("Protobuf"), "x.proto", "").unwrap_err();
+        assert_eq!(later.reason, "schema format `Protobuf` is not compared yet");
     }
 
     #[test]
@@ -214,5 +248,10 @@ mod tests {
         );
         assert!(Format::detect(None, "example.json", "{\"orderId\": 1}").is_err());
         assert!(Format::detect(None, "schema.xsd", "<x/>").is_err());
+        assert_eq!(
+            Format::detect(None, "a/schema.avsc", "{}"),
+            Ok(Format::Avro)
+        );
+        assert_eq!(Format::detect(None, "a/SCHEMA.AVRO", ""), Ok(Format::Avro));
     }
 }

@@ -49,14 +49,31 @@ pub fn parse_text(path: &str, text: &str) -> Result<Value, Error> {
             message: error.message,
         })
     } else {
-        serde_json::from_str(text).map_err(|error| Error::Parse {
-            format: Format::JsonSchema,
-            file: path.to_owned(),
-            syntax: "JSON",
-            line: error.line(),
-            column: error.column(),
-            message: error.to_string(),
-        })
+        serde_json::from_str(text).map_err(|error| json_error(path, text, error))
+    }
+}
+
+/// A JSON parse error in words: nesting past the limit and a byte order mark are named as
+/// such, not as a syntax error.
+fn json_error(path: &str, text: &str, error: serde_json::Error) -> Error {
+    if error.to_string().starts_with("recursion limit exceeded") {
+        return Error::TooDeep {
+            path: format!("line {}", error.line()),
+            limit: super::MAX_DEPTH,
+        };
+    }
+    let message = if text.starts_with('\u{feff}') {
+        "the file starts with a UTF-8 byte order mark (BOM), which JSON does not allow; save it without the BOM".to_owned()
+    } else {
+        error.to_string()
+    };
+    Error::Parse {
+        format: Format::JsonSchema,
+        file: path.to_owned(),
+        syntax: "JSON",
+        line: error.line(),
+        column: error.column(),
+        message,
     }
 }
 

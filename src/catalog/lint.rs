@@ -1,0 +1,181 @@
+//! Front matter the SDK reads without complaint but silently drops: a pointer field written as
+//! a string (`sends: shipment-created` makes no edge) and keys stranded after the closing
+//! `---` by a stray separator (`version:` below it is Markdown to the SDK). The Index stays
+//! what the SDK makes; each finding is a warning naming the file, the field and its line, so
+//! `--strict` can fail on it. Pure text work on one file.
+
+use serde_json::{Map, Value};
+
+use super::{Diagnostic, Severity};
+
+/// The warnings for one resource file, given its front matter and its text.
+pub(crate) fn dropped_fields(
+    path: &str,
+    data: &Map<String, Value>,
+    text: &str,
+    pointer_fields: &[&str],
+    known_keys: &[&str],
+) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    for &field in pointer_fields {
+        let Some(value) = data.get(field) else {
+            continue;
+        };
+        if matches!(value, Value::Array(_) | Value::Null) {
+            continue;
+        }
+        let shown = match value {
+            Value::String(text) => format!("the string `{text}`"),
+            Value::Object(_) => "a single mapping".to_owned(),
+            other => format!("`{other}`"),
+        };
+        found.push(warning(
+            path,
+            field,
+            key_line(text, field),
+            format!("`{field}` is {shown}, not a list of pointers: the SDK makes no edge from it"),
+            format!("write it as a list: `{field}:` then `  - id: ...` on the next line"),
+        ));
+    }
+    if let Some((line, key)) = stranded_key(text, known_keys)
+        && !data.contains_key(key)
+    {
+        found.push(warning(
+            path,
+            key,
+            Some(line),
+            format!(
+                "`{key}` is below the closing `---` of the front matter, so the SDK reads it as Markdown and drops it"
+            ),
+            "remove the stray `---` above it, or move the line into the front matter".to_owned(),
+        ));
+    }
+    found
+}
+
+fn warning(
+    path: &str,
+    field: &str,
+    line: Option<usize>,
+    message: String,
+    hint: String,
+) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Warning,
+        file: path.to_owned(),
+        line,
+        column: None,
+        field: Some(field.to_owned()),
+        message,
+        hint: Some(hint),
+    }
+}
+
+/// The lines of the front matter block (1-based numbers), and the line number after it.
+fn block_lines(text: &str) -> Option<(Vec<(usize, &str)>, usize)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text.lines().enumerate().map(|(n, line)| (n + 1, line));
+    let (_, first) = lines.next()?;
+    if first.trim_end() != "---" {
+        return None;
+    }
+    let mut block = Vec::new();
+    for (number, line) in lines {
+        if line.starts_with("---") {
+            return Some((block, number + 1));
+        }
+        block.push((number, line));
+    }
+    None
+}
+
+/// The line of a top-level `key:` in the front matter block.
+fn key_line(text: &str, key: &str) -> Option<usize> {
+    let (block, _) = block_lines(text)?;
+    block.iter().find_map(|&(number, line)| {
+        let rest = line.strip_prefix(key)?;
+        rest.trim_start().starts_with(':').then_some(number)
+    })
+}
+
+/// A known front matter key in the first lines after the block, when those lines are closed
+/// by another `---` (the stray separator pattern): (line, key).
+fn stranded_key<'k>(text: &str, known_keys: &[&'k str]) -> Option<(usize, &'k str)> {
+    let (_, after) = block_lines(text)?;
+    let mut first_key = None;
+    for (n, line) in text.lines().enumerate().skip(after - 1) {
+        let number = n + 1;
+        if line.starts_with("---") {
+            return first_key;
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        let key = line.split(':').next().unwrap_or_default();
+        if line.contains(':') && !key.contains(' ') {
+            if let Some(known) = known_keys.iter().find(|k| **k == key) {
+                first_key.get_or_insert((number, *known));
+            }
+            continue;
+        }
+        // An indented line may continue a key's value; anything else is Markdown.
+        if !line.starts_with(' ') {
+            return None;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POINTERS: &[&str] = &["sends", "receives"];
+    const KEYS: &[&str] = &["id", "version", "sends"];
+
+    fn data(json: &str) -> Map<String, Value> {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn a_pointer_written_as_a_string_is_named_with_its_line() {
+        let text = "---\nid: S\nsends: shipment-created\n---\nbody\n";
+        let found = dropped_fields(
+            "s/index.mdx",
+            &data(r#"{"id":"S","sends":"shipment-created"}"#),
+            text,
+            POINTERS,
+            KEYS,
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            (found[0].field.as_deref(), found[0].line),
+            (Some("sends"), Some(3))
+        );
+        assert!(found[0].message.contains("not a list of pointers"));
+    }
+
+    #[test]
+    fn a_version_after_a_stray_separator_is_named() {
+        let text = "---\nid: E\n---\nversion: 1.0.0\n---\n\nBody.\n";
+        let found = dropped_fields("e/index.mdx", &data(r#"{"id":"E"}"#), text, POINTERS, KEYS);
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            (found[0].field.as_deref(), found[0].line),
+            (Some("version"), Some(4))
+        );
+    }
+
+    #[test]
+    fn ordinary_files_are_quiet() {
+        let text = "---\nid: E\nversion: 1.0.0\nsends:\n  - id: X\n---\n\nSee: the docs.\n\n---\n";
+        let found = dropped_fields(
+            "e/index.mdx",
+            &data(r#"{"id":"E","version":"1.0.0","sends":[{"id":"X"}]}"#),
+            text,
+            POINTERS,
+            KEYS,
+        );
+        assert!(found.is_empty(), "{found:?}");
+    }
+}

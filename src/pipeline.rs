@@ -1,0 +1,352 @@
+//! The diff, start to end: a repository and two sides of it -> their catalogs -> the
+//! ArchitectureDiff and where its findings live ([`diff_revisions`]). The command line calls
+//! this and picks a renderer; `log` walks a history with the same pieces ([`cut`],
+//! [`build_options`]) in `history`.
+
+use crate::catalog::build::{self, Built, ParseCache};
+use crate::catalog::scope::{Reach, Scope};
+use crate::catalog::{Diagnostic, FileSet};
+use crate::diff::{self, ArchitectureDiff, SideDiagnostic, VerdictCache};
+use crate::git::{self, Repo};
+use crate::report::Locations;
+
+/// What to compare: the command line's choices, validated.
+#[derive(Clone, Debug)]
+pub struct Request<'a> {
+    /// The two sides (`Repo::parse_range`).
+    pub sides: git::Sides,
+    /// `--dir`; `None` finds the catalog folder.
+    pub dir: Option<&'a str>,
+    /// The Index `source` string.
+    pub source: &'a str,
+    pub diff: diff::Options,
+    /// Transitive strategies also judge the candidate against every schema version in the
+    /// baseline's first-parent history (`--history`).
+    pub history: bool,
+    /// Parses by blob id (perhaps from an earlier run).
+    pub cache: &'a ParseCache,
+}
+
+/// One side of a comparison as it was read.
+pub struct SideReport {
+    /// `a` (baseline) or `b` (candidate).
+    pub name: &'static str,
+    /// The commit id, `staged`, `worktree` or empty (before the first commit).
+    pub label: String,
+    /// Its catalog problems.
+    pub diagnostics: Vec<Diagnostic>,
+    /// False when it holds no resource at all.
+    pub has_resources: bool,
+}
+
+/// A finished comparison: the diff (its `diagnostics` filled from both sides), where its
+/// findings live, the catalog folder and both sides' reports.
+pub struct Compared {
+    pub diff: ArchitectureDiff,
+    pub locations: Locations,
+    /// The catalog folder, repository-root relative.
+    pub dir: String,
+    pub sides: [SideReport; 2],
+}
+
+/// Reads both sides of `request` from `repo`, builds, resolves and diffs them.
+pub fn diff_revisions(repo: &Repo, request: &Request<'_>) -> git::Result<Compared> {
+    let sides = &request.sides;
+    let dir = repo.detect_catalog_dir_for(sides, request.dir)?;
+    let (before, after) = repo.read_sides(sides, &dir)?;
+    let labels = (sides.baseline().label(), sides.candidate().label());
+    let compared = diff_files(
+        &before,
+        &after,
+        labels.clone(),
+        request.source,
+        &request.diff,
+        request.cache,
+    );
+    let sides = [
+        SideReport {
+            name: "a",
+            label: labels.0,
+            diagnostics: compared.before_diagnostics,
+            has_resources: compared.before_has_resources,
+        },
+        SideReport {
+            name: "b",
+            label: labels.1,
+            has_resources: !compared.after.index.resources.is_empty(),
+            diagnostics: compared.after.diagnostics,
+        },
+    ];
+    let mut diff = compared.diff;
+    if request.history
+        && let git::Side::Commit(baseline) = request.sides.baseline()
+    {
+        let found = history_checks(
+            repo,
+            baseline,
+            &dir,
+            &diff,
+            &compared.locations,
+            &after,
+            &request.diff,
+        )?;
+        diff.transitive_checks.extend(found);
+    }
+    // Catalog problems first, then the schema files the diff could not parse.
+    let mut diagnostics: Vec<SideDiagnostic> = sides
+        .iter()
+        .flat_map(|side| {
+            side.diagnostics.iter().map(|d| SideDiagnostic {
+                side: side.name,
+                diagnostic: d.clone(),
+            })
+        })
+        .collect();
+    diagnostics.append(&mut diff.diagnostics);
+    diff.diagnostics = diagnostics;
+    Ok(Compared {
+        diff,
+        locations: compared.locations,
+        dir,
+        sides,
+    })
+}
+
+/// Under a transitive strategy with `--history`: each changed schema file of a message is
+/// judged against every distinct version the file had in the first-parent history of
+/// `baseline` (by the same path), besides those the catalog compares already. Each entry names
+/// the newest commit that held that version (`againstCommit`).
+fn history_checks(
+    repo: &Repo,
+    baseline: git::CommitId,
+    dir: &str,
+    diff: &ArchitectureDiff,
+    locations: &Locations,
+    after: &FileSet,
+    options: &diff::Options,
+) -> git::Result<Vec<crate::diff::SchemaChange>> {
+    use crate::schema::{Document, Format};
+    let mut checks = Vec::new();
+    for change in &diff.schema_changes {
+        let strategy = options.strategy_for(&change.message.id);
+        let (Some(file), Some(place)) = (&change.after, locations.schema(change)) else {
+            continue;
+        };
+        if !strategy.is_transitive() {
+            continue;
+        }
+        let Some(text) = after
+            .get(&place.file)
+            .and_then(|blob| std::str::from_utf8(&blob.data).ok())
+        else {
+            continue;
+        };
+        let known: Vec<&str> = [&change.before, &change.after]
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f.hash.as_deref())
+            .chain(
+                diff.transitive_checks
+                    .iter()
+                    .filter_map(|c| c.before.as_ref()?.hash.as_deref()),
+            )
+            .collect();
+        let repo_path = git::join(dir, &place.file);
+        for (commit, blob) in repo.file_history(baseline, &repo_path)? {
+            let hash = crate::catalog::build::content_hash(&blob.data);
+            if known.contains(&hash.as_str()) {
+                continue;
+            }
+            let Ok(old_text) = std::str::from_utf8(&blob.data) else {
+                continue;
+            };
+            let (old, new) = (
+                Document {
+                    path: &file.path,
+                    text: old_text,
+                },
+                Document {
+                    path: &file.path,
+                    text,
+                },
+            );
+            let judged = Format::detect(None, &file.path, text)
+                .map_err(|why| why.reason)
+                .and_then(|format| {
+                    format
+                        .compare(old, new, strategy)
+                        .map_err(|e| e.to_string())
+                });
+            let (breaking, direction, ops, unknown_reason) = match judged {
+                Ok(verdict) => (Some(verdict.breaking), verdict.direction, verdict.ops, None),
+                Err(reason) => (None, None, Vec::new(), Some(reason)),
+            };
+            let mut message = change.message.clone();
+            message.version.a = None;
+            checks.push(crate::diff::SchemaChange {
+                message,
+                change: crate::diff::FileChange::Modified,
+                before: Some(crate::diff::SchemaFile {
+                    path: file.path.clone(),
+                    hash: Some(hash),
+                    content: None,
+                }),
+                after: Some(crate::diff::SchemaFile {
+                    content: None,
+                    ..file.clone()
+                }),
+                breaking,
+                strategy,
+                direction,
+                ops,
+                unknown_reason,
+                against_commit: Some(commit.to_string()),
+            });
+        }
+    }
+    Ok(checks)
+}
+
+/// The build options of one commit's catalog; `log` and `diff` build sides the same way.
+pub fn build_options(source: &str, commit: String) -> build::Options {
+    build::Options {
+        source: source.to_owned(),
+        commit,
+        hash_content: true,
+        include_schema_content: true,
+    }
+}
+
+/// Both sides of a change cut down to its [`Reach`] and built.
+///
+/// [`Reach`]: crate::catalog::scope::Reach
+pub struct Cut {
+    pub reach: Reach,
+    pub before: Built,
+    pub after: Built,
+}
+
+impl Cut {
+    /// Turns one side's whole-catalog `diagnostics` into the other side's, where `from` is
+    /// that other side's cut: only the resource files in the reach can differ.
+    pub fn carry(&self, diagnostics: &mut Vec<Diagnostic>, from: &Built) {
+        let inside = |d: &Diagnostic| self.reach.resource_files.contains(&d.file);
+        diagnostics.retain(|d| !inside(d));
+        diagnostics.extend(from.diagnostics.iter().filter(|d| inside(d)).cloned());
+        diagnostics.sort();
+        diagnostics.dedup();
+    }
+}
+
+/// Moves `scope` to `after` (the catalog once `changes` are applied) and builds both sides of
+/// the change on its reach with `build` (`true` for the after side). `None` when the change has
+/// no reach, when a cut misses a schema file the catalog has (one named through `../`), or when
+/// some resource names a schema file that does not exist (every diff lists it, see
+/// [`Scope::names_missing_schema`]): then only whole builds are faithful.
+pub fn cut(
+    scope: &mut Scope,
+    after: &FileSet,
+    changes: &git::Changes,
+    cache: &ParseCache,
+    build: &dyn Fn(&FileSet, bool) -> Built,
+) -> Option<Cut> {
+    let reach = scope
+        .reach(after, &changes.paths, cache)
+        .filter(|_| !changes.special)?;
+    if scope.names_missing_schema(after) {
+        return None;
+    }
+    let (before_cut, after_cut) = (build(&reach.before, false), build(&reach.after, true));
+    let was = |path: &str| match changes.paths.get(path) {
+        Some(before) => before.is_some(),
+        None => after.get(path).is_some(),
+    };
+    let is = |path: &str| after.get(path).is_some();
+    let complete = |built: &Built, exists: &dyn Fn(&str) -> bool| {
+        built.unresolved_files.iter().all(|path| !exists(path))
+    };
+    (complete(&before_cut, &was) && complete(&after_cut, &is)).then_some(Cut {
+        reach,
+        before: before_cut,
+        after: after_cut,
+    })
+}
+
+/// A diff of two catalogs, with what the command line reports besides it.
+pub struct SideBySide {
+    pub diff: ArchitectureDiff,
+    /// The baseline's catalog problems (as a whole build finds them).
+    pub before_diagnostics: Vec<Diagnostic>,
+    /// False when the baseline holds no resource at all.
+    pub before_has_resources: bool,
+    /// The candidate, built whole.
+    pub after: Built,
+    /// Where the diff's findings live in the catalog.
+    pub locations: Locations,
+}
+
+/// Diffs catalog `before` against catalog `after` (labelled `labels`). The candidate is built
+/// whole, so its problems are all found; the baseline is built only on the reach of the
+/// change when it has one, and its problems are carried over from the candidate's. The result
+/// equals two whole builds (tests/history_diff.rs holds them side by side).
+pub fn diff_files(
+    before: &FileSet,
+    after: &FileSet,
+    labels: (String, String),
+    source: &str,
+    options: &diff::Options,
+    cache: &ParseCache,
+) -> SideBySide {
+    let build = |files: &FileSet, label: &str| {
+        build::build(files, &build_options(source, label.to_owned()), cache)
+    };
+    let changes = git::Changes::between(before, after);
+    let verdicts = VerdictCache::default();
+    let whole = |whole_before: Built, whole_after: Built| {
+        let diff = diff::diff_cached(&whole_before.index, &whole_after.index, options, &verdicts);
+        SideBySide {
+            locations: Locations::of(&diff, &whole_before.index, &whole_after.index),
+            diff,
+            before_has_resources: !whole_before.index.resources.is_empty(),
+            before_diagnostics: whole_before.diagnostics,
+            after: whole_after,
+        }
+    };
+    // When much of the catalog changed, its reach is everything: build both sides at once.
+    if changes.paths.len() * 4 > before.files.len().max(after.files.len()) {
+        let (a, b) = rayon::join(|| build(before, &labels.0), || build(after, &labels.1));
+        return whole(a, b);
+    }
+    let whole_after = build(after, &labels.1);
+    let mut scope = Scope::new(before, cache);
+    let cut = cut(&mut scope, after, &changes, cache, &|files, is_after| {
+        build(files, if is_after { &labels.1 } else { &labels.0 })
+    });
+    let Some(cut) = cut else {
+        return whole(build(before, &labels.0), whole_after);
+    };
+    let mut before_diagnostics = whole_after.diagnostics.clone();
+    cut.carry(&mut before_diagnostics, &cut.before);
+    let diff = diff::diff_cached(&cut.before.index, &cut.after.index, options, &verdicts);
+    SideBySide {
+        locations: Locations::of(&diff, &cut.before.index, &cut.after.index),
+        diff,
+        before_diagnostics,
+        // Resources outside the reach are on both sides.
+        before_has_resources: !cut.before.index.resources.is_empty()
+            || whole_after.index.resources.len() > cut.after.index.resources.len(),
+        after: whole_after,
+    }
+}
+
+/// The catalog before `changes`, from the catalog after them.
+pub(crate) fn revert(after: &FileSet, changes: &git::Changes) -> FileSet {
+    let mut before = after.clone();
+    for (path, blob) in &changes.paths {
+        match blob {
+            Some(blob) => before.files.insert(path.clone(), blob.clone()),
+            None => before.files.remove(path),
+        };
+    }
+    before
+}

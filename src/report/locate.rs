@@ -1,0 +1,190 @@
+//! Where each finding of a diff lives in the catalog: the resource file that declares a message
+//! or an edge, and the schema file (and the line of its first breaking op) of a schema change.
+//! Taken from the two Indexes the diff was made from, keeping only what the diff names, so a
+//! report (or a `log` step) can place findings after the Indexes are gone. Paths are relative
+//! to the catalog folder. Pure: the Indexes carry every path and schema text needed.
+
+use std::collections::BTreeMap;
+
+use crate::catalog::{Index, Resource};
+use crate::diff::{ArchitectureDiff, SchemaChange};
+use crate::schema::Format;
+
+/// The catalog files behind a diff's findings.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Locations {
+    /// (type, id, version) -> the resource's file; the candidate's wins over the baseline's.
+    resources: BTreeMap<(String, String, Option<String>), String>,
+    /// The schema file of each schema change, and the line of each of its ops.
+    schemas: BTreeMap<SchemaKey, (Place, Vec<usize>)>,
+}
+
+/// A file in the catalog and, where known, the 1-based line of the finding in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub file: String,
+    pub line: Option<usize>,
+}
+
+type Key = (String, String, Option<String>);
+
+/// A schema change's identity: message type and id, both versions, both file paths.
+type SchemaKey = (
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+fn schema_key(change: &SchemaChange) -> SchemaKey {
+    let m = &change.message;
+    (
+        m.kind.clone(),
+        m.id.clone(),
+        m.version.a.clone(),
+        m.version.b.clone(),
+        change.before.as_ref().map(|f| f.path.clone()),
+        change.after.as_ref().map(|f| f.path.clone()),
+    )
+}
+
+fn key(kind: &str, id: &str, version: Option<&str>) -> Key {
+    (kind.to_owned(), id.to_owned(), version.map(str::to_owned))
+}
+
+impl Locations {
+    /// The places of every finding of `diff`, made from `before` and `after`.
+    pub fn of(diff: &ArchitectureDiff, before: &Index, after: &Index) -> Locations {
+        let mut wanted: Vec<Key> = Vec::new();
+        for impact in &diff.impact {
+            let m = &impact.message;
+            wanted.push(key(&m.kind, &m.id, m.version.as_deref()));
+        }
+        for edge in diff.edges.added.iter().chain(&diff.edges.removed) {
+            if let Some(kind) = &edge.from.kind {
+                wanted.push(key(kind, &edge.from.id, edge.from.version.as_deref()));
+            }
+        }
+        for r in diff.resources.added.iter().chain(&diff.resources.removed) {
+            wanted.push(key(&r.kind, &r.id, r.version.as_deref()));
+        }
+        for r in &diff.resources.changed {
+            wanted.push(key(&r.kind, &r.id, r.version.b.as_deref()));
+            wanted.push(key(&r.kind, &r.id, r.version.a.as_deref()));
+        }
+        wanted.sort();
+        wanted.dedup();
+        let mut resources = BTreeMap::new();
+        if !wanted.is_empty() {
+            for index in [before, after] {
+                for resource in &index.resources {
+                    let found = key(resource.kind(), resource.id(), resource.version());
+                    if wanted.binary_search(&found).is_ok()
+                        && let Some(file) = resource.str_field("contentPath")
+                    {
+                        resources.insert(found, file.to_owned());
+                    }
+                }
+            }
+        }
+        let schemas = diff
+            .schema_changes
+            .iter()
+            .chain(&diff.transitive_checks)
+            .filter_map(|change| Some((schema_key(change), schema_place(change, before, after)?)))
+            .collect();
+        Locations { resources, schemas }
+    }
+
+    /// The file declaring a resource (any version when `version` is `None` and only one is
+    /// known).
+    pub fn resource(&self, kind: &str, id: &str, version: Option<&str>) -> Option<&str> {
+        self.resources
+            .get(&key(kind, id, version))
+            .map(String::as_str)
+    }
+
+    /// The schema file of a schema change of the diff, with the line of its first breaking op.
+    pub fn schema(&self, change: &SchemaChange) -> Option<&Place> {
+        self.schemas
+            .get(&schema_key(change))
+            .map(|(place, _)| place)
+    }
+
+    /// The schema file of a schema change and the line of its `op`th op.
+    pub fn op(&self, change: &SchemaChange, op: usize) -> Option<Place> {
+        let (place, lines) = self.schemas.get(&schema_key(change))?;
+        Some(Place {
+            file: place.file.clone(),
+            line: lines.get(op).copied().or(place.line),
+        })
+    }
+}
+
+/// The folder of a resource file (`a/b/index.mdx` -> `a/b`).
+fn folder(content_path: &str) -> &str {
+    content_path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+fn joined(dir: &str, path: &str) -> String {
+    let path = path.strip_prefix("./").unwrap_or(path);
+    if dir.is_empty() {
+        path.to_owned()
+    } else {
+        format!("{dir}/{path}").replace("/./", "/")
+    }
+}
+
+fn find<'a>(
+    index: &'a Index,
+    change: &SchemaChange,
+    version: Option<&str>,
+) -> Option<&'a Resource> {
+    index.resources.iter().find(|r| {
+        r.kind() == change.message.kind && r.id() == change.message.id && r.version() == version
+    })
+}
+
+fn schema_place(
+    change: &SchemaChange,
+    before: &Index,
+    after: &Index,
+) -> Option<(Place, Vec<usize>)> {
+    let (index, version, file) = match (&change.after, &change.before) {
+        (Some(file), _) => (after, change.message.version.b.as_deref(), file),
+        (None, Some(file)) => (before, change.message.version.a.as_deref(), file),
+        (None, None) => return None,
+    };
+    let resource = find(index, change, version)?;
+    let path = joined(folder(resource.str_field("contentPath")?), &file.path);
+    let entry = resource
+        .get("schemas")
+        .and_then(|list| list.as_array())
+        .and_then(|list| {
+            list.iter()
+                .find(|e| e.get("path").and_then(|p| p.as_str()) == Some(file.path.as_str()))
+        });
+    let lines: Vec<usize> = entry
+        .and_then(|entry| {
+            let text = entry.get("content")?.as_str()?;
+            let declared = entry.get("format").and_then(|f| f.as_str());
+            let format = Format::detect(declared, &file.path, text).ok()?;
+            Some(
+                change
+                    .ops
+                    .iter()
+                    .map(|op| format.line_of(text, &op.path))
+                    .collect(),
+            )
+        })
+        .unwrap_or_default();
+    let first = change
+        .ops
+        .iter()
+        .position(|op| op.breaking)
+        .or((!change.ops.is_empty()).then_some(0));
+    let line = first.and_then(|n| lines.get(n).copied());
+    Some((Place { file: path, line }, lines))
+}

@@ -1,0 +1,278 @@
+//! `catalog-diff [RANGE]` from the command line on real temporary repositories: every RANGE
+//! form, every format and every exit code.
+
+use std::process::Output;
+
+use crate::support::TestRepo;
+
+const EVENT: &str = "---\nid: OrderCreated\nversion: 1.0.0\nschemaPath: schema.json\n---\n";
+const SERVICE: &str = "---\nid: Payments\nversion: 1.0.0\nowners:\n  - team-payments\nreceives:\n  - id: OrderCreated\n---\n";
+const BEFORE: &str = r#"{"type": "object", "properties": {"id": {"type": "string"}, "status": {"enum": ["pending", "paid"]}}, "required": ["id"]}"#;
+const COMPATIBLE: &str = r#"{"type": "object", "properties": {"id": {"type": "string"}, "note": {"type": "string"}, "status": {"enum": ["pending", "paid"]}}, "required": ["id"]}"#;
+const BREAKING: &str = r#"{"type": "object", "properties": {"id": {"type": "string"}, "status": {"enum": ["pending", "paid"]}}}"#;
+
+fn run(repo: &TestRepo, args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+        .args(args)
+        .current_dir(repo.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("runs")
+}
+
+fn json(output: &Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+/// main: the event and its consumer; feature (branched off main): a breaking schema change.
+fn repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("events/OrderCreated/index.mdx", EVENT),
+        ("events/OrderCreated/schema.json", BEFORE),
+        ("services/Payments/index.mdx", SERVICE),
+    ]);
+    repo.commit_all("catalog");
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write("events/OrderCreated/schema.json", BREAKING);
+    repo.commit_all("drop required id");
+    repo.git(&["switch", "-q", "main"]);
+    repo
+}
+
+#[test]
+fn two_dot_range_finds_the_breaking_change_and_who_is_hurt() {
+    let repo = repo();
+    let output = run(&repo, &["main..feature", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let diff = json(&output);
+    assert_eq!(diff["schemaVersion"], 1);
+    assert_eq!(diff["refs"]["a"]["commit"], repo.rev("main"));
+    assert_eq!(diff["refs"]["b"]["commit"], repo.rev("feature"));
+    assert_eq!(diff["summary"]["schemaBreaking"], 1);
+    let change = &diff["schemaChanges"][0];
+    assert_eq!(change["direction"], "forward");
+    assert_eq!(change["ops"][0]["kind"], "required.removed");
+    assert_eq!(change["ops"][0]["path"], "/properties/id");
+    assert_eq!(diff["impact"][0]["consumers"][0]["id"], "Payments");
+    assert_eq!(
+        diff["impact"][0]["consumers"][0]["owners"][0],
+        "team-payments"
+    );
+    assert!(
+        change
+            .get("before")
+            .and_then(|b| b.get("content"))
+            .is_none()
+    );
+}
+
+#[test]
+fn strategy_and_fail_on_set_the_exit_code() {
+    let repo = repo();
+    assert_eq!(
+        run(&repo, &["main..feature", "--strategy", "backward"])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        run(&repo, &["main..feature", "--strategy", "none"])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        run(&repo, &["main..feature", "--fail-on", "never"])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        run(&repo, &["main..feature", "--strategy", "sideways"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn three_dot_range_starts_at_the_merge_base() {
+    let repo = repo();
+    // main moves on with a compatible change; A...B still compares from where feature branched.
+    repo.write("events/OrderCreated/schema.json", COMPATIBLE);
+    repo.commit_all("add note");
+    let from_base = json(&run(&repo, &["main...feature", "--format", "json"]));
+    assert_eq!(from_base["refs"]["a"]["commit"], repo.rev("main~1"));
+    let direct = json(&run(&repo, &["main..feature", "--format", "json"]));
+    assert_eq!(direct["refs"]["a"]["commit"], repo.rev("main"));
+}
+
+#[test]
+fn working_tree_staged_and_single_revision() {
+    let repo = repo();
+    assert_eq!(
+        run(&repo, &[]).status.code(),
+        Some(0),
+        "clean tree: nothing to report"
+    );
+    repo.write("events/OrderCreated/schema.json", BREAKING);
+    let worktree = run(&repo, &["--format", "json"]);
+    assert_eq!(worktree.status.code(), Some(1));
+    assert_eq!(json(&worktree)["refs"]["b"]["commit"], "worktree");
+    assert_eq!(
+        run(&repo, &["--staged"]).status.code(),
+        Some(0),
+        "nothing staged yet"
+    );
+    repo.git(&["add", "-A"]);
+    let staged = run(&repo, &["--staged", "--format", "json"]);
+    assert_eq!(staged.status.code(), Some(1));
+    assert_eq!(json(&staged)["refs"]["b"]["commit"], "staged");
+    let against_rev = run(&repo, &["main", "--format", "json"]);
+    assert_eq!(json(&against_rev)["refs"]["a"]["commit"], repo.rev("main"));
+    assert_eq!(
+        run(&repo, &["diff", "main..feature"]).status.code(),
+        Some(1),
+        "the diff subcommand is the same"
+    );
+}
+
+#[test]
+fn every_format_renders() {
+    let repo = repo();
+    let text = String::from_utf8(run(&repo, &["main..feature"]).stdout).expect("utf-8");
+    assert!(
+        text.contains("BREAKING event OrderCreated 1.0.0 (forward)"),
+        "{text}"
+    );
+    assert!(text.contains("Payments 1.0.0 (team-payments)"), "{text}");
+    assert!(!text.contains('\x1b'), "no colour when NO_COLOR is set");
+    let markdown = String::from_utf8(run(&repo, &["main..feature", "--format", "markdown"]).stdout)
+        .expect("utf-8");
+    assert!(
+        markdown.starts_with("### catalog-diff: :x: **Breaking changes**"),
+        "{markdown}"
+    );
+    let github = String::from_utf8(run(&repo, &["main..feature", "--format", "github"]).stdout)
+        .expect("utf-8");
+    assert!(
+        github.starts_with("::error file=events/OrderCreated/schema.json,line=1,"),
+        "{github}"
+    );
+    let colored = String::from_utf8(run(&repo, &["main..feature", "--color", "always"]).stdout)
+        .expect("utf-8");
+    assert!(colored.contains("\x1b[1;31m"), "{colored}");
+    let with_content = json(&run(
+        &repo,
+        &[
+            "main..feature",
+            "--format",
+            "json",
+            "--include-schema-content",
+        ],
+    ));
+    assert_eq!(
+        with_content["schemaChanges"][0]["before"]["content"],
+        BEFORE
+    );
+}
+
+#[test]
+fn a_catalog_only_on_one_side_is_an_empty_catalog() {
+    let repo = TestRepo::new();
+    repo.write("README.md", "nothing yet\n");
+    repo.commit_all("start");
+    repo.write_all(&[
+        ("events/OrderCreated/index.mdx", EVENT),
+        ("events/OrderCreated/schema.json", BEFORE),
+    ]);
+    repo.commit_all("catalog");
+    let output = run(&repo, &["HEAD~1..HEAD", "--format", "json"]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(json(&output)["summary"]["resourcesAdded"], 1);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("empty catalog"));
+}
+
+#[test]
+fn a_schema_that_stops_parsing_is_unknown_never_a_silent_pass() {
+    let repo = repo();
+    repo.write("events/OrderCreated/schema.json", "{\"type\": \"object\",");
+    repo.commit_all("broken json");
+    let output = run(
+        &repo,
+        &["HEAD~1..HEAD", "--format", "json", "--fail-on", "unknown"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let diff = json(&output);
+    assert_eq!(diff["summary"]["schemaUnknown"], 1);
+    assert_eq!(
+        diff["schemaChanges"][0]["breaking"],
+        serde_json::Value::Null
+    );
+    assert_eq!(run(&repo, &["HEAD~1..HEAD"]).status.code(), Some(0));
+}
+
+#[test]
+fn catalog_problems_are_reported_with_their_side() {
+    let repo = repo();
+    repo.remove("events/OrderCreated/schema.json");
+    repo.commit_all("lose the schema");
+    let output = run(&repo, &["HEAD~1..HEAD", "--format", "json"]);
+    let diff = json(&output);
+    assert_eq!(diff["diagnostics"][0]["side"], "b");
+    assert_eq!(
+        diff["diagnostics"][0]["file"],
+        "events/OrderCreated/index.mdx"
+    );
+    assert_eq!(
+        diff["summary"]["schemaUnknown"], 1,
+        "present on one side only: a null verdict"
+    );
+    let text = String::from_utf8(run(&repo, &["HEAD~1..HEAD"]).stdout).expect("utf-8");
+    assert!(text.contains("Catalog problems"), "{text}");
+}
+
+#[test]
+fn bad_ranges_are_errors() {
+    let repo = repo();
+    for range in ["nope..feature", "main..nope", "nope"] {
+        let output = run(&repo, &[range]);
+        assert_eq!(output.status.code(), Some(2), "{range}");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains("nope"),
+            "{range}"
+        );
+    }
+}
+
+#[test]
+fn a_merge_commit_diffs_against_its_first_parent() {
+    let repo = repo();
+    repo.write("services/Payments/notes.md", "docs only\n");
+    repo.commit_all("docs on main");
+    repo.git(&["merge", "-q", "--no-ff", "-m", "merge feature", "feature"]);
+    let output = run(&repo, &["HEAD^1..HEAD", "--format", "json"]);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "the merge brings the breaking change into main"
+    );
+    assert_eq!(json(&output)["summary"]["schemaBreaking"], 1);
+    assert_eq!(
+        run(&repo, &["HEAD^2..HEAD"]).status.code(),
+        Some(0),
+        "against feature, only docs changed"
+    );
+}

@@ -1,0 +1,310 @@
+//! The guard never says "fine" when it should not, never prints forgeable catalog text raw, and
+//! reads bounded input (issue #20): one test per item, each on a scripted repository.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use crate::support::TestRepo;
+
+fn run(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const ORDERS: &str =
+    "---\nid: Orders\nversion: 1.0.0\nowners:\n  - core\nsends:\n  - id: OrderPlaced\n---\n";
+const BILLING: &str = "---\nid: Billing\nversion: 1.0.0\nreceives:\n  - id: OrderPlaced\n---\n";
+const EVENT: &str = "---\nid: OrderPlaced\nversion: 1.0.0\nschemaPath: schema.json\n---\n";
+const SCHEMA: &str =
+    r#"{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}"#;
+
+/// A catalog with a producer, a consumer and one event, committed on `main`.
+fn catalog() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("services/Orders/index.mdx", ORDERS),
+        ("services/Billing/index.mdx", BILLING),
+        ("events/OrderPlaced/index.mdx", EVENT),
+        ("events/OrderPlaced/schema.json", SCHEMA),
+    ]);
+    repo.commit_all("the catalog");
+    repo
+}
+
+#[test]
+fn item_1_a_missing_dir_or_message_is_an_error_naming_what_exists() {
+    let repo = catalog();
+    let path = repo.path();
+    for args in [
+        &["index", "--dir", "nosuch"][..],
+        &["log", "--dir", "nosuch"],
+        &["log", "--dir", "nosuch", "--strict"],
+        &["index", "--dir", "events/OrderPlaced/schema.json"],
+    ] {
+        let out = run(&path, args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(text(&out.stderr).contains("does not exist"), "{args:?}");
+    }
+    let out = run(&path, &["index", "--dir", "event"]);
+    assert!(
+        text(&out.stderr).contains("did you mean `events`?"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(&path, &["log", "--message", "OrderPlacd"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no resource `OrderPlacd`") && stderr.contains("`OrderPlaced`"),
+        "{stderr}"
+    );
+    assert_eq!(
+        run(&path, &["log", "--message", "OrderPlaced"])
+            .status
+            .code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn item_2_an_invalid_commit_is_an_entry_without_phantom_removals() {
+    let repo = catalog();
+    repo.write("events/OrderPlaced/index.mdx", "---\nid: [unclosed\n---\n");
+    repo.commit_all("broken front matter");
+    repo.write("events/OrderPlaced/index.mdx", EVENT);
+    repo.commit_all("fixed");
+    let out = run(&repo.path(), &["log", "--format", "json"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    let entries: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(entries.len(), 3, "{stdout}");
+    assert_eq!(entries[1]["invalid"], true);
+    assert!(entries[1].get("diff").is_none());
+    assert!(
+        entries[1]["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("front matter")
+    );
+    assert_eq!(entries[2]["against"], entries[0]["commit"]);
+    assert_eq!(entries[2]["diff"]["summary"]["breaking"], false);
+    assert!(!stdout.contains("message_removed"));
+    let out = run(&repo.path(), &["log"]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("invalid catalog: 1 error(s)"), "{stdout}");
+    assert!(!stdout.contains("error: error:"), "{stdout}");
+    assert_eq!(
+        run(&repo.path(), &["log", "--fail-on", "unknown"])
+            .status
+            .code(),
+        Some(1)
+    );
+}
+
+#[test]
+fn item_3_github_annotates_removals_and_edges() {
+    let repo = catalog();
+    repo.git(&["rm", "-rq", "events/OrderPlaced"]);
+    repo.commit("remove OrderPlaced");
+    let out = run(&repo.path(), &["HEAD~1..HEAD", "--format", "github"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("::error file=events/OrderPlaced/index.mdx,title=catalog-diff%3A event OrderPlaced 1.0.0::Removed while in use"),
+        "{stdout}"
+    );
+    let repo = catalog();
+    repo.write(
+        "services/Billing/index.mdx",
+        "---\nid: Billing\nversion: 1.0.0\n---\n",
+    );
+    repo.commit_all("Billing stops receiving");
+    let out = run(&repo.path(), &["HEAD~1..HEAD", "--format", "github"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("::notice file=services/Billing/index.mdx"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("::notice title=catalog-diff%3A summary::"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn item_4_front_matter_the_sdk_drops_is_a_warning_and_strict_fails() {
+    let repo = catalog();
+    repo.write(
+        "services/Billing/index.mdx",
+        "---\nid: Billing\nversion: 1.0.0\nreceives: OrderPlaced\n---\n",
+    );
+    repo.write(
+        "events/OrderPlaced/index.mdx",
+        "---\nid: OrderPlaced\n---\nversion: 1.0.0\n---\n",
+    );
+    repo.commit_all("dropped fields");
+    let out = run(&repo.path(), &["index"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("services/Billing/index.mdx:4"), "{stderr}");
+    assert!(
+        stderr.contains("`receives` is the string `OrderPlaced`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("events/OrderPlaced/index.mdx:4"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("`version` is below the closing `---`"),
+        "{stderr}"
+    );
+    assert_eq!(
+        run(&repo.path(), &["index", "--strict"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn item_5_the_summary_names_what_broke_and_sections_have_titles() {
+    let repo = catalog();
+    repo.git(&["rm", "-rq", "events/OrderPlaced"]);
+    repo.commit("remove OrderPlaced");
+    let out = run(&repo.path(), &["HEAD~1..HEAD"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("\nMessages removed while in use\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("BREAKING: 1 message(s) removed while in use;"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  removed event OrderPlaced 1.0.0"),
+        "{stdout}"
+    );
+    let out = run(&repo.path(), &["HEAD~1..HEAD", "--format", "markdown"]);
+    assert!(text(&out.stdout).contains("#### Messages removed while in use"));
+}
+
+#[test]
+fn item_5_schema_files_are_shown_by_their_catalog_path() {
+    let repo = catalog();
+    repo.write(
+        "events/OrderPlaced/schema.json",
+        r#"{"type": "object", "properties": {"id": {"type": "string"}}}"#,
+    );
+    repo.commit_all("id optional");
+    let stdout = text(&run(&repo.path(), &["HEAD~1..HEAD"]).stdout);
+    assert!(
+        stdout.contains("(forward)  events/OrderPlaced/schema.json"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("    breaks /properties/id [required.removed]"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn item_6_catalog_text_cannot_forge_output() {
+    let repo = catalog();
+    let evil = "---\nid: \"Evil\\n::error file=x::forged\\u001b[2J\\u0007\"\nversion: 1.0.0\n---\n";
+    repo.write("events/Evil/index.mdx", evil);
+    repo.commit_all("an evil id");
+    for format in ["text", "markdown", "github"] {
+        let out = run(&repo.path(), &["HEAD~1..HEAD", "--format", format]);
+        let stdout = text(&out.stdout);
+        assert!(
+            !stdout.contains('\u{1b}') && !stdout.contains('\u{7}'),
+            "{format}: {stdout}"
+        );
+        assert!(!stdout.contains("\n::error file=x"), "{format}: {stdout}");
+        assert!(
+            stdout.contains("Evil\\u{a}") || stdout.contains("Evil\\\\u{a}"),
+            "{format}: {stdout}"
+        );
+    }
+}
+
+#[test]
+fn item_7_input_is_bounded() {
+    let out = run(Path::new("/"), &["schema", "/dev/zero", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("larger than 67108864 bytes"));
+    let out = run(
+        Path::new("/"),
+        &[
+            "schema",
+            "--max-file-size",
+            "1K",
+            "/dev/urandom",
+            "/dev/zero",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--max-file-size"));
+    let repo = catalog();
+    repo.write("events/OrderPlaced/schema.json", &" ".repeat(5000));
+    repo.commit_all("a large schema");
+    let out = run(&repo.path(), &["index", "--max-file-size", "4K"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("events/OrderPlaced/schema.json") && stderr.contains("5000 bytes"),
+        "{stderr}"
+    );
+    assert_eq!(
+        run(&repo.path(), &["index", "--max-file-size", "1M"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let out = run(&repo.path(), &["index", "--max-file-size", "lots"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn item_9_and_10_nesting_and_byte_order_marks_are_named() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut deep = String::from(r#"{"type":"object""#);
+    for _ in 0..64 {
+        deep.push_str(r#","properties":{"a":{"type":"object""#);
+    }
+    deep.push_str(&"}}".repeat(64));
+    deep.push('}');
+    let deep_path = dir.path().join("deep.json");
+    std::fs::write(&deep_path, &deep).expect("write");
+    let shown = deep_path.to_str().expect("utf-8");
+    let out = run(dir.path(), &["schema", shown, shown]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("nests deeper than 128 levels") && !stderr.contains("not valid JSON"),
+        "{stderr}"
+    );
+    let bom = dir.path().join("bom.json");
+    std::fs::write(&bom, "\u{feff}{\"type\": \"string\"}").expect("write");
+    let shown = bom.to_str().expect("utf-8");
+    assert_eq!(
+        run(dir.path(), &["schema", shown, shown]).status.code(),
+        Some(0)
+    );
+}

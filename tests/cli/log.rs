@@ -1,0 +1,389 @@
+//! `catalog-diff log` on scripted temporary histories (a schema breaks, is fixed, breaks again)
+//! and on the real examples-default history, checked against the two-revision diff.
+
+use std::path::Path;
+use std::process::Output;
+
+use crate::support::TestRepo;
+use catalog_diff::catalog::build::ParseCache;
+use catalog_diff::diff;
+use catalog_diff::git::{CommitId, Repo, Side};
+use catalog_diff::history;
+use serde_json::Value;
+
+const EVENT: &str = "---\nid: OrderCreated\nversion: 1.0.0\nschemaPath: schema.json\n---\n";
+const REFUND: &str = "---\nid: RefundIssued\nversion: 1.0.0\nschemaPath: schema.json\n---\n";
+const SERVICE: &str = "---\nid: Payments\nversion: 1.0.0\nreceives:\n  - id: OrderCreated\n  - id: RefundIssued\n---\n";
+const BASE: &str = r#"{"type": "object", "properties": {"id": {"type": "string"}, "status": {"enum": ["pending", "paid"]}}, "required": ["id"]}"#;
+const WITH_NOTE: &str = r#"{"type": "object", "properties": {"id": {"type": "string"}, "note": {"type": "string"}, "status": {"enum": ["pending", "paid"]}}, "required": ["id"]}"#;
+/// Backward-breaking: a newly required field.
+const NOTE_REQUIRED: &str = r#"{"type": "object", "properties": {"id": {"type": "string"}, "note": {"type": "string"}, "status": {"enum": ["pending", "paid"]}}, "required": ["id", "note"]}"#;
+/// Backward-breaking again: an enum value dropped.
+const ENUM_NARROWED: &str = r#"{"type": "object", "properties": {"id": {"type": "string"}, "note": {"type": "string"}, "status": {"enum": ["pending"]}}, "required": ["id"]}"#;
+const REFUND_BASE: &str = r#"{"type": "object", "properties": {"amount": {"type": "number"}}}"#;
+const REFUND_MORE: &str = r#"{"type": "object", "properties": {"amount": {"type": "number"}, "reason": {"type": "string"}}}"#;
+
+/// The scripted history, oldest first, with the ids of its commits.
+struct History {
+    repo: TestRepo,
+    base: String,
+    docs: String,
+    compatible: String,
+    first_break: String,
+    fix: String,
+    second_break: String,
+}
+
+fn history() -> History {
+    let repo = TestRepo::new();
+    let schema = "catalog/events/OrderCreated/schema.json";
+    repo.write_all(&[
+        ("catalog/eventcatalog.config.js", "export default {};\n"),
+        ("catalog/events/OrderCreated/index.mdx", EVENT),
+        (schema, BASE),
+        ("catalog/events/RefundIssued/index.mdx", REFUND),
+        ("catalog/events/RefundIssued/schema.json", REFUND_BASE),
+        ("catalog/services/Payments/index.mdx", SERVICE),
+    ]);
+    let base = repo.commit_all("catalog");
+    repo.write("README.md", "outside the catalog\n");
+    let docs = repo.commit_all("docs outside the catalog");
+    repo.write(schema, WITH_NOTE);
+    let compatible = repo.commit_all("optional note");
+    repo.write(schema, NOTE_REQUIRED);
+    let first_break = repo.commit_all("require note");
+    repo.write(schema, WITH_NOTE);
+    repo.write("catalog/events/RefundIssued/schema.json", REFUND_MORE);
+    let fix = repo.commit_all("note optional again; refund reason");
+    repo.write(schema, ENUM_NARROWED);
+    let second_break = repo.commit_all("drop paid");
+    History {
+        repo,
+        base,
+        docs,
+        compatible,
+        first_break,
+        fix,
+        second_break,
+    }
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+        .arg("log")
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("runs")
+}
+
+fn lines(output: &Output) -> Vec<Value> {
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| {
+            serde_json::from_str(line).unwrap_or_else(|e| {
+                panic!("{e}: {line}\n{}", String::from_utf8_lossy(&output.stderr))
+            })
+        })
+        .collect()
+}
+
+fn commits(entries: &[Value]) -> Vec<String> {
+    entries
+        .iter()
+        .map(|e| e["commit"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+const BACKWARD_JSON: &[&str] = &["--strategy", "backward", "--format", "json"];
+
+fn log_json(h: &History, extra: &[&str]) -> (Output, Vec<Value>) {
+    let args: Vec<&str> = BACKWARD_JSON.iter().chain(extra).copied().collect();
+    let output = run(&h.repo.path(), &args);
+    let entries = lines(&output);
+    (output, entries)
+}
+
+#[test]
+fn json_lines_carry_each_changed_commit_and_skip_unchanged_catalogs() {
+    let h = history();
+    let (output, entries) = log_json(&h, &[]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(
+        commits(&entries),
+        [
+            &h.base,
+            &h.compatible,
+            &h.first_break,
+            &h.fix,
+            &h.second_break
+        ]
+        .map(String::as_str)
+    );
+    let root = &entries[0];
+    assert_eq!(root["parent"], Value::Null);
+    assert_eq!(root["subject"], "catalog");
+    assert!(root["author"].as_str().is_some_and(|a| a.contains('<')));
+    assert!(root["date"].as_str().is_some_and(|d| d.contains('T')));
+    assert_eq!(root["diff"]["summary"]["resourcesAdded"], 3);
+    // The docs commit did not touch the catalog, yet it is the next commit's first parent.
+    assert_eq!(entries[1]["parent"], h.docs.as_str());
+    assert_eq!(entries[1]["diff"]["refs"]["a"]["commit"], h.docs.as_str());
+    let breaking: Vec<bool> = entries
+        .iter()
+        .map(|e| e["diff"]["summary"]["breaking"] == true)
+        .collect();
+    assert_eq!(breaking, [false, false, true, false, true]);
+}
+
+#[test]
+fn first_breaking_stops_at_the_first_break() {
+    let h = history();
+    let (output, entries) = log_json(&h, &["--first-breaking"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(commits(&entries), [&h.first_break].map(String::as_str));
+    assert_eq!(entries[0]["subject"], "require note");
+
+    // Before the first break, it never broke.
+    let range = format!("{}..{}", h.base, h.compatible);
+    let (output, entries) = log_json(&h, &["--first-breaking", &range]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(entries.is_empty());
+    assert!(
+        stderr(&output).contains("never broke"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn breaking_only_hides_compatible_steps() {
+    let h = history();
+    let (output, entries) = log_json(&h, &["--breaking-only"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        commits(&entries),
+        [&h.first_break, &h.second_break].map(String::as_str)
+    );
+}
+
+#[test]
+fn against_judges_every_commit_against_one_baseline() {
+    let h = history();
+    let (output, entries) = log_json(&h, &["--against", &h.first_break]);
+    assert_eq!(output.status.code(), Some(1));
+    for entry in &entries {
+        assert_eq!(entry["diff"]["refs"]["a"]["commit"], h.first_break.as_str());
+    }
+    let breaking: Vec<(String, bool)> = entries
+        .iter()
+        .map(|e| {
+            (
+                e["subject"].as_str().unwrap_or_default().to_owned(),
+                e["diff"]["summary"]["breaking"] == true,
+            )
+        })
+        .collect();
+    // Against the deployed `require note`: `catalog` and `optional note` lack the required
+    // note (fine backward: new readers accept messages with it); the fix matches them, and the
+    // narrowed enum breaks. The baseline commit itself has no changes to show.
+    let expected: Vec<(String, bool)> = [
+        ("catalog", false),
+        ("optional note", false),
+        ("note optional again; refund reason", false),
+        ("drop paid", true),
+    ]
+    .iter()
+    .map(|(s, b)| ((*s).to_owned(), *b))
+    .collect();
+    assert_eq!(breaking, expected);
+}
+
+#[test]
+fn message_keeps_one_message() {
+    let h = history();
+    let (output, entries) = log_json(&h, &["--message", "RefundIssued"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(commits(&entries), [&h.base, &h.fix].map(String::as_str));
+    let fix = &entries[1]["diff"];
+    assert_eq!(fix["summary"]["schemaChanges"], 1);
+    assert_eq!(fix["summary"]["breaking"], false);
+    assert!(
+        fix["schemaChanges"]
+            .as_array()
+            .is_some_and(|c| c.iter().all(|c| c["message"]["id"] == "RefundIssued"))
+    );
+
+    let (output, entries) = log_json(&h, &["--message", "OrderCreated", "--first-breaking"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(commits(&entries), [&h.first_break].map(String::as_str));
+}
+
+#[test]
+fn text_is_a_timeline_with_details_under_breaking_steps() {
+    let h = history();
+    let output = run(&h.repo.path(), &["--strategy", "backward"]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&output.stdout);
+    let first = text
+        .lines()
+        .find(|l| l.contains("require note"))
+        .unwrap_or_default();
+    assert!(first.starts_with(&h.first_break[..8]), "{text}");
+    assert!(first.contains("BREAKING OrderCreated (backward)"), "{text}");
+    assert!(text.contains("required.added"), "{text}");
+    assert!(!text.contains("docs outside the catalog"), "{text}");
+}
+
+#[test]
+fn empty_reversed_and_unknown_ranges() {
+    let h = history();
+    let same = format!("{}..{}", h.fix, h.fix);
+    let output = run(&h.repo.path(), &[&same]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stderr(&output).contains("empty"), "{}", stderr(&output));
+
+    let reversed = format!("{}..{}", h.second_break, h.base);
+    let output = run(&h.repo.path(), &[&reversed]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stderr(&output).contains("reversed"), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+
+    let output = run(&h.repo.path(), &["nope..HEAD"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("unknown revision `nope`"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn an_invalid_commit_is_reported_in_its_entry_and_the_walk_goes_on() {
+    let h = history();
+    h.repo.write(
+        "catalog/events/Broken/index.mdx",
+        "---\nid: [unclosed\n---\n",
+    );
+    let broken = h.repo.commit_all("broken front matter");
+    h.repo.remove("catalog/events/Broken/index.mdx");
+    h.repo
+        .write("catalog/events/RefundIssued/schema.json", REFUND_BASE);
+    let repaired = h.repo.commit_all("repair; refund reason dropped");
+
+    let (output, entries) = log_json(&h, &[]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let found = commits(&entries);
+    assert!(found.ends_with(&[broken.clone(), repaired]), "{found:?}");
+    let entry = &entries[entries.len() - 2];
+    assert!(
+        entry["errors"].as_array().is_some_and(|e| !e.is_empty()),
+        "{entry}"
+    );
+
+    let (output, entries) = log_json(&h, &["--strict"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(commits(&entries).last(), Some(&broken));
+}
+
+#[test]
+fn a_shallow_clone_walks_what_exists_and_says_where_it_stopped() {
+    let h = history();
+    let shallow = h.repo.clone_with(&["--depth", "3", "--no-local"]);
+    let output = run(
+        &shallow.path(),
+        &["--strategy", "backward", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(stderr(&output).contains("shallow"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(&h.first_break[..8]),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        commits(&lines(&output)),
+        [&h.fix, &h.second_break].map(String::as_str)
+    );
+}
+
+#[test]
+fn commits_before_the_catalog_existed_are_an_empty_catalog() {
+    let repo = TestRepo::new();
+    repo.write("README.md", "a project\n");
+    let before = repo.commit_all("before the catalog");
+    repo.write_all(&[
+        ("catalog/eventcatalog.config.js", "export default {};\n"),
+        ("catalog/events/OrderCreated/index.mdx", EVENT),
+        ("catalog/events/OrderCreated/schema.json", BASE),
+    ]);
+    let added = repo.commit_all("add the catalog");
+    let output = run(&repo.path(), &["--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let entries = lines(&output);
+    assert_eq!(commits(&entries), [added.as_str()]);
+    assert_eq!(entries[0]["parent"], before.as_str());
+    assert_eq!(entries[0]["diff"]["summary"]["resourcesAdded"], 1);
+}
+
+/// The walk over the real examples-default history agrees, commit by commit, with the plain
+/// two-revision diff of each commit and its first parent.
+#[test]
+fn examples_default_walk_equals_pairwise_diffs() {
+    let Some((_temp, clone)) =
+        crate::support::examples_default_clone("examples_default_walk_equals_pairwise_diffs")
+    else {
+        return;
+    };
+
+    let output = run(&clone, &["--format", "json", "--fail-on", "never"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let entries = lines(&output);
+    assert!(!entries.is_empty());
+
+    let repo = Repo::discover(&clone).expect("repository");
+    let head = repo.head_commit().expect("HEAD").expect("a commit");
+    let options = history::Options {
+        source: "examples-default".into(),
+        dir: repo
+            .detect_catalog_dir(Side::Commit(head), None)
+            .expect("catalog dir"),
+        diff: diff::Options::default(),
+        baseline: history::Baseline::Parent,
+    };
+    let cache = ParseCache::default();
+    let commit = |value: &Value| {
+        value
+            .as_str()
+            .map(|id| CommitId(gix::ObjectId::from_hex(id.as_bytes()).expect("a commit id")))
+    };
+    for entry in &entries {
+        let a = history::build_at(&repo, commit(&entry["parent"]), &options, &cache)
+            .expect("parent catalog");
+        let b = history::build_at(&repo, commit(&entry["commit"]), &options, &cache)
+            .expect("commit catalog");
+        let pair = diff::diff(&a.index, &b.index, &options.diff);
+        let expected = serde_json::to_value(&pair.summary).expect("summary json");
+        assert_eq!(
+            entry["diff"]["summary"], expected,
+            "commit {} ({})",
+            entry["commit"], entry["subject"]
+        );
+        let verdicts = |changes: &Value| -> Vec<Value> {
+            changes
+                .as_array()
+                .map(|c| c.iter().map(|c| c["breaking"].clone()).collect())
+                .unwrap_or_default()
+        };
+        let pair_json = serde_json::to_value(&pair).expect("diff json");
+        assert_eq!(
+            verdicts(&entry["diff"]["schemaChanges"]),
+            verdicts(&pair_json["schemaChanges"])
+        );
+    }
+}
