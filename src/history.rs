@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::catalog::build::{self, Built, ParseCache};
 use crate::catalog::scope::Scope;
-use crate::catalog::{Diagnostic, FileSet, Index, Severity};
+use crate::catalog::{Before, Diagnostic, FileSet, Index, Severity};
 use crate::diff::{
     self, ArchitectureDiff, EdgeChanges, Prepared, ResourceChanges, VerdictCache, summarize,
 };
@@ -30,8 +30,12 @@ const CHUNK: usize = 32;
 pub enum Baseline {
     /// Each commit's first parent (the previous commit of the walk).
     Parent,
-    /// One fixed Index (`--against REV`).
-    Fixed(Box<Index>),
+    /// One fixed Index (`--against REV`), with the files it was built from (where its schemas'
+    /// imports are found).
+    Fixed {
+        index: Box<Index>,
+        files: Box<FileSet>,
+    },
 }
 
 /// How to walk.
@@ -92,15 +96,20 @@ pub fn build_at(
     options: &Options,
     cache: &ParseCache,
 ) -> git::Result<Built> {
-    let files = match commit {
-        Some(id) => repo.read_commit(id, &options.dir)?,
-        None => FileSet::default(),
-    };
+    let files = read_at(repo, commit, options)?;
     Ok(build_files(&files, commit, options, cache))
 }
 
+/// The catalog files of `commit` (none for `None` or a commit without the folder).
+pub fn read_at(repo: &Repo, commit: Option<CommitId>, options: &Options) -> git::Result<FileSet> {
+    Ok(match commit {
+        Some(id) => repo.read_commit(id, &options.dir)?,
+        None => FileSet::default(),
+    })
+}
+
 /// Builds one commit's files; `None` labels the empty catalog before a root commit.
-fn build_files(
+pub fn build_files(
     files: &FileSet,
     commit: Option<CommitId>,
     options: &Options,
@@ -152,7 +161,9 @@ pub fn walk(
     walker.advance(start_tree)?;
     let stopped = match &options.baseline {
         Baseline::Parent => walker.against_parents(start, &changed, progress, on_step)?,
-        Baseline::Fixed(index) => walker.against(index, &changed, progress, on_step)?,
+        Baseline::Fixed { index, files } => {
+            walker.against((index, files), &changed, progress, on_step)?
+        }
     };
     let mut outcome = walker.outcome;
     if stopped.is_continue() {
@@ -188,8 +199,19 @@ impl Walker<'_> {
         build_files(files, commit, self.options, self.parse_cache)
     }
 
-    fn diff(&self, a: &Index, b: &Index) -> ArchitectureDiff {
-        diff::diff_cached(a, b, &self.options.diff, &self.verdict_cache)
+    /// Diffs `a` (built from the catalog before `changes`) against `b` (built from the
+    /// walker's files), each resolving schema imports in its own revision.
+    fn diff(&self, a: &Index, b: &Index, changes: &git::Changes) -> ArchitectureDiff {
+        let before = Before {
+            after: &self.files,
+            changes: &changes.paths,
+        };
+        diff::diff_with_files(
+            (a, &before),
+            (b, &self.files),
+            &self.options.diff,
+            &self.verdict_cache,
+        )
     }
 
     /// Hands one changed commit to the caller; an invalid catalog gets no diff.
@@ -245,7 +267,8 @@ impl Walker<'_> {
                 // the scope still moves along with the files.
                 scope.reach(&self.files, &changes.paths, self.parse_cache);
                 let built = self.build(&self.files, commit);
-                let diff = self.labelled(self.diff(&index, &built.index), valid, position);
+                let diff =
+                    self.labelled(self.diff(&index, &built.index, &changes), valid, position);
                 let locations = Locations::of(&diff, &index, &built.index);
                 diagnostics = built.diagnostics;
                 let invalid = has_errors(&diagnostics);
@@ -280,7 +303,7 @@ impl Walker<'_> {
                     whole = None;
                     self.outcome.cut += 1;
                     cut.carry(&mut diagnostics, &cut.after);
-                    let diff = self.diff(&cut.before.index, &cut.after.index);
+                    let diff = self.diff(&cut.before.index, &cut.after.index, &changes);
                     let locations = Locations::of(&diff, &cut.before.index, &cut.after.index);
                     (diff, locations, None)
                 }
@@ -290,7 +313,7 @@ impl Walker<'_> {
                         None => self.build(&revert(&self.files, &changes), start).index,
                     };
                     let built = self.build(&self.files, commit);
-                    let diff = self.diff(&previous, &built.index);
+                    let diff = self.diff(&previous, &built.index, &changes);
                     let locations = Locations::of(&diff, &previous, &built.index);
                     diagnostics = built.diagnostics;
                     whole = Some(built.index);
@@ -343,12 +366,12 @@ impl Walker<'_> {
     /// chunks.
     fn against(
         &mut self,
-        fixed: &Index,
+        (fixed, fixed_files): (&Index, &FileSet),
         changed: &[(usize, Option<gix::ObjectId>)],
         progress: &mut dyn FnMut(usize),
         on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
     ) -> git::Result<ControlFlow<()>> {
-        let prepared = Prepared::new(fixed);
+        let prepared = Prepared::new(fixed).with_files(fixed_files);
         for chunk in changed.chunks(CHUNK) {
             // gix handles are not Sync, so reading stays on this thread (blobs go through the
             // repository's BlobCache); building and diffing are pure and run in parallel.
@@ -368,7 +391,7 @@ impl Walker<'_> {
                         build_files(files, Some(commits[position].id), options, parse_cache);
                     let diff = diff::diff_prepared(
                         &prepared,
-                        &Prepared::new(&built.index),
+                        &Prepared::new(&built.index).with_files(files),
                         &options.diff,
                         verdict_cache,
                     );

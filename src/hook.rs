@@ -99,7 +99,7 @@ mod tests {
         assert!(script.starts_with("#!/bin/sh\n"));
         assert!(is_ours(script.as_bytes()));
         assert!(script.contains("program=/opt/bin/catalog-diff\n"));
-        assert!(script.contains("--staged --strategy full --fail-on breaking"));
+        assert!(script.contains("--staged --strategy full --fail-on breaking >&2"));
         assert!(!is_ours(b"#!/bin/sh\nexec lint-staged\n"));
         assert!(!is_ours(b"#!/bin/sh\n# calls catalog-diff --staged\n"));
     }

@@ -5,7 +5,7 @@
 //! - [`git`]: a revision, the staged index, the working tree or a plain folder -> [`catalog::FileSet`]
 //! - [`catalog::build`]: FileSet -> [`catalog::Index`] (the SDK's `buildIndex`), pure
 //! - [`catalog::resolve`]: Index -> edges (the SDK's `resolve`), pure
-//! - [`schema`]: two schema documents (JSON Schema, Avro) -> a [`schema::Verdict`], pure
+//! - [`schema`]: two schema documents (JSON Schema, Avro, Protobuf) -> a [`schema::Verdict`], pure
 //! - [`diff`]: two Indexes -> an [`diff::ArchitectureDiff`], pure
 //! - [`pipeline`]: the whole diff in one call, [`pipeline::diff_revisions`]: read, index, resolve, compare
 //! - [`history`]: a first-parent commit list -> one ArchitectureDiff per changed commit (`log`)

@@ -5,7 +5,7 @@
 
 use crate::catalog::build::{self, Built, ParseCache};
 use crate::catalog::scope::{Reach, Scope};
-use crate::catalog::{Diagnostic, FileSet};
+use crate::catalog::{Diagnostic, FileSet, Index};
 use crate::diff::{self, ArchitectureDiff, SideDiagnostic, VerdictCache};
 use crate::git::{self, Repo};
 use crate::report::Locations;
@@ -161,20 +161,14 @@ fn history_checks(
                 continue;
             };
             let (old, new) = (
-                Document {
-                    path: &file.path,
-                    text: old_text,
-                },
-                Document {
-                    path: &file.path,
-                    text,
-                },
+                Document::new(&file.path, old_text),
+                Document::new(&file.path, text),
             );
             let judged = Format::detect(None, &file.path, text)
                 .map_err(|why| why.reason)
                 .and_then(|format| {
                     format
-                        .compare(old, new, strategy)
+                        .compare(old, new, strategy, &options.schema)
                         .map_err(|e| e.to_string())
                 });
             let (breaking, direction, ops, unknown_reason) = match judged {
@@ -302,8 +296,10 @@ pub fn diff_files(
     };
     let changes = git::Changes::between(before, after);
     let verdicts = VerdictCache::default();
+    let compare =
+        |a: &Index, b: &Index| diff::diff_with_files((a, before), (b, after), options, &verdicts);
     let whole = |whole_before: Built, whole_after: Built| {
-        let diff = diff::diff_cached(&whole_before.index, &whole_after.index, options, &verdicts);
+        let diff = compare(&whole_before.index, &whole_after.index);
         SideBySide {
             locations: Locations::of(&diff, &whole_before.index, &whole_after.index),
             diff,
@@ -327,7 +323,7 @@ pub fn diff_files(
     };
     let mut before_diagnostics = whole_after.diagnostics.clone();
     cut.carry(&mut before_diagnostics, &cut.before);
-    let diff = diff::diff_cached(&cut.before.index, &cut.after.index, options, &verdicts);
+    let diff = compare(&cut.before.index, &cut.after.index);
     SideBySide {
         locations: Locations::of(&diff, &cut.before.index, &cut.after.index),
         diff,

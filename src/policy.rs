@@ -46,7 +46,7 @@ pub struct Config {
     pub strategy: Option<Strategy>,
     pub fail_on: Option<FailOn>,
     pub dir: Option<String>,
-    pub proto_rules: Option<String>,
+    pub proto_rules: Option<crate::schema::ProtoRules>,
     /// Compare transitive strategies against every schema in the first-parent history too.
     pub history: Option<bool>,
     /// Per-message settings, keyed by message id, as a schema registry sets them per subject.

@@ -11,9 +11,10 @@
 //! - `testdata/conformance/diffs/examples-default.jsonl`: every first-parent step of
 //!   examples-default's 152-commit history.
 //!
-//! We judge Avro schemas (#15), which the reference leaves without a verdict; that is an allowed
-//! extension (the document's shape stays the same), so Avro schema text is taken out of both
-//! Indexes before diffing, which gives those changes the reference's null verdict.
+//! We judge Avro (#15) and Protobuf (#16) schemas, which the reference leaves without a verdict;
+//! that is an allowed extension (the document's shape stays the same), so their schema text is
+//! taken out of both Indexes before diffing, which gives those changes the reference's null
+//! verdict.
 
 mod support;
 
@@ -31,8 +32,8 @@ fn diffs_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/conformance/diffs")
 }
 
-/// The Index without the text of its Avro schemas (see the module doc).
-fn without_avro_content(index: &Index) -> Index {
+/// The Index without the text of its Avro and Protobuf schemas (see the module doc).
+fn without_foreign_content(index: &Index) -> Index {
     let mut value = index.to_value();
     for resource in value["resources"].as_array_mut().expect("resources") {
         let Some(schemas) = resource.get_mut("schemas").and_then(Value::as_array_mut) else {
@@ -44,11 +45,17 @@ fn without_avro_content(index: &Index) -> Index {
                 .and_then(Value::as_str)
                 .unwrap_or_default();
             let declared = schema.get("format").and_then(Value::as_str);
-            let avro = declared.map_or_else(
-                || path.ends_with(".avsc") || path.ends_with(".avro"),
-                |format| format.eq_ignore_ascii_case("avro"),
+            let foreign = declared.map_or_else(
+                || {
+                    [".avsc", ".avro", ".proto"]
+                        .iter()
+                        .any(|ext| path.ends_with(ext))
+                },
+                |format| {
+                    ["avro", "protobuf", "proto"].contains(&format.to_ascii_lowercase().as_str())
+                },
             );
-            if avro {
+            if foreign {
                 schema.remove("content");
             }
         }
@@ -132,7 +139,7 @@ fn mutation_pairs_equal_the_reference() {
         let temp = tempfile::tempdir().expect("temp dir");
         let base = temp.path().join("a");
         copy_dir(&shared.join("catalogs").join(catalog), &base);
-        let a = without_avro_content(
+        let a = without_foreign_content(
             &build(
                 &git::read_dir(&base, DEFAULT_MAX_FILE_SIZE).expect("catalog"),
                 &options,
@@ -157,7 +164,7 @@ fn mutation_pairs_equal_the_reference() {
                 );
                 std::fs::write(&file, text.replace(old, new)).expect("write");
             }
-            let b = without_avro_content(
+            let b = without_foreign_content(
                 &build(
                     &git::read_dir(&side, DEFAULT_MAX_FILE_SIZE).expect("catalog"),
                     &options,
@@ -224,8 +231,8 @@ fn every_examples_default_step_equals_the_reference() {
         let a = history::build_at(&repo, commit(&step["parent"]), &options, &cache).expect("a");
         let b = history::build_at(&repo, commit(&step["commit"]), &options, &cache).expect("b");
         let ours = diff::diff(
-            &without_avro_content(&a.index),
-            &without_avro_content(&b.index),
+            &without_foreign_content(&a.index),
+            &without_foreign_content(&b.index),
             &options.diff,
         );
         count += 1;

@@ -85,6 +85,30 @@ impl FileSet {
     }
 }
 
+/// A side's files are where its schemas' imports are found.
+impl crate::schema::Files for FileSet {
+    fn read(&self, path: &str) -> Option<Arc<[u8]>> {
+        self.get(path).map(|blob| blob.data.clone())
+    }
+}
+
+/// A catalog as it was before some changes, read through the catalog after them and the
+/// changed paths' earlier blobs, without copying either.
+pub struct Before<'a> {
+    pub after: &'a FileSet,
+    /// Each changed path with its blob before the change (`None`: it did not exist).
+    pub changes: &'a BTreeMap<String, Option<Blob>>,
+}
+
+impl crate::schema::Files for Before<'_> {
+    fn read(&self, path: &str) -> Option<Arc<[u8]>> {
+        match self.changes.get(path) {
+            Some(before) => before.as_ref().map(|blob| blob.data.clone()),
+            None => self.after.get(path).map(|blob| blob.data.clone()),
+        }
+    }
+}
+
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]

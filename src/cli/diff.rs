@@ -7,7 +7,7 @@ use anyhow::Context;
 use catalog_diff::catalog::Severity;
 use catalog_diff::diff;
 use catalog_diff::git::Repo;
-use catalog_diff::schema::Strategy;
+use catalog_diff::schema::{self, ProtoRules, Strategy};
 use catalog_diff::{pipeline, policy, report};
 
 use super::cache::Cache;
@@ -56,6 +56,11 @@ pub struct PolicyArgs {
     /// being checked (the working tree, the staged index or the candidate revision).
     #[arg(long, value_name = "PATH")]
     pub config: Option<std::path::PathBuf>,
+    /// Protobuf rules: wire-json (buf's WIRE_JSON category: renames and json_name changes
+    /// break) or wire (buf's WIRE: only the binary encoding matters). Default: the
+    /// configuration's `proto-rules`, else wire-json.
+    #[arg(long, value_name = "RULES", value_parser = parse_proto_rules)]
+    pub proto_rules: Option<ProtoRules>,
     /// auto (only on a terminal, and not when NO_COLOR is set), always or never.
     #[arg(long, value_enum, default_value_t)]
     pub color: ColorChoice,
@@ -77,6 +82,11 @@ impl Default for CatalogArgs {
 pub(super) fn parse_strategy(text: &str) -> Result<Strategy, String> {
     text.parse()
         .map_err(|e: catalog_diff::schema::UnknownStrategy| e.to_string())
+}
+
+pub(super) fn parse_proto_rules(text: &str) -> Result<ProtoRules, String> {
+    text.parse()
+        .map_err(|e: catalog_diff::schema::protobuf::UnknownProtoRules| e.to_string())
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -146,6 +156,9 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
             strategy: settings.strategy,
             include_schema_content: args.include_schema_content,
             message_strategies: settings.message_strategies.clone(),
+            schema: schema::Options {
+                proto_rules: settings.proto_rules,
+            },
         },
         history: args.history || settings.history,
         cache: &cache.parses,

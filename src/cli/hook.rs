@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use catalog_diff::git::{self, Repo};
 use catalog_diff::hook::{self, BACKUP_NAME, HOOK_NAME};
-use catalog_diff::schema::Strategy;
+use catalog_diff::schema::{ProtoRules, Strategy};
 use clap::ValueEnum;
 
-use super::diff::{FailOn, parse_strategy};
+use super::diff::{FailOn, parse_proto_rules, parse_strategy};
 use super::exit_code;
 
 #[derive(clap::Args, Debug)]
@@ -52,6 +52,10 @@ struct InstallArgs {
     /// given, so the configuration file decides (else breaking).
     #[arg(long, value_enum)]
     fail_on: Option<FailOn>,
+    /// The hook's --proto-rules: wire-json or wire (how Protobuf schemas are judged). Default:
+    /// none given, so the configuration file decides (else wire-json).
+    #[arg(long, value_name = "RULES", value_parser = parse_proto_rules)]
+    proto_rules: Option<ProtoRules>,
     /// The hook's --dir: the catalog folder, relative to the repository root. Default: found
     /// automatically each time the hook runs.
     #[arg(long, value_name = "PATH")]
@@ -67,6 +71,9 @@ impl InstallArgs {
         }
         if let Some(name) = self.fail_on.and_then(|f| f.to_possible_value()) {
             args.extend(["--fail-on".to_owned(), name.get_name().to_owned()]);
+        }
+        if let Some(rules) = self.proto_rules {
+            args.extend(["--proto-rules".to_owned(), rules.as_str().to_owned()]);
         }
         if let Some(dir) = &self.dir {
             args.extend(["--dir".to_owned(), dir.clone()]);

@@ -11,6 +11,7 @@ use catalog_diff::git::{CommitInfo, Repo, Side};
 use catalog_diff::history::{self, Baseline, Selection, Step};
 use catalog_diff::policy::{self, FailOn};
 use catalog_diff::report;
+use catalog_diff::schema;
 
 use super::cache::Cache;
 use super::diff::{PolicyArgs, source_name, use_color};
@@ -86,17 +87,24 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
             strategy: settings.strategy,
             include_schema_content: false,
             message_strategies: settings.message_strategies.clone(),
+            schema: schema::Options {
+                proto_rules: settings.proto_rules,
+            },
         },
         baseline: Baseline::Parent,
     };
     if let Some(rev) = &args.against {
         let id = repo.resolve_commit(rev)?;
-        let built = history::build_at(&repo, Some(id), &options, &ParseCache::default())?;
+        let files = history::read_at(&repo, Some(id), &options)?;
+        let built = history::build_files(&files, Some(id), &options, &ParseCache::default());
         if report_diagnostics(&built.diagnostics, args.catalog.strict) {
             eprintln!("catalog-diff: the --against catalog ({rev}) is invalid; no log was made");
             return Ok(exit_code::ERROR);
         }
-        options.baseline = Baseline::Fixed(Box::new(built.index));
+        options.baseline = Baseline::Fixed {
+            index: Box::new(built.index),
+            files: Box::new(files),
+        };
     }
 
     let selection = Selection {

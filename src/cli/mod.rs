@@ -60,7 +60,7 @@ enum Command {
     /// The compatibility history of a range: one entry per commit that changed the catalog.
     #[command(after_help = POLICY_HELP)]
     Log(log::LogArgs),
-    /// Judge two schema files directly: JSON Schema or Avro (paths on disk).
+    /// Judge two schema files directly (paths on disk): JSON Schema, Avro or Protobuf.
     Schema(schema::SchemaArgs),
     /// Install or uninstall the git pre-commit hook that runs `catalog-diff --staged`.
     #[command(after_help = PLAIN_HELP)]

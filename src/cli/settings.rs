@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::Context;
 use catalog_diff::git::{Repo, Side};
 use catalog_diff::policy::{self, Ack, Config, Date, FailOn};
-use catalog_diff::schema::Strategy;
+use catalog_diff::schema::{ProtoRules, Strategy};
 
 use super::diff::PolicyArgs;
 
@@ -22,6 +22,8 @@ pub struct Settings {
     pub message_strategies: BTreeMap<String, Strategy>,
     /// Transitive strategies compare against the history too (`history = true`).
     pub history: bool,
+    /// buf's category for Protobuf changes.
+    pub proto_rules: ProtoRules,
     pub acks: Vec<Ack>,
     /// A configuration or acknowledgements file was read: the JSON carries the decision.
     pub from_files: bool,
@@ -63,6 +65,7 @@ impl Settings {
             dir: dir.map(str::to_owned).or(config.dir.clone()),
             message_strategies: config.message_strategies(),
             history: config.history.unwrap_or(false),
+            proto_rules: flags.proto_rules.or(config.proto_rules).unwrap_or_default(),
             acks,
             from_files,
             today: today(),

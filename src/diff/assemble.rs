@@ -10,7 +10,7 @@
 //! raises no `message_removed`.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use serde_json::{Map, Value};
@@ -19,8 +19,8 @@ use super::impact::{self, Graph};
 use super::order::{compare_versions, locale_cmp};
 use super::*;
 use crate::catalog::version::{cmp_code_units, index_order, is_higher};
-use crate::catalog::{Index, Resource, Severity};
-use crate::schema::{self, Document, Format, Strategy, Verdict};
+use crate::catalog::{Diagnostic, Index, Resource, Severity};
+use crate::schema::{self, Document, Files, Format, Strategy, Verdict};
 
 pub const MESSAGE_TYPES: &[&str] = &["event", "command", "query"];
 
@@ -32,6 +32,8 @@ pub struct Options {
     /// Strategies set per message id (`[messages."id"]` in the configuration), which win over
     /// `strategy` for that message's schema changes.
     pub message_strategies: BTreeMap<String, Strategy>,
+    /// Strategy-independent schema knobs (which buf category judges Protobuf).
+    pub schema: schema::Options,
 }
 
 impl Options {
@@ -44,25 +46,72 @@ impl Options {
     }
 }
 
-/// Verdicts keyed by (before hash, after hash, strategy): a history walk judges each pair of
-/// schema contents once.
+/// Verdicts keyed by (before hash, after hash, strategy, schema options): a history walk
+/// judges each pair of schema contents once. A format that imports other files (Protobuf)
+/// records what it read on each side, and a verdict is reused only where those files read
+/// the same again.
 #[derive(Default)]
 pub struct VerdictCache {
-    verdicts: Mutex<HashMap<(String, String, Strategy), Judgement>>,
+    verdicts: Mutex<HashMap<VerdictKey, Vec<Cached>>>,
+}
+
+type VerdictKey = (String, String, Strategy, schema::Options);
+
+/// One cached verdict and the imports it was judged with.
+#[derive(Clone)]
+struct Cached {
+    reads: [Reads; 2],
+    judgement: Judgement,
+}
+
+/// Files a comparison read on one side, with what it found.
+type Reads = Vec<(String, Option<Arc<[u8]>>)>;
+
+/// A side's files, recording every read so the cache can tell when imports change.
+struct Recording<'a> {
+    files: Option<&'a dyn Files>,
+    reads: Mutex<Reads>,
+}
+
+impl<'a> Recording<'a> {
+    fn new(files: Option<&'a dyn Files>) -> Self {
+        Recording {
+            files,
+            reads: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn into_reads(self) -> Reads {
+        self.reads.into_inner().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Files for Recording<'_> {
+    fn read(&self, path: &str) -> Option<Arc<[u8]>> {
+        let found = self.files.and_then(|files| files.read(path));
+        self.reads
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((path.to_owned(), found.clone()));
+        found
+    }
+}
+
+/// Whether `files` still holds what `reads` found.
+fn reads_again(reads: &Reads, files: Option<&dyn Files>) -> bool {
+    reads.iter().all(|(path, found)| {
+        let now = files.and_then(|files| files.read(path));
+        now.as_deref() == found.as_deref()
+    })
 }
 
 #[derive(Clone, Debug)]
 enum Judgement {
     Judged(Verdict),
     Unknown(String),
-    /// Unknown because one side does not parse or breaks its format's rules: the reason, and
-    /// the problem for a diagnostic naming that side's file.
-    Refused {
-        reason: String,
-        side: &'static str,
-        line: usize,
-        message: String,
-    },
+    /// Unknown because a side's file does not compile: the reason, and the problem as a
+    /// diagnostic of that side, pointing at the file and line.
+    Invalid(String, Box<SideDiagnostic>),
 }
 
 /// Diffs baseline `a` against candidate `b`.
@@ -80,12 +129,30 @@ pub fn diff_cached(
     diff_prepared(&a, &b, options, cache)
 }
 
+/// [`diff_cached`] with the files of each side at hand, so schemas that import other files
+/// (Protobuf) resolve them in their own revision.
+pub fn diff_with_files(
+    a: (&Index, &dyn Files),
+    b: (&Index, &dyn Files),
+    options: &Options,
+    cache: &VerdictCache,
+) -> ArchitectureDiff {
+    let (a, b) = rayon::join(
+        || Prepared::new(a.0).with_files(a.1),
+        || Prepared::new(b.0).with_files(b.1),
+    );
+    diff_prepared(&a, &b, options, cache)
+}
+
 /// One side of a diff with its resources grouped and its graph resolved, so a history walk
 /// does that once per commit and uses the result as candidate and then as baseline.
 pub struct Prepared<'a> {
     index: &'a Index,
     side: Side<'a>,
     graph: Graph,
+    /// The side's catalog files, where schema imports are looked up (none: only built-in
+    /// imports resolve).
+    files: Option<&'a dyn Files>,
 }
 
 impl<'a> Prepared<'a> {
@@ -94,6 +161,15 @@ impl<'a> Prepared<'a> {
             index,
             side: Side::new(index),
             graph: Graph::new(index),
+            files: None,
+        }
+    }
+
+    /// The same side, resolving schema imports in `files` (the catalog it was built from).
+    pub fn with_files(self, files: &'a dyn Files) -> Self {
+        Prepared {
+            files: Some(files),
+            ..self
         }
     }
 }
@@ -108,8 +184,9 @@ pub fn diff_prepared(
     let (side_a, side_b) = (&a.side, &b.side);
     let resources = resource_changes(side_a, side_b);
     let edges = impact::edge_changes(&a.graph, &b.graph);
-    let (schema_changes, diagnostics) = schema_changes(side_a, side_b, options, cache);
-    let transitive_checks = transitive_checks(side_b, &schema_changes, options, cache);
+    let files = [a.files, b.files];
+    let (schema_changes, diagnostics) = schema_changes(side_a, side_b, files, options, cache);
+    let transitive_checks = transitive_checks(side_b, &schema_changes, files, options, cache);
     let impact = impact::impact(
         &a.graph,
         &schema_changes,
@@ -422,10 +499,10 @@ fn pair_files<'a>(
     pairs
 }
 
-/// The schema changes of a diff, and a diagnostic for each schema file that does not parse.
 fn schema_changes(
     a: &Side<'_>,
     b: &Side<'_>,
+    files: [Option<&dyn Files>; 2],
     options: &Options,
     cache: &VerdictCache,
 ) -> (Vec<SchemaChange>, Vec<SideDiagnostic>) {
@@ -437,7 +514,7 @@ fn schema_changes(
             pair_files(schema_entries(old), schema_entries(new))
                 .into_iter()
                 .filter_map(|(before, after)| {
-                    schema_change(old, new, before, after, options, cache)
+                    schema_change(old, new, before, after, files, options, cache)
                 })
                 .collect::<Vec<_>>()
         })
@@ -473,6 +550,7 @@ fn schema_change_order(x: &SchemaChange, y: &SchemaChange) -> std::cmp::Ordering
 fn transitive_checks(
     b: &Side<'_>,
     changes: &[SchemaChange],
+    files: [Option<&dyn Files>; 2],
     options: &Options,
     cache: &VerdictCache,
 ) -> Vec<SchemaChange> {
@@ -508,7 +586,8 @@ fn transitive_checks(
                     .into_iter()
                     .filter(|(before, after)| before.is_some() && after.is_some())
                     .filter_map(|(before, after)| {
-                        schema_change(old, new, before, after, options, cache)
+                        // Both versions are the candidate's, so both read its files.
+                        schema_change(old, new, before, after, [files[1]; 2], options, cache)
                             .map(|(change, _)| change)
                     }),
             );
@@ -532,6 +611,7 @@ fn schema_change(
     new: &Resource,
     before: Option<Entry<'_>>,
     after: Option<Entry<'_>>,
+    files: [Option<&dyn Files>; 2],
     options: &Options,
     cache: &VerdictCache,
 ) -> Option<(SchemaChange, Option<SideDiagnostic>)> {
@@ -546,7 +626,21 @@ fn schema_change(
     };
     let strategy = options.strategy_for(new.id());
     let judgement = match (&before, &after) {
-        (Some(x), Some(y)) => judge(x, y, strategy, cache),
+        (Some(x), Some(y)) => judge(
+            SchemaSide {
+                entry: x,
+                resource: old,
+                files: files[0],
+            },
+            SchemaSide {
+                entry: y,
+                resource: new,
+                files: files[1],
+            },
+            strategy,
+            options,
+            cache,
+        ),
         _ => Judgement::Unknown(format!(
             "the schema file was {}",
             if change == FileChange::Added {
@@ -562,31 +656,8 @@ fn schema_change(
             (Some(verdict.breaking), verdict.direction, verdict.ops, None)
         }
         Judgement::Unknown(reason) => (None, None, Vec::new(), Some(reason)),
-        Judgement::Refused {
-            reason,
-            side,
-            line,
-            message,
-        } => {
-            let (resource, entry) = if side == "a" {
-                (old, &before)
-            } else {
-                (new, &after)
-            };
-            problem = Some(SideDiagnostic {
-                side,
-                diagnostic: Diagnostic {
-                    severity: Severity::Warning,
-                    file: catalog_file(resource, entry.as_ref()),
-                    line: Some(line),
-                    column: None,
-                    field: None,
-                    message,
-                    hint: Some(
-                        "fix the schema file; until then changes to it get no verdict".to_owned(),
-                    ),
-                },
-            });
+        Judgement::Invalid(reason, diagnostic) => {
+            problem = Some(*diagnostic);
             (None, None, Vec::new(), Some(reason))
         }
     };
@@ -612,31 +683,50 @@ fn schema_change(
     Some((change, problem))
 }
 
-/// A schema file's path in the catalog: its entry's path, beside the resource's own file.
-fn catalog_file(resource: &Resource, entry: Option<&Entry<'_>>) -> String {
-    let path = entry.and_then(|e| e.str("path")).unwrap_or_default();
-    match resource
-        .str_field("contentPath")
-        .and_then(|content| content.rsplit_once('/'))
-    {
-        Some((folder, _)) => format!("{folder}/{path}"),
-        None => path.to_owned(),
+/// One side of a schema pair: the entry, the resource naming it and the side's files.
+#[derive(Clone, Copy)]
+struct SchemaSide<'e, 'r> {
+    entry: &'e Entry<'r>,
+    resource: &'r Resource,
+    files: Option<&'r dyn Files>,
+}
+
+impl SchemaSide<'_, '_> {
+    /// The schema file's catalog path: its entry's `path` from the resource's folder.
+    fn catalog_path(&self) -> String {
+        let content = self.resource.str_field("contentPath").unwrap_or_default();
+        let base = content.rfind('/').map_or("", |i| &content[..i]);
+        let path = self.entry.str("path").unwrap_or_default();
+        let mut parts: Vec<&str> = Vec::new();
+        for segment in base.split('/').chain(path.split('/')) {
+            match segment {
+                "" | "." => {}
+                ".." => {
+                    parts.pop();
+                }
+                other => parts.push(other),
+            }
+        }
+        parts.join("/")
     }
 }
 
-/// A JSON Schema or Avro pair gets a verdict; anything else says why it has none.
+/// A pair of schema files (JSON Schema, Avro, Protobuf) gets a verdict; anything else says why
+/// it has none.
 fn judge(
-    before: &Entry<'_>,
-    after: &Entry<'_>,
+    before: SchemaSide<'_, '_>,
+    after: SchemaSide<'_, '_>,
     strategy: Strategy,
+    options: &Options,
     cache: &VerdictCache,
 ) -> Judgement {
-    let (Some(old_hash), Some(new_hash)) = (before.str("hash"), after.str("hash")) else {
+    let (Some(old_hash), Some(new_hash)) = (before.entry.str("hash"), after.entry.str("hash"))
+    else {
         // One side hashed and the other not: that file is missing from its catalog.
-        if let Some(missing) = [before, after]
+        if let Some(missing) = [before.entry, after.entry]
             .into_iter()
             .find(|e| e.str("hash").is_none())
-            .filter(|_| before.str("hash").is_some() || after.str("hash").is_some())
+            .filter(|_| before.entry.str("hash").is_some() || after.entry.str("hash").is_some())
         {
             return Judgement::Unknown(format!(
                 "`{}` is not in the catalog on one side",
@@ -644,40 +734,63 @@ fn judge(
             ));
         }
         // Built without hashes: judged from the content, if any.
-        return judge_uncached(before, after, strategy);
+        let (old_files, new_files) = (Recording::new(before.files), Recording::new(after.files));
+        return judge_uncached(before, &old_files, after, &new_files, strategy, options);
     };
-    let key = (old_hash.to_owned(), new_hash.to_owned(), strategy);
+    let key = (
+        old_hash.to_owned(),
+        new_hash.to_owned(),
+        strategy,
+        options.schema,
+    );
     if let Some(hit) = cache
         .verdicts
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .get(&key)
+        .and_then(|entries| {
+            entries.iter().find(|cached| {
+                reads_again(&cached.reads[0], before.files)
+                    && reads_again(&cached.reads[1], after.files)
+            })
+        })
     {
-        return hit.clone();
+        return hit.judgement.clone();
     }
-    let judgement = judge_uncached(before, after, strategy);
+    let (old_files, new_files) = (Recording::new(before.files), Recording::new(after.files));
+    let judgement = judge_uncached(before, &old_files, after, &new_files, strategy, options);
     cache
         .verdicts
         .lock()
         .unwrap_or_else(|p| p.into_inner())
-        .insert(key, judgement.clone());
+        .entry(key)
+        .or_default()
+        .push(Cached {
+            reads: [old_files.into_reads(), new_files.into_reads()],
+            judgement: judgement.clone(),
+        });
     judgement
 }
 
-fn judge_uncached(before: &Entry<'_>, after: &Entry<'_>, strategy: Strategy) -> Judgement {
-    let (Some(old_text), Some(new_text)) = (before.str("content"), after.str("content")) else {
+fn judge_uncached(
+    before: SchemaSide<'_, '_>,
+    old_files: &dyn Files,
+    after: SchemaSide<'_, '_>,
+    new_files: &dyn Files,
+    strategy: Strategy,
+    options: &Options,
+) -> Judgement {
+    let (Some(old_text), Some(new_text)) =
+        (before.entry.str("content"), after.entry.str("content"))
+    else {
         return Judgement::Unknown("the index was built without schema content".into());
     };
-    let old = Document {
-        path: before.str("path").unwrap_or_default(),
-        text: old_text,
-    };
-    let new = Document {
-        path: after.str("path").unwrap_or_default(),
-        text: new_text,
-    };
+    let old = Document::new(before.entry.str("path").unwrap_or_default(), old_text);
+    let new = Document::new(after.entry.str("path").unwrap_or_default(), new_text);
     // A format declared on one side stands for both, as the reference reads it.
-    let declared = [before, after].iter().find_map(|e| e.str("format"));
+    let declared = [before.entry, after.entry]
+        .iter()
+        .find_map(|e| e.str("format"));
     let format = match (
         Format::detect(declared, old.path, old.text),
         Format::detect(declared, new.path, new.text),
@@ -688,36 +801,86 @@ fn judge_uncached(before: &Entry<'_>, after: &Entry<'_>, strategy: Strategy) -> 
         }
         (Err(why), _) | (_, Err(why)) => return Judgement::Unknown(why.reason),
     };
-    let error = match format.compare(old, new, strategy) {
+    // Imports resolve from the file's own folder, so a format that imports is handed the
+    // catalog path and the side's files.
+    let (old_path, new_path) = (before.catalog_path(), after.catalog_path());
+    let (old, new) = match format {
+        Format::Protobuf => (
+            Document::new(&old_path, old.text).with_files(old_files),
+            Document::new(&new_path, new.text).with_files(new_files),
+        ),
+        Format::JsonSchema | Format::Avro => (old, new),
+    };
+    let error = match format.compare(old, new, strategy, &options.schema) {
         Ok(verdict) => return Judgement::Judged(verdict),
         Err(error) => error,
     };
-    // Both sides usually share a path, so the error cannot say which side it is from.
+    // Both sides usually share a path, so the error alone cannot say which side it is from.
     let side = if format.check(old).is_err() { "a" } else { "b" };
+    let file = if side == "a" { old_path } else { new_path };
+    let refused =
+        |reason: String, line: usize, column: Option<usize>, message: String, hint: &str| {
+            let diagnostic = Diagnostic {
+                severity: Severity::Warning,
+                file: file.clone(),
+                line: Some(line),
+                column,
+                field: Some("schemas".into()),
+                message,
+                hint: Some(hint.to_owned()),
+            };
+            Judgement::Invalid(reason, Box::new(SideDiagnostic { side, diagnostic }))
+        };
     match error {
         schema::Error::Parse {
-            file,
+            format: Format::Protobuf,
+            file: named,
             syntax,
             line,
+            column,
+            message,
+        } => {
+            // The error may be in an imported file: name the one the compiler named.
+            let reason = format!(
+                "`{named}` is not valid {syntax} (line {line}, column {column}): {message}"
+            );
+            let diagnostic = Diagnostic {
+                severity: Severity::Warning,
+                file: named,
+                line: Some(line),
+                column: Some(column),
+                field: Some("schemas".into()),
+                message: format!("the Protobuf schema does not compile: {message}"),
+                hint: Some("fix the .proto file; until then its changes have no verdict".into()),
+            };
+            Judgement::Invalid(reason, Box::new(SideDiagnostic { side, diagnostic }))
+        }
+        schema::Error::Parse {
+            file: named,
+            syntax,
+            line,
+            column,
             message,
             ..
-        } => Judgement::Refused {
-            reason: format!("`{file}` is not valid {syntax}: {message}"),
-            side,
+        } => refused(
+            format!("`{named}` is not valid {syntax}: {message}"),
             line,
-            message: format!("the schema is not valid {syntax}: {message}"),
-        },
+            Some(column),
+            format!("the schema is not valid {syntax}: {message}"),
+            "fix the schema file; until then changes to it get no verdict",
+        ),
         schema::Error::Invalid {
             format,
-            file,
+            file: named,
             line,
             message,
-        } => Judgement::Refused {
-            reason: format!("`{file}` is not a valid {format} schema (line {line}): {message}"),
-            side,
+        } => refused(
+            format!("`{named}` is not a valid {format} schema (line {line}): {message}"),
             line,
-            message: format!("not a valid {format} schema: {message}"),
-        },
+            None,
+            format!("not a valid {format} schema: {message}"),
+            "fix the schema file; until then changes to it get no verdict",
+        ),
         error => Judgement::Unknown(error.to_string()),
     }
 }

@@ -7,7 +7,9 @@ mod assemble;
 mod impact;
 mod order;
 
-pub use assemble::{Options, Prepared, VerdictCache, diff, diff_cached, diff_prepared, summarize};
+pub use assemble::{
+    Options, Prepared, VerdictCache, diff, diff_cached, diff_prepared, diff_with_files, summarize,
+};
 
 use serde::Serialize;
 

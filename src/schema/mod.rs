@@ -1,13 +1,15 @@
 //! Schema compatibility: the strategy a caller picks, the typed errors, and the seam every
 //! format plugs into ([`Format`]: detect, compare, locate). The verdict model shared by every
 //! format is in [`verdict`]; each format's walker and rules table live in their own module
-//! (`json_schema`, `avro`). Nothing here reads files or prints.
+//! (`json_schema`, `avro`, `protobuf`). Nothing here reads files or prints: a format that
+//! imports other files is handed them through [`Files`].
 
 pub mod avro;
 pub mod explain;
 pub mod format;
 pub mod json_schema;
 pub mod located;
+pub mod protobuf;
 pub mod verdict;
 
 use std::fmt;
@@ -16,7 +18,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 pub use explain::explain;
-pub use format::{Document, Format, Undetected};
+pub use format::{Document, Files, Format, Undetected};
+pub use protobuf::ProtoRules;
 pub use verdict::{Change, Effect, Op, OpKind, Rule, Verdict, judge};
 
 /// How deep a schema may nest (containers in its text, and schema nesting plus `$ref` hops in
@@ -25,6 +28,14 @@ pub use verdict::{Change, Effect, Op, OpKind, Rule, Verdict, judge};
 /// it; the limit exists so a hostile or generated document is refused cleanly instead of
 /// overflowing the stack.
 pub const MAX_DEPTH: usize = 128;
+
+/// Knobs of a comparison that do not depend on the strategy. Each format reads the ones that
+/// concern it and ignores the rest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Which `buf breaking` category judges Protobuf changes.
+    pub proto_rules: ProtoRules,
+}
 
 /// Which questions the compatibility check asks (Confluent Schema Registry meanings).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -195,6 +206,17 @@ pub enum Error {
         "schema nests deeper than {limit} levels at {path}; flatten it or split it into definitions"
     )]
     TooDeep { path: String, limit: usize },
+    /// A file imports another that is neither built in nor among the files at hand.
+    #[error(
+        "`{file}` imports `{import}`, which is not in the same revision (looked beside `{file}` and at the catalog root)"
+    )]
+    UnresolvedImport {
+        format: Format,
+        /// The importing file.
+        file: String,
+        /// The import as written.
+        import: String,
+    },
 }
 
 fn not_a_schema(format: Format) -> &'static str {
@@ -205,6 +227,7 @@ fn not_a_schema(format: Format) -> &'static str {
         Format::Avro => {
             "not an Avro schema: expected a type name, an object with `type` or a union array"
         }
+        Format::Protobuf => "not a Protobuf file",
     }
 }
 

@@ -216,11 +216,8 @@ fn deep_nesting_is_refused_cleanly() {
     for _ in 0..400 {
         schema = format!("{{\"type\": \"array\", \"items\": {schema}}}");
     }
-    let document = Document {
-        path: "deep.avsc",
-        text: &schema,
-    };
-    match Format::Avro.compare(document, document, Strategy::Full) {
+    let document = Document::new("deep.avsc", &schema);
+    match Format::Avro.compare(document, document, Strategy::Full, &Default::default()) {
         Err(Error::TooDeep { .. }) => {}
         other => panic!("expected TooDeep, got {other:?}"),
     }
@@ -254,11 +251,13 @@ fn sdk_test_catalog_versions_judged_one_against_the_next() {
         })
         .collect();
     let judge = |a: usize, b: usize| {
-        let document = |i: usize| Document {
-            path: &texts[i].0,
-            text: &texts[i].1,
-        };
-        Format::Avro.compare(document(a), document(b), Strategy::Full)
+        let document = |i: usize| Document::new(&texts[i].0, &texts[i].1);
+        Format::Avro.compare(
+            document(a),
+            document(b),
+            Strategy::Full,
+            &Default::default(),
+        )
     };
     for (a, b) in [(0, 1), (1, 2)] {
         match judge(a, b) {
@@ -323,11 +322,8 @@ fn every_historical_avro_blob_of_examples_default_is_judged_or_refused() {
     let (mut valid, mut commas, mut duplicates) = (0, 0, 0);
     for blob in &blobs {
         let text = crate::support::git_in(&clone, 0, &["cat-file", "-p", blob]);
-        let document = Document {
-            path: "schema.avro",
-            text: &text,
-        };
-        match Format::Avro.compare(document, document, Strategy::Full) {
+        let document = Document::new("schema.avro", &text);
+        match Format::Avro.compare(document, document, Strategy::Full, &Default::default()) {
             Ok(verdict) => {
                 assert!(verdict.ops.is_empty(), "{blob} against itself");
                 valid += 1;

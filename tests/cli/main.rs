@@ -17,4 +17,5 @@ mod hook;
 mod index;
 mod log;
 mod policy;
+mod protobuf;
 mod reference_rules;
