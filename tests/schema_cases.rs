@@ -5,8 +5,13 @@
 //! runner finds every folder itself, so adding a case means adding a folder; it fails when a
 //! folder names a kind the table does not have, and when a row has no folder. Expected ops leave
 //! out `reason`, which is prose; when an expected op does carry a `reason`, it is compared too.
-//! Ops are compared as a multiset, since their order carries no meaning. As free checks, each
-//! side compared with itself must give no ops at all.
+//! Ops are compared in order, verb and all: the JSON Schema expectations are the reference's
+//! (`@eventcatalog/diff` 0.1.0) op lists, recorded with `generate.py --oracle` and
+//! `reference_suite.py` (the `reference-*` folders are the reference's own test suite, one folder
+//! per test), so a wrong verb, a missing `property.*` / `required.*` companion, an op at the wrong
+//! `$ref` position or one out of order fails here. Other formats' ops are compared as a
+//! multiset, since their order carries no meaning there. As free checks, each side compared with itself
+//! must give no ops at all.
 //!
 //! Protobuf cases nest the strategies under each `buf breaking` category the tool judges with
 //! (`{"wire-json": {...}, "wire": {...}}`), and also hold what real buf said about the pair
@@ -90,8 +95,9 @@ fn read(path: &Path) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }
 
-/// Sort ops and drop `reason` where the expectation does not state one.
-fn normalise(verdict: &Value, keep_reason: bool) -> Value {
+/// Drop `reason` where the expectation does not state one; ops keep their order when it is the
+/// reference's (`ordered`), else they are sorted.
+fn normalise(verdict: &Value, keep_reason: bool, ordered: bool) -> Value {
     let mut verdict = verdict.clone();
     if let Some(ops) = verdict.get_mut("ops").and_then(Value::as_array_mut) {
         if !keep_reason {
@@ -101,7 +107,9 @@ fn normalise(verdict: &Value, keep_reason: bool) -> Value {
                 }
             }
         }
-        ops.sort_by_key(|op| op.to_string());
+        if !ordered {
+            ops.sort_by_key(|op| op.to_string());
+        }
     }
     verdict
 }
@@ -176,7 +184,11 @@ fn check_case(format: Format, folder: &Path) -> Vec<String> {
             let keep_reason = want["ops"]
                 .as_array()
                 .is_some_and(|ops| ops.iter().any(|op| op.get("reason").is_some()));
-            let (got, want) = (normalise(&got, keep_reason), normalise(want, keep_reason));
+            let ordered = format == Format::JsonSchema;
+            let (got, want) = (
+                normalise(&got, keep_reason, ordered),
+                normalise(want, keep_reason, ordered),
+            );
             if got != want {
                 failures.push(format!(
                     "{name} ({}):\n  expected {want}\n  got      {got}",
@@ -326,7 +338,7 @@ mod cli {
             "  \"direction\": null,\n",
             "  \"ops\": [\n",
             "    {\n",
-            "      \"op\": \"remove\",\n",
+            "      \"op\": \"replace\",\n",
             "      \"path\": \"/properties/customerId\",\n",
             "      \"kind\": \"required.removed\",\n",
             "      \"reason\": \"`customerId` is no longer required: new messages may omit it, old readers insist on it\",\n",

@@ -1429,7 +1429,7 @@ fn is_index_file(name: &str) -> bool {
 
 /// `base/relative` with `.` and `..` resolved lexically; `None` when it leaves the catalog.
 /// A leading `/` does not make the path absolute (§6.1).
-fn join(base: &str, relative: &str) -> Option<String> {
+pub(crate) fn join(base: &str, relative: &str) -> Option<String> {
     normalize(&format!("{base}/{relative}"))
 }
 

@@ -1,14 +1,22 @@
 //! (baseline Index, candidate Index, Options) -> ArchitectureDiff, with the semantics of the
 //! `@eventcatalog/diff` README: resources, edges, schema changes (judged in parallel, verdicts
 //! cached by content), impact and summary. Pure: no git, no filesystem.
+//!
+//! Lists are in the reference's order: resources sorted by type and id (`localeCompare`) then
+//! version (oldest first), schema changes in the baseline Index's message order (per message:
+//! same versions oldest first, then the latest pair), impact as `impact.rs` says. A resource's
+//! latest version is the reference's (`valid`, else `coerce`, else text). An in-place bump (the
+//! latest version replaced by a newer one) is a `changed` resource, never a removed one, so it
+//! raises no `message_removed`.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::impact::{self, Graph};
+use super::order::{compare_versions, locale_cmp};
 use super::*;
 use crate::catalog::version::{cmp_code_units, index_order, is_higher};
 use crate::catalog::{Diagnostic, Index, Resource, Severity};
@@ -181,10 +189,9 @@ pub fn diff_prepared(
     let transitive_checks = transitive_checks(side_b, &schema_changes, files, options, cache);
     let impact = impact::impact(
         &a.graph,
-        &|kind, id| side_b.has(kind, id),
         &schema_changes,
-        &removed_message_versions(side_a, side_b),
-        &edges,
+        &resources.removed,
+        &edges.removed,
     );
     let (a, b) = (a.index, b.index);
 
@@ -246,46 +253,53 @@ pub fn summarize(
     }
 }
 
-/// One side's resources grouped by (type, id), versions newest first.
+/// One side's resources grouped by (type, id): keys in the order the Index first lists them,
+/// versions in Index order.
 pub(super) struct Side<'a> {
-    groups: BTreeMap<(&'a str, &'a str), Vec<&'a Resource>>,
+    keys: Vec<(&'a str, &'a str)>,
+    groups: HashMap<(&'a str, &'a str), Vec<&'a Resource>>,
 }
 
 impl<'a> Side<'a> {
     fn new(index: &'a Index) -> Self {
-        let mut groups: BTreeMap<(&'a str, &'a str), Vec<&'a Resource>> = BTreeMap::new();
+        let mut keys = Vec::new();
+        let mut groups: HashMap<(&'a str, &'a str), Vec<&'a Resource>> = HashMap::new();
         for resource in &index.resources {
+            let key = (resource.kind(), resource.id());
             groups
-                .entry((resource.kind(), resource.id()))
-                .or_default()
+                .entry(key)
+                .or_insert_with(|| {
+                    keys.push(key);
+                    Vec::new()
+                })
                 .push(resource);
         }
-        for versions in groups.values_mut() {
-            versions.sort_by(|x, y| index_order(x.version(), y.version()));
-        }
-        Side { groups }
-    }
-
-    fn has(&self, kind: &str, id: &str) -> bool {
-        self.groups.contains_key(&(kind, id))
+        Side { keys, groups }
     }
 
     fn versions<'k>(&'k self, key: &(&'k str, &'k str)) -> &'k [&'a Resource] {
         // The keys are borrowed strings, so shorten their lifetime to the lookup key's.
-        let groups: &BTreeMap<(&'k str, &'k str), Vec<&'a Resource>> = &self.groups;
+        let groups: &HashMap<(&'k str, &'k str), Vec<&'a Resource>> = &self.groups;
         groups.get(key).map(Vec::as_slice).unwrap_or_default()
     }
 }
 
-/// The latest version as `resolve()` picks it for a `latest` pointer (§10.5 step 2).
+/// The reference's latest version: the first of the highest by `compareVersions`.
 fn latest<'a>(versions: &[&'a Resource]) -> Option<&'a Resource> {
     versions
         .iter()
         .copied()
         .fold(None, |best: Option<&Resource>, next| match best {
-            Some(current) if !is_higher(next.version(), current.version()) => Some(current),
+            Some(current) if compare_versions(current.version(), next.version()).is_ge() => {
+                Some(current)
+            }
             _ => Some(next),
         })
+}
+
+/// A field as `JSON.stringify(value ?? null)` prints it, for comparing owners and deprecated.
+fn stable(value: Option<&Value>) -> String {
+    crate::json_text::to_compact(value.unwrap_or(&Value::Null))
 }
 
 fn reference(resource: &Resource) -> ResourceRef {
@@ -298,7 +312,10 @@ fn reference(resource: &Resource) -> ResourceRef {
 
 fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
     let mut changes = ResourceChanges::default();
-    let keys: BTreeSet<&(&str, &str)> = a.groups.keys().chain(b.groups.keys()).collect();
+    let keys = a
+        .keys
+        .iter()
+        .chain(b.keys.iter().filter(|key| !a.groups.contains_key(*key)));
     for key in keys {
         let (before, after) = (a.versions(key), b.versions(key));
         match (latest(before), latest(after)) {
@@ -309,8 +326,11 @@ fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
                 if old.version() != new.version() {
                     fields.push("version");
                 }
-                for field in ["name", "owners", "deprecated"] {
-                    if old.get(field) != new.get(field) {
+                if old.get("name") != new.get("name") {
+                    fields.push("name");
+                }
+                for field in ["owners", "deprecated"] {
+                    if stable(old.get(field)) != stable(new.get(field)) {
                         fields.push(field);
                     }
                 }
@@ -326,70 +346,69 @@ fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
                     });
                 }
                 // Old versions appearing or disappearing on their own; the latest ones are
-                // covered by the `changed` entry.
-                let old_versions: BTreeSet<Option<&str>> =
-                    before.iter().map(|r| r.version()).collect();
-                let new_versions: BTreeSet<Option<&str>> =
-                    after.iter().map(|r| r.version()).collect();
+                // covered by the `changed` entry (so an in-place bump removes nothing).
+                let has = |list: &[&Resource], version: Option<&str>| {
+                    list.iter().any(|r| r.version() == version)
+                };
                 changes.added.extend(
                     after
                         .iter()
-                        .filter(|r| {
-                            r.version() != new.version() && !old_versions.contains(&r.version())
-                        })
+                        .filter(|r| !std::ptr::eq(**r, new) && !has(before, r.version()))
                         .map(|r| reference(r)),
                 );
                 changes.removed.extend(
                     before
                         .iter()
-                        .filter(|r| {
-                            r.version() != old.version() && !new_versions.contains(&r.version())
-                        })
+                        .filter(|r| !std::ptr::eq(**r, old) && !has(after, r.version()))
                         .map(|r| reference(r)),
                 );
             }
         }
     }
-    let order = |x: &ResourceRef, y: &ResourceRef| {
-        cmp_code_units(&x.kind, &y.kind)
-            .then_with(|| cmp_code_units(&x.id, &y.id))
-            .then_with(|| index_order(x.version.as_deref(), y.version.as_deref()))
+    let order =
+        |kind: (&str, &str), other: (&str, &str), versions: (Option<&str>, Option<&str>)| {
+            locale_cmp(kind.0, other.0)
+                .then_with(|| locale_cmp(kind.1, other.1))
+                .then_with(|| compare_versions(versions.0, versions.1))
+        };
+    let by_ref = |x: &ResourceRef, y: &ResourceRef| {
+        order(
+            (&x.kind, &x.id),
+            (&y.kind, &y.id),
+            (x.version.as_deref(), y.version.as_deref()),
+        )
     };
-    changes.added.sort_by(order);
-    changes.added.dedup();
-    changes.removed.sort_by(order);
-    changes.removed.dedup();
+    changes.added.sort_by(by_ref);
+    changes.removed.sort_by(by_ref);
+    changes.changed.sort_by(|x, y| {
+        order(
+            (&x.kind, &x.id),
+            (&y.kind, &y.id),
+            (x.version.a.as_deref(), y.version.a.as_deref()),
+        )
+    });
     changes
 }
 
-/// Message versions present in the baseline and gone from the candidate.
-fn removed_message_versions<'a>(a: &Side<'a>, b: &Side<'_>) -> Vec<&'a Resource> {
-    a.groups
-        .iter()
-        .filter(|((kind, _), _)| MESSAGE_TYPES.contains(kind))
-        .flat_map(|(key, versions)| {
-            let survivors: BTreeSet<Option<&str>> =
-                b.versions(key).iter().map(|r| r.version()).collect();
-            versions
-                .iter()
-                .copied()
-                .filter(move |r| !survivors.contains(&r.version()))
-        })
-        .collect()
-}
-
 /// The message version pairs whose schemas are compared: every version on both sides with
-/// itself, then latest against latest when they differ.
+/// itself (oldest first), then latest against latest when they differ; messages in the order
+/// the baseline Index lists them.
 fn message_pairs<'a>(a: &Side<'a>, b: &Side<'a>) -> Vec<(&'a Resource, &'a Resource)> {
     let mut pairs = Vec::new();
-    for (key, before) in &a.groups {
+    for key in &a.keys {
         if !MESSAGE_TYPES.contains(&key.0) {
             continue;
         }
-        let after = b.versions(key);
-        for old in before {
-            if let Some(new) = after.iter().find(|r| r.version() == old.version()) {
-                pairs.push((*old, *new));
+        let (before, after) = (a.versions(key), b.versions(key));
+        if after.is_empty() {
+            continue;
+        }
+        let mut sorted: Vec<&Resource> = before.to_vec();
+        sorted.sort_by(|x, y| compare_versions(x.version(), y.version()));
+        for old in sorted {
+            // Of several candidates with one version, the last listed wins (a JavaScript Map).
+            if let Some(new) = after.iter().rev().find(|r| r.version() == old.version()) {
+                pairs.push((old, *new));
             }
         }
         if let (Some(old), Some(new)) = (latest(before), latest(after))
@@ -488,7 +507,8 @@ fn schema_changes(
     cache: &VerdictCache,
 ) -> (Vec<SchemaChange>, Vec<SideDiagnostic>) {
     let pairs = message_pairs(a, b);
-    let (mut changes, problems): (Vec<SchemaChange>, Vec<Option<SideDiagnostic>>) = pairs
+    // In the reference's order: no sorting after the (order-keeping) parallel judging.
+    let (changes, problems): (Vec<SchemaChange>, Vec<Option<SideDiagnostic>>) = pairs
         .par_iter()
         .flat_map_iter(|(old, new)| {
             pair_files(schema_entries(old), schema_entries(new))
@@ -502,11 +522,10 @@ fn schema_changes(
     let mut diagnostics: Vec<SideDiagnostic> = problems.into_iter().flatten().collect();
     diagnostics.sort_by(|x, y| (x.side, &x.diagnostic).cmp(&(y.side, &y.diagnostic)));
     diagnostics.dedup();
-    changes.sort_by(schema_change_order);
     (changes, diagnostics)
 }
 
-/// The document's order of schema changes: message type, id, versions, file.
+/// The order of transitive checks (our extension): message type, id, versions, file.
 fn schema_change_order(x: &SchemaChange, y: &SchemaChange) -> std::cmp::Ordering {
     cmp_code_units(&x.message.kind, &y.message.kind)
         .then_with(|| cmp_code_units(&x.message.id, &y.message.id))
@@ -597,7 +616,9 @@ fn schema_change(
     cache: &VerdictCache,
 ) -> Option<(SchemaChange, Option<SideDiagnostic>)> {
     let change = match (&before, &after) {
-        (Some(x), Some(y)) if x.str("hash") == y.str("hash") => return None,
+        (Some(x), Some(y)) if x.str("hash").is_some() && x.str("hash") == y.str("hash") => {
+            return None;
+        }
         (Some(_), Some(_)) => FileChange::Modified,
         (None, Some(_)) => FileChange::Added,
         (Some(_), None) => FileChange::Removed,
@@ -701,15 +722,20 @@ fn judge(
 ) -> Judgement {
     let (Some(old_hash), Some(new_hash)) = (before.entry.str("hash"), after.entry.str("hash"))
     else {
-        let missing = if before.entry.str("hash").is_none() {
-            before.entry
-        } else {
-            after.entry
-        };
-        return Judgement::Unknown(format!(
-            "`{}` is not in the catalog on one side",
-            missing.str("path").unwrap_or_default()
-        ));
+        // One side hashed and the other not: that file is missing from its catalog.
+        if let Some(missing) = [before.entry, after.entry]
+            .into_iter()
+            .find(|e| e.str("hash").is_none())
+            .filter(|_| before.entry.str("hash").is_some() || after.entry.str("hash").is_some())
+        {
+            return Judgement::Unknown(format!(
+                "`{}` is not in the catalog on one side",
+                missing.str("path").unwrap_or_default()
+            ));
+        }
+        // Built without hashes: judged from the content, if any.
+        let (old_files, new_files) = (Recording::new(before.files), Recording::new(after.files));
+        return judge_uncached(before, &old_files, after, &new_files, strategy, options);
     };
     let key = (
         old_hash.to_owned(),

@@ -5,6 +5,7 @@
 
 mod assemble;
 mod impact;
+mod order;
 
 pub use assemble::{
     Options, Prepared, VerdictCache, diff, diff_cached, diff_prepared, diff_with_files, summarize,

@@ -97,6 +97,15 @@ impl Undetected {
     }
 }
 
+/// The format a file's extension says, for the formats this build sees but cannot judge.
+fn seen_by_extension(extension: &str) -> Option<&'static str> {
+    match extension {
+        "graphql" | "gql" => Some("GraphQL"),
+        "xsd" => Some("XML Schema"),
+        _ => None,
+    }
+}
+
 impl Format {
     /// Every format, for tables and tests.
     pub const ALL: [Format; 3] = [Format::JsonSchema, Format::Avro, Format::Protobuf];
@@ -184,9 +193,12 @@ impl Format {
             // A `.proto` file is told by its name; whether it compiles is the comparison's
             // business, which names the file, line and column.
             "proto" => Ok(Format::Protobuf),
-            _ => Err(Undetected::other(format!(
-                "`{path}` is not a JSON Schema, Avro or Protobuf file"
-            ))),
+            _ => Err(Undetected::other(match seen_by_extension(&extension) {
+                Some(name) => {
+                    format!("`{path}` is {name} (by its extension), which cannot be judged yet")
+                }
+                None => format!("`{path}` is not a JSON Schema, Avro or Protobuf file"),
+            })),
         }
     }
 

@@ -18,3 +18,4 @@ mod index;
 mod log;
 mod policy;
 mod protobuf;
+mod reference_rules;
