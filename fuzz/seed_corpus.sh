@@ -7,7 +7,16 @@
 #   spec_compare    before, a 0xFF separator, after, from testdata/{asyncapi,openapi}/<kind>/<case>/
 set -eu
 cd "$(dirname "$0")"
-mkdir -p corpus/schema_compare corpus/frontmatter corpus/version corpus/index_build corpus/spec_compare
+mkdir -p corpus/schema_compare corpus/frontmatter corpus/version corpus/index_build \
+  corpus/avro_compare corpus/proto_compare corpus/spec_compare
+for before in ../testdata/avro/*/*/before.avsc; do
+  case=$(dirname "$before")
+  { cat "$before"; printf '\377'; cat "$case/after.avsc"; } > "corpus/avro_compare/$(basename "$case")"
+done
+for before in ../testdata/protobuf/*/*/before.proto; do
+  case=$(dirname "$before")
+  { cat "$before"; printf '\377'; cat "$case/after.proto"; } > "corpus/proto_compare/$(basename "$case")"
+done
 for before in ../testdata/json-schema/*/*/before.json; do
   case=$(dirname "$before")
   { cat "$before"; printf '\377'; cat "$case/after.json"; } > "corpus/schema_compare/$(basename "$case")"

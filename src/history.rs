@@ -14,9 +14,9 @@ use rayon::prelude::*;
 
 use crate::catalog::build::{self, Built, ParseCache};
 use crate::catalog::scope::Scope;
-use crate::catalog::{Diagnostic, FileSet, Index, Severity};
+use crate::catalog::{Before, Diagnostic, FileSet, Index, Severity};
 use crate::diff::{
-    self, ArchitectureDiff, EdgeChanges, Files, Prepared, ResourceChanges, SpecificationSummary,
+    self, ArchitectureDiff, EdgeChanges, Prepared, ResourceChanges, SpecificationSummary,
     VerdictCache, summarize,
 };
 use crate::git::{self, CommitId, CommitInfo, Repo};
@@ -31,14 +31,12 @@ const CHUNK: usize = 32;
 pub enum Baseline {
     /// Each commit's first parent (the previous commit of the walk).
     Parent,
-    /// One fixed catalog (`--against REV`).
-    Fixed(Box<Fixed>),
-}
-
-/// The fixed catalog of `--against`: its Index, and its files (for specifications).
-pub struct Fixed {
-    pub index: Index,
-    pub files: FileSet,
+    /// One fixed Index (`--against REV`), with the files it was built from (where its schemas'
+    /// imports are found).
+    Fixed {
+        index: Box<Index>,
+        files: Box<FileSet>,
+    },
 }
 
 /// How to walk.
@@ -99,25 +97,20 @@ pub fn build_at(
     options: &Options,
     cache: &ParseCache,
 ) -> git::Result<Built> {
-    Ok(read_and_build(repo, commit, options, cache)?.0)
+    let files = read_at(repo, commit, options)?;
+    Ok(build_files(&files, commit, options, cache))
 }
 
-/// [`build_at`], keeping the files read (a fixed baseline needs them for specifications).
-pub fn read_and_build(
-    repo: &Repo,
-    commit: Option<CommitId>,
-    options: &Options,
-    cache: &ParseCache,
-) -> git::Result<(Built, FileSet)> {
-    let files = match commit {
+/// The catalog files of `commit` (none for `None` or a commit without the folder).
+pub fn read_at(repo: &Repo, commit: Option<CommitId>, options: &Options) -> git::Result<FileSet> {
+    Ok(match commit {
         Some(id) => repo.read_commit(id, &options.dir)?,
         None => FileSet::default(),
-    };
-    Ok((build_files(&files, commit, options, cache), files))
+    })
 }
 
 /// Builds one commit's files; `None` labels the empty catalog before a root commit.
-fn build_files(
+pub fn build_files(
     files: &FileSet,
     commit: Option<CommitId>,
     options: &Options,
@@ -131,11 +124,14 @@ fn build_files(
 /// first commit is compared with: its first parent, or `None` for an empty catalog (a root
 /// commit, or the boundary of a shallow clone chosen by the caller). `progress` gets the number
 /// of commits walked so far; `on_step` gets each changed commit in order and may stop the walk.
+/// `cache` holds parses by blob id (it may come from an earlier run, and leaves with this one's).
+#[allow(clippy::too_many_arguments)] // the walk's inputs; grouping them would only rename them
 pub fn walk(
     repo: &Repo,
     start: Option<CommitId>,
     commits: &[CommitInfo],
     options: &Options,
+    cache: &ParseCache,
     progress: &mut dyn FnMut(usize),
     on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
 ) -> git::Result<Outcome> {
@@ -157,7 +153,7 @@ pub fn walk(
         repo,
         commits,
         options,
-        parse_cache: ParseCache::default(),
+        parse_cache: cache,
         verdict_cache: VerdictCache::default(),
         files: FileSet::default(),
         tree: None,
@@ -166,7 +162,9 @@ pub fn walk(
     walker.advance(start_tree)?;
     let stopped = match &options.baseline {
         Baseline::Parent => walker.against_parents(start, &changed, progress, on_step)?,
-        Baseline::Fixed(fixed) => walker.against(fixed, &changed, progress, on_step)?,
+        Baseline::Fixed { index, files } => {
+            walker.against((index, files), &changed, progress, on_step)?
+        }
     };
     let mut outcome = walker.outcome;
     if stopped.is_continue() {
@@ -182,7 +180,7 @@ struct Walker<'a> {
     repo: &'a Repo,
     commits: &'a [CommitInfo],
     options: &'a Options,
-    parse_cache: ParseCache,
+    parse_cache: &'a ParseCache,
     verdict_cache: VerdictCache,
     files: FileSet,
     tree: Option<gix::ObjectId>,
@@ -199,11 +197,22 @@ impl Walker<'_> {
     }
 
     fn build(&self, files: &FileSet, commit: Option<CommitId>) -> Built {
-        build_files(files, commit, self.options, &self.parse_cache)
+        build_files(files, commit, self.options, self.parse_cache)
     }
 
-    fn diff(&self, a: (&Index, Files<'_>), b: (&Index, Files<'_>)) -> ArchitectureDiff {
-        diff::diff_with_files(a, b, &self.options.diff, &self.verdict_cache)
+    /// Diffs `a` (built from the catalog before `changes`) against `b` (built from the
+    /// walker's files), each resolving schema imports in its own revision.
+    fn diff(&self, a: &Index, b: &Index, changes: &git::Changes) -> ArchitectureDiff {
+        let before = Before {
+            after: &self.files,
+            changes: &changes.paths,
+        };
+        diff::diff_with_files(
+            (a, &before),
+            (b, &self.files),
+            &self.options.diff,
+            &self.verdict_cache,
+        )
     }
 
     /// Hands one changed commit to the caller; an invalid catalog gets no diff.
@@ -244,32 +253,29 @@ impl Walker<'_> {
         progress: &mut dyn FnMut(usize),
         on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
     ) -> git::Result<ControlFlow<()>> {
-        let mut scope = Scope::new(&self.files, &self.parse_cache);
+        let mut scope = Scope::new(&self.files, self.parse_cache);
         let first = self.build(&self.files, start);
         let mut diagnostics = first.diagnostics;
         // The whole Index of the previous commit, while the steps are whole builds.
         let mut whole = Some(first.index);
-        // The last valid commit, its Index and files, while the commits after it are invalid.
-        let mut last_valid: Option<(Option<CommitId>, Index, FileSet)> = None;
+        // The last valid commit and its Index, while the commits after it are invalid.
+        let mut last_valid: Option<(Option<CommitId>, Index)> = None;
         for &(position, tree) in changed {
             let changes = self.advance(tree)?;
             let commit = Some(self.commits[position].id);
-            if let Some((valid, index, files)) = last_valid.take() {
+            if let Some((valid, index)) = last_valid.take() {
                 // Diffed whole against the last valid catalog, never against the invalid one;
                 // the scope still moves along with the files.
-                scope.reach(&self.files, &changes.paths, &self.parse_cache);
+                scope.reach(&self.files, &changes.paths, self.parse_cache);
                 let built = self.build(&self.files, commit);
-                let diff = self.diff(
-                    (&index, Files::Set(&files)),
-                    (&built.index, Files::Set(&self.files)),
-                );
-                let diff = self.labelled(diff, valid, position);
+                let diff =
+                    self.labelled(self.diff(&index, &built.index, &changes), valid, position);
                 let locations = Locations::of(&diff, &index, &built.index);
                 diagnostics = built.diagnostics;
                 let invalid = has_errors(&diagnostics);
                 whole = (!invalid).then_some(built.index);
                 if invalid {
-                    last_valid = Some((valid, index, files));
+                    last_valid = Some((valid, index));
                 }
                 let against = valid.filter(|v| Some(*v) != self.commits[position].first_parent());
                 if self
@@ -290,20 +296,13 @@ impl Walker<'_> {
                 &mut scope,
                 &self.files,
                 &changes,
-                &self.parse_cache,
+                self.parse_cache,
                 &|files, after| self.build(files, if after { commit } else { start }),
             );
-            let before_files = Files::Before {
-                after: &self.files,
-                changes: &changes.paths,
-            };
             // A specification change is joined to messages and parties beyond the reach of the
             // change: such a step is diffed whole.
             let cut = cut.and_then(|cut| {
-                let diff = self.diff(
-                    (&cut.before.index, before_files),
-                    (&cut.after.index, Files::Set(&self.files)),
-                );
+                let diff = self.diff(&cut.before.index, &cut.after.index, &changes);
                 diff.specification_changes.is_empty().then_some((cut, diff))
             });
             let (diff, locations, previous) = match cut {
@@ -320,10 +319,7 @@ impl Walker<'_> {
                         None => self.build(&revert(&self.files, &changes), start).index,
                     };
                     let built = self.build(&self.files, commit);
-                    let diff = self.diff(
-                        (&previous, before_files),
-                        (&built.index, Files::Set(&self.files)),
-                    );
+                    let diff = self.diff(&previous, &built.index, &changes);
                     let locations = Locations::of(&diff, &previous, &built.index);
                     diagnostics = built.diagnostics;
                     whole = Some(built.index);
@@ -333,12 +329,11 @@ impl Walker<'_> {
             let parent = self.commits[position].first_parent();
             if has_errors(&diagnostics) {
                 // The next commits are diffed against the parent's catalog until one is valid.
-                let files = revert(&self.files, &changes);
                 let index = match previous {
                     Some(index) => index,
-                    None => self.build(&files, start).index,
+                    None => self.build(&revert(&self.files, &changes), start).index,
                 };
-                last_valid = Some((parent.or(start), index, files));
+                last_valid = Some((parent.or(start), index));
                 whole = None;
             }
             let diff = self.labelled(diff, parent, position);
@@ -377,12 +372,12 @@ impl Walker<'_> {
     /// chunks.
     fn against(
         &mut self,
-        fixed: &Fixed,
+        (fixed, fixed_files): (&Index, &FileSet),
         changed: &[(usize, Option<gix::ObjectId>)],
         progress: &mut dyn FnMut(usize),
         on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
     ) -> git::Result<ControlFlow<()>> {
-        let prepared = Prepared::with_files(&fixed.index, Files::Set(&fixed.files));
+        let prepared = Prepared::new(fixed).with_files(fixed_files);
         for chunk in changed.chunks(CHUNK) {
             // gix handles are not Sync, so reading stays on this thread (blobs go through the
             // repository's BlobCache); building and diffing are pure and run in parallel.
@@ -393,7 +388,7 @@ impl Walker<'_> {
             }
             // The repository handle is not Sync: the parallel part sees only pure state.
             let (commits, options) = (self.commits, self.options);
-            let (parse_cache, verdict_cache) = (&self.parse_cache, &self.verdict_cache);
+            let (parse_cache, verdict_cache) = (self.parse_cache, &self.verdict_cache);
             let steps: Vec<(ArchitectureDiff, Locations, Vec<Diagnostic>)> = chunk
                 .par_iter()
                 .zip(&snapshots)
@@ -402,11 +397,11 @@ impl Walker<'_> {
                         build_files(files, Some(commits[position].id), options, parse_cache);
                     let diff = diff::diff_prepared(
                         &prepared,
-                        &Prepared::with_files(&built.index, Files::Set(files)),
+                        &Prepared::new(&built.index).with_files(files),
                         &options.diff,
                         verdict_cache,
                     );
-                    let locations = Locations::of(&diff, &fixed.index, &built.index);
+                    let locations = Locations::of(&diff, fixed, &built.index);
                     (diff, locations, built.diagnostics)
                 })
                 .collect();
@@ -452,6 +447,7 @@ pub fn select(diff: &ArchitectureDiff, selection: &Selection) -> ArchitectureDif
         removed: keep(&diff.edges.removed, touches),
     };
     let schema_changes = keep(&diff.schema_changes, |c| c.message.id == id);
+    let transitive_checks = keep(&diff.transitive_checks, |c| c.message.id == id);
     let impact = keep(&diff.impact, |i| i.message.id == id);
     // A specification change is about the message when it belongs to it or reaches it.
     let specification_changes = keep(&diff.specification_changes, |c| {
@@ -464,6 +460,7 @@ pub fn select(diff: &ArchitectureDiff, selection: &Selection) -> ArchitectureDif
         resources,
         edges,
         schema_changes,
+        transitive_checks,
         impact,
         specification_changes,
         ..diff.clone()
@@ -475,10 +472,19 @@ fn keep<T: Clone>(items: &[T], wanted: impl Fn(&T) -> bool) -> Vec<T> {
 }
 
 /// True when the (selected) diff has nothing to show.
+///
+/// A schema file that is missing on both sides (same path, no hash) is listed by every diff, as
+/// the reference lists it, but it is no change: a commit with only that is empty here.
 pub fn is_empty(diff: &ArchitectureDiff) -> bool {
     let s = &diff.summary;
+    let still_missing = |c: &diff::SchemaChange| {
+        c.change == diff::FileChange::Modified
+            && c.before == c.after
+            && c.before.as_ref().is_some_and(|file| file.hash.is_none())
+    };
     s.resources_added + s.resources_removed + s.resources_changed == 0
-        && s.edges_added + s.edges_removed + s.schema_changes == 0
+        && s.edges_added + s.edges_removed == 0
+        && diff.schema_changes.iter().all(still_missing)
         && diff.impact.is_empty()
         && diff.specification_changes.is_empty()
 }

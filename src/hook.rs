@@ -19,10 +19,9 @@ pub struct Options<'a> {
     /// The absolute path of the binary to run; `None` (or a path that is gone when the hook runs)
     /// falls back to `catalog-diff` on PATH.
     pub program: Option<&'a Path>,
-    pub strategy: &'a str,
-    pub fail_on: &'a str,
-    /// The catalog folder (`--dir`), for repositories where detection finds several.
-    pub dir: Option<&'a str>,
+    /// The options after `--staged` (`--strategy forward`, `--dir docs/catalog`, ...); what is
+    /// not given comes from `catalog-diff.toml` when the hook runs.
+    pub args: &'a [String],
 }
 
 /// Whether a hook file's contents were written by [`render`].
@@ -52,17 +51,17 @@ pub fn render(options: &Options<'_>) -> String {
          # The binary that installed this hook; when it has moved, use the one on PATH.\n\
          [ -x \"$program\" ] || program=catalog-diff\n\
          cd \"$(git rev-parse --show-toplevel)\" || exit 2\n\
-         \"$program\" --staged --strategy {strategy} --fail-on {fail_on}{dir} >&2\n\
+         \"$program\" --staged{args} >&2\n\
          status=$?\n\
          if [ \"$status\" -ne 0 ]; then\n\
          \x20 echo \"catalog-diff: commit refused (exit $status); skip this check once with git commit --no-verify\" >&2\n\
          fi\n\
          exit \"$status\"\n",
-        strategy = sh_quote(options.strategy),
-        fail_on = sh_quote(options.fail_on),
-        dir = options
-            .dir
-            .map_or_else(String::new, |d| format!(" --dir {}", sh_quote(d))),
+        args = options
+            .args
+            .iter()
+            .map(|arg| format!(" {}", sh_quote(arg)))
+            .collect::<String>(),
     )
 }
 
@@ -83,11 +82,14 @@ mod tests {
     use super::*;
 
     fn options(program: Option<&Path>) -> Options<'_> {
+        static ARGS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+            ["--strategy", "full", "--fail-on", "breaking"]
+                .map(str::to_owned)
+                .to_vec()
+        });
         Options {
             program,
-            strategy: "full",
-            fail_on: "breaking",
-            dir: None,
+            args: &ARGS,
         }
     }
 
@@ -97,7 +99,7 @@ mod tests {
         assert!(script.starts_with("#!/bin/sh\n"));
         assert!(is_ours(script.as_bytes()));
         assert!(script.contains("program=/opt/bin/catalog-diff\n"));
-        assert!(script.contains("--staged --strategy full --fail-on breaking"));
+        assert!(script.contains("--staged --strategy full --fail-on breaking >&2"));
         assert!(!is_ours(b"#!/bin/sh\nexec lint-staged\n"));
         assert!(!is_ours(b"#!/bin/sh\n# calls catalog-diff --staged\n"));
     }

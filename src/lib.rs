@@ -5,11 +5,12 @@
 //! - [`git`]: a revision, the staged index, the working tree or a plain folder -> [`catalog::FileSet`]
 //! - [`catalog::build`]: FileSet -> [`catalog::Index`] (the SDK's `buildIndex`), pure
 //! - [`catalog::resolve`]: Index -> edges (the SDK's `resolve`), pure
-//! - [`schema`]: two JSON Schema documents -> a [`schema::Verdict`], pure
+//! - [`schema`]: two schema documents (JSON Schema, Avro, Protobuf) -> a [`schema::Verdict`], pure
 //! - [`spec`]: two AsyncAPI or OpenAPI documents -> a [`spec::Verdict`], pure
 //! - [`diff`]: two Indexes -> an [`diff::ArchitectureDiff`], pure
 //! - [`pipeline`]: the whole diff in one call, [`pipeline::diff_revisions`]: read, index, resolve, compare
 //! - [`history`]: a first-parent commit list -> one ArchitectureDiff per changed commit (`log`)
+//! - [`policy`]: configuration, fingerprints, acknowledged breaks and the exit-code decision, pure
 //! - [`report`]: an ArchitectureDiff -> text, markdown or GitHub annotations, pure
 //! - [`hook`]: the git pre-commit hook script, pure
 //! - [`suggest`]: the closest names to one that was not found, for error messages
@@ -22,6 +23,7 @@ pub mod history;
 pub mod hook;
 pub mod json_text;
 pub mod pipeline;
+pub mod policy;
 pub mod report;
 pub mod schema;
 pub mod spec;

@@ -5,23 +5,26 @@
 
 use crate::catalog::build::{self, Built, ParseCache};
 use crate::catalog::scope::{Reach, Scope};
-use crate::catalog::{Diagnostic, FileSet};
+use crate::catalog::{Diagnostic, FileSet, Index};
 use crate::diff::{self, ArchitectureDiff, SideDiagnostic, VerdictCache};
 use crate::git::{self, Repo};
 use crate::report::Locations;
 
 /// What to compare: the command line's choices, validated.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Request<'a> {
-    /// `A..B`, `A...B`, `REV`; `None` is HEAD against the working tree.
-    pub range: Option<&'a str>,
-    /// HEAD against the staged index.
-    pub staged: bool,
+    /// The two sides (`Repo::parse_range`).
+    pub sides: git::Sides,
     /// `--dir`; `None` finds the catalog folder.
     pub dir: Option<&'a str>,
     /// The Index `source` string.
     pub source: &'a str,
     pub diff: diff::Options,
+    /// Transitive strategies also judge the candidate against every schema version in the
+    /// baseline's first-parent history (`--history`).
+    pub history: bool,
+    /// Parses by blob id (perhaps from an earlier run).
+    pub cache: &'a ParseCache,
 }
 
 /// One side of a comparison as it was read.
@@ -48,9 +51,9 @@ pub struct Compared {
 
 /// Reads both sides of `request` from `repo`, builds, resolves and diffs them.
 pub fn diff_revisions(repo: &Repo, request: &Request<'_>) -> git::Result<Compared> {
-    let sides = repo.parse_range(request.range, request.staged)?;
-    let dir = repo.detect_catalog_dir_for(&sides, request.dir)?;
-    let (before, after) = repo.read_sides(&sides, &dir)?;
+    let sides = &request.sides;
+    let dir = repo.detect_catalog_dir_for(sides, request.dir)?;
+    let (before, after) = repo.read_sides(sides, &dir)?;
     let labels = (sides.baseline().label(), sides.candidate().label());
     let compared = diff_files(
         &before,
@@ -58,7 +61,7 @@ pub fn diff_revisions(repo: &Repo, request: &Request<'_>) -> git::Result<Compare
         labels.clone(),
         request.source,
         &request.diff,
-        &ParseCache::default(),
+        request.cache,
     );
     let sides = [
         SideReport {
@@ -75,7 +78,22 @@ pub fn diff_revisions(repo: &Repo, request: &Request<'_>) -> git::Result<Compare
         },
     ];
     let mut diff = compared.diff;
-    diff.diagnostics = sides
+    if request.history
+        && let git::Side::Commit(baseline) = request.sides.baseline()
+    {
+        let found = history_checks(
+            repo,
+            baseline,
+            &dir,
+            &diff,
+            &compared.locations,
+            &after,
+            &request.diff,
+        )?;
+        diff.transitive_checks.extend(found);
+    }
+    // Catalog problems first, then the schema files the diff could not parse.
+    let mut diagnostics: Vec<SideDiagnostic> = sides
         .iter()
         .flat_map(|side| {
             side.diagnostics.iter().map(|d| SideDiagnostic {
@@ -84,12 +102,103 @@ pub fn diff_revisions(repo: &Repo, request: &Request<'_>) -> git::Result<Compare
             })
         })
         .collect();
+    diagnostics.append(&mut diff.diagnostics);
+    diff.diagnostics = diagnostics;
     Ok(Compared {
         diff,
         locations: compared.locations,
         dir,
         sides,
     })
+}
+
+/// Under a transitive strategy with `--history`: each changed schema file of a message is
+/// judged against every distinct version the file had in the first-parent history of
+/// `baseline` (by the same path), besides those the catalog compares already. Each entry names
+/// the newest commit that held that version (`againstCommit`).
+fn history_checks(
+    repo: &Repo,
+    baseline: git::CommitId,
+    dir: &str,
+    diff: &ArchitectureDiff,
+    locations: &Locations,
+    after: &FileSet,
+    options: &diff::Options,
+) -> git::Result<Vec<crate::diff::SchemaChange>> {
+    use crate::schema::{Document, Format};
+    let mut checks = Vec::new();
+    for change in &diff.schema_changes {
+        let strategy = options.strategy_for(&change.message.id);
+        let (Some(file), Some(place)) = (&change.after, locations.schema(change)) else {
+            continue;
+        };
+        if !strategy.is_transitive() {
+            continue;
+        }
+        let Some(text) = after
+            .get(&place.file)
+            .and_then(|blob| std::str::from_utf8(&blob.data).ok())
+        else {
+            continue;
+        };
+        let known: Vec<&str> = [&change.before, &change.after]
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f.hash.as_deref())
+            .chain(
+                diff.transitive_checks
+                    .iter()
+                    .filter_map(|c| c.before.as_ref()?.hash.as_deref()),
+            )
+            .collect();
+        let repo_path = git::join(dir, &place.file);
+        for (commit, blob) in repo.file_history(baseline, &repo_path)? {
+            let hash = crate::catalog::build::content_hash(&blob.data);
+            if known.contains(&hash.as_str()) {
+                continue;
+            }
+            let Ok(old_text) = std::str::from_utf8(&blob.data) else {
+                continue;
+            };
+            let (old, new) = (
+                Document::new(&file.path, old_text),
+                Document::new(&file.path, text),
+            );
+            let judged = Format::detect(None, &file.path, text)
+                .map_err(|why| why.reason)
+                .and_then(|format| {
+                    format
+                        .compare(old, new, strategy, &options.schema)
+                        .map_err(|e| e.to_string())
+                });
+            let (breaking, direction, ops, unknown_reason) = match judged {
+                Ok(verdict) => (Some(verdict.breaking), verdict.direction, verdict.ops, None),
+                Err(reason) => (None, None, Vec::new(), Some(reason)),
+            };
+            let mut message = change.message.clone();
+            message.version.a = None;
+            checks.push(crate::diff::SchemaChange {
+                message,
+                change: crate::diff::FileChange::Modified,
+                before: Some(crate::diff::SchemaFile {
+                    path: file.path.clone(),
+                    hash: Some(hash),
+                    content: None,
+                }),
+                after: Some(crate::diff::SchemaFile {
+                    content: None,
+                    ..file.clone()
+                }),
+                breaking,
+                strategy,
+                direction,
+                ops,
+                unknown_reason,
+                against_commit: Some(commit.to_string()),
+            });
+        }
+    }
+    Ok(checks)
 }
 
 /// The build options of one commit's catalog; `log` and `diff` build sides the same way.
@@ -125,8 +234,9 @@ impl Cut {
 
 /// Moves `scope` to `after` (the catalog once `changes` are applied) and builds both sides of
 /// the change on its reach with `build` (`true` for the after side). `None` when the change has
-/// no reach, or when a cut misses a schema file the catalog has (one named through `../`):
-/// then only whole builds are faithful.
+/// no reach, when a cut misses a schema file the catalog has (one named through `../`), or when
+/// some resource names a schema file that does not exist (every diff lists it, see
+/// [`Scope::names_missing_schema`]): then only whole builds are faithful.
 pub fn cut(
     scope: &mut Scope,
     after: &FileSet,
@@ -137,6 +247,9 @@ pub fn cut(
     let reach = scope
         .reach(after, &changes.paths, cache)
         .filter(|_| !changes.special)?;
+    if scope.names_missing_schema(after) {
+        return None;
+    }
     let (before_cut, after_cut) = (build(&reach.before, false), build(&reach.after, true));
     let was = |path: &str| match changes.paths.get(path) {
         Some(before) => before.is_some(),
@@ -171,7 +284,7 @@ pub struct SideBySide {
 /// change when it has one, and its problems are carried over from the candidate's; a change
 /// to a specification is joined to messages and parties beyond that reach, so it is diffed on
 /// whole builds. The result equals two whole builds (tests/history_diff.rs holds them side by
-/// side). Both sides' files are read for specifications, which the Index does not carry.
+/// side).
 pub fn diff_files(
     before: &FileSet,
     after: &FileSet,
@@ -185,14 +298,10 @@ pub fn diff_files(
     };
     let changes = git::Changes::between(before, after);
     let verdicts = VerdictCache::default();
-    let files = (diff::Files::Set(before), diff::Files::Set(after));
+    let compare =
+        |a: &Index, b: &Index| diff::diff_with_files((a, before), (b, after), options, &verdicts);
     let whole = |whole_before: Built, whole_after: Built| {
-        let diff = diff::diff_with_files(
-            (&whole_before.index, files.0),
-            (&whole_after.index, files.1),
-            options,
-            &verdicts,
-        );
+        let diff = compare(&whole_before.index, &whole_after.index);
         SideBySide {
             locations: Locations::of(&diff, &whole_before.index, &whole_after.index),
             diff,
@@ -214,12 +323,7 @@ pub fn diff_files(
     let Some(cut) = cut else {
         return whole(build(before, &labels.0), whole_after);
     };
-    let diff = diff::diff_with_files(
-        (&cut.before.index, files.0),
-        (&cut.after.index, files.1),
-        options,
-        &verdicts,
-    );
+    let diff = compare(&cut.before.index, &cut.after.index);
     // A specification change is joined to messages and parties beyond the reach of the change.
     if !diff.specification_changes.is_empty() {
         return whole(build(before, &labels.0), whole_after);

@@ -80,37 +80,51 @@ fn assert_walk_equals_whole_builds(repo: &Repo, dir: &str) -> (usize, usize) {
     };
     let cache = ParseCache::default();
     let mut steps = 0;
-    let outcome = history::walk(repo, None, &commits, &options, &mut |_| {}, &mut |step| {
-        steps += 1;
-        // An invalid catalog has no diff; the commit after it is diffed against the last
-        // valid one.
-        let baseline = step.against.or(step.parent);
-        let (a, a_files) =
-            history::read_and_build(repo, baseline, &options, &cache).expect("baseline");
-        let (b, b_files) =
-            history::read_and_build(repo, Some(step.commit.id), &options, &cache).expect("commit");
-        let invalid = b.diagnostics.iter().any(|d| d.severity == Severity::Error);
-        let expected = (!invalid).then(|| {
-            let mut expected = diff::diff_with_files(
-                (&a.index, diff::Files::Set(&a_files)),
-                (&b.index, diff::Files::Set(&b_files)),
-                &options.diff,
-                &diff::VerdictCache::default(),
+    let walk_cache = ParseCache::default();
+    let outcome = history::walk(
+        repo,
+        None,
+        &commits,
+        &options,
+        &walk_cache,
+        &mut |_| {},
+        &mut |step| {
+            steps += 1;
+            // An invalid catalog has no diff; the commit after it is diffed against the last
+            // valid one.
+            let baseline = step.against.or(step.parent);
+            // Both sides' files too: specifications are read from them (#17).
+            let read = |commit| {
+                let files = history::read_at(repo, commit, &options).expect("a catalog");
+                (
+                    history::build_files(&files, commit, &options, &cache),
+                    files,
+                )
+            };
+            let ((a, a_files), (b, b_files)) = (read(baseline), read(Some(step.commit.id)));
+            let invalid = b.diagnostics.iter().any(|d| d.severity == Severity::Error);
+            let expected = (!invalid).then(|| {
+                let mut expected = diff::diff_with_files(
+                    (&a.index, &a_files),
+                    (&b.index, &b_files),
+                    &options.diff,
+                    &diff::VerdictCache::default(),
+                );
+                expected.refs.a.commit = baseline.map(|p| p.to_string()).unwrap_or_default();
+                expected
+            });
+            let json = |d: &diff::ArchitectureDiff| serde_json::to_value(d).expect("json");
+            assert_eq!(
+                step.diff.as_ref().map(json),
+                expected.as_ref().map(json),
+                "{} ({})",
+                step.commit.id,
+                step.commit.subject
             );
-            expected.refs.a.commit = baseline.map(|p| p.to_string()).unwrap_or_default();
-            expected
-        });
-        let json = |d: &diff::ArchitectureDiff| serde_json::to_value(d).expect("json");
-        assert_eq!(
-            step.diff.as_ref().map(json),
-            expected.as_ref().map(json),
-            "{} ({})",
-            step.commit.id,
-            step.commit.subject
-        );
-        assert_eq!(step.diagnostics, b.diagnostics, "{}", step.commit.id);
-        std::ops::ControlFlow::Continue(())
-    })
+            assert_eq!(step.diagnostics, b.diagnostics, "{}", step.commit.id);
+            std::ops::ControlFlow::Continue(())
+        },
+    )
     .expect("walk");
     (steps, outcome.cut)
 }
@@ -331,8 +345,8 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
         );
         let (whole_a, whole_b) = (whole(a), whole(b));
         let expected = diff::diff_with_files(
-            (&whole_a.index, diff::Files::Set(&a.1)),
-            (&whole_b.index, diff::Files::Set(&b.1)),
+            (&whole_a.index, &a.1),
+            (&whole_b.index, &b.1),
             &options,
             &diff::VerdictCache::default(),
         );

@@ -53,6 +53,7 @@ fn options(case: &Path) -> diff::Options {
             .get("includeSchemaContent")
             .and_then(Value::as_bool)
             .unwrap_or(false),
+        ..diff::Options::default()
     }
 }
 

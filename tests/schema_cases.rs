@@ -5,15 +5,42 @@
 //! runner finds every folder itself, so adding a case means adding a folder; it fails when a
 //! folder names a kind the table does not have, and when a row has no folder. Expected ops leave
 //! out `reason`, which is prose; when an expected op does carry a `reason`, it is compared too.
-//! Ops are compared as a multiset, since their order carries no meaning. As free checks, each
-//! side compared with itself must give no ops at all.
+//! Ops are compared in order, verb and all: the JSON Schema expectations are the reference's
+//! (`@eventcatalog/diff` 0.1.0) op lists, recorded with `generate.py --oracle` and
+//! `reference_suite.py` (the `reference-*` folders are the reference's own test suite, one folder
+//! per test), so a wrong verb, a missing `property.*` / `required.*` companion, an op at the wrong
+//! `$ref` position or one out of order fails here. Other formats' ops are compared as a
+//! multiset, since their order carries no meaning there. As free checks, each side compared with itself
+//! must give no ops at all.
+//!
+//! Protobuf cases nest the strategies under each `buf breaking` category the tool judges with
+//! (`{"wire-json": {...}, "wire": {...}}`), and also hold what real buf said about the pair
+//! under `"buf"` (`{"wire-json": {"breaking", "rules"}, "wire": {...}}`), written by
+//! `scripts/record-protobuf.sh`: the runner checks that the tool breaks under `backward`,
+//! `forward` and `full` exactly where buf failed, and never under `none`. A side's main file
+//! (`before.proto`, `after.proto`) may import other files: those sit in the folders `before/`
+//! and `after/` of the case, at the paths the import names (beside the main file).
+//!
+//! To write the tool's current ops into a new case (then review them like code), run the
+//! runner with `SCHEMA_CASES_ACCEPT=1`: each `expected.json` lacking a verdict gets the one
+//! the tool gives; nothing already there is changed.
 
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use catalog_diff::schema::{Document, Format, Strategy};
+use catalog_diff::schema::{self, Document, Files, Format, ProtoRules, Strategy};
 use serde_json::Value;
+
+/// The files a case side can import: `<case>/<side>/<path>`.
+struct SideFolder(PathBuf);
+
+impl Files for SideFolder {
+    fn read(&self, path: &str) -> Option<Arc<[u8]>> {
+        fs::read(self.0.join(path)).ok().map(Arc::from)
+    }
+}
 
 fn format_root(format: Format) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -55,7 +82,7 @@ fn side(folder: &Path, stem: &str) -> (String, String) {
     let file = fs::read_dir(folder)
         .expect("case folder is readable")
         .map(|entry| entry.expect("readable entry").path())
-        .find(|path| name_of(path).starts_with(&format!("{stem}.")))
+        .find(|path| path.is_file() && name_of(path).starts_with(&format!("{stem}.")))
         .unwrap_or_else(|| panic!("{} has no {stem}.* file", folder.display()));
     let text =
         fs::read_to_string(&file).unwrap_or_else(|error| panic!("{}: {error}", file.display()));
@@ -68,8 +95,9 @@ fn read(path: &Path) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }
 
-/// Sort ops and drop `reason` where the expectation does not state one.
-fn normalise(verdict: &Value, keep_reason: bool) -> Value {
+/// Drop `reason` where the expectation does not state one; ops keep their order when it is the
+/// reference's (`ordered`), else they are sorted.
+fn normalise(verdict: &Value, keep_reason: bool, ordered: bool) -> Value {
     let mut verdict = verdict.clone();
     if let Some(ops) = verdict.get_mut("ops").and_then(Value::as_array_mut) {
         if !keep_reason {
@@ -79,49 +107,120 @@ fn normalise(verdict: &Value, keep_reason: bool) -> Value {
                 }
             }
         }
-        ops.sort_by_key(|op| op.to_string());
+        if !ordered {
+            ops.sort_by_key(|op| op.to_string());
+        }
     }
     verdict
+}
+
+/// The rule sets a format judges under, with their key in `expected.json` (`None`: the
+/// strategies sit at the top level).
+fn rule_sets(format: Format) -> Vec<(Option<&'static str>, schema::Options)> {
+    match format {
+        Format::Protobuf => ProtoRules::ALL
+            .into_iter()
+            .map(|rules| (Some(rules.as_str()), schema::Options { proto_rules: rules }))
+            .collect(),
+        _ => vec![(None, schema::Options::default())],
+    }
+}
+
+fn accepting() -> bool {
+    std::env::var_os("SCHEMA_CASES_ACCEPT").is_some_and(|v| v == "1")
 }
 
 fn check_case(format: Format, folder: &Path) -> Vec<String> {
     let name = format!("{}/{}", format.id(), name_of(folder));
     let (before_name, before_text) = side(folder, "before");
     let (after_name, after_text) = side(folder, "after");
-    let before = Document {
-        path: &before_name,
-        text: &before_text,
-    };
-    let after = Document {
-        path: &after_name,
-        text: &after_text,
-    };
-    let expected = read(&folder.join("expected.json"));
+    let (before_files, after_files) = (
+        SideFolder(folder.join("before")),
+        SideFolder(folder.join("after")),
+    );
+    let before = Document::new(&before_name, &before_text).with_files(&before_files);
+    let after = Document::new(&after_name, &after_text).with_files(&after_files);
+    let expected_path = folder.join("expected.json");
+    let mut expected = read(&expected_path);
     let mut failures = Vec::new();
-    for strategy in Strategy::ALL {
-        let Some(want) = expected.get(strategy.as_str()) else {
-            failures.push(format!("{name}: expected.json has no `{strategy}` verdict"));
-            continue;
+    let mut accepted = false;
+    for (key, options) in rule_sets(format) {
+        let label = |strategy: Strategy| match key {
+            Some(key) => format!("{key}, {strategy}"),
+            None => strategy.to_string(),
         };
-        let keep_reason = want["ops"]
-            .as_array()
-            .is_some_and(|ops| ops.iter().any(|op| op.get("reason").is_some()));
-        let got = match format.compare(before, after, strategy) {
-            Ok(verdict) => serde_json::to_value(verdict).expect("verdicts serialise"),
-            Err(error) => {
-                failures.push(format!("{name} ({strategy}): error {error}"));
+        for strategy in Strategy::ALL {
+            let got = match format.compare(before, after, strategy, &options) {
+                Ok(verdict) => serde_json::to_value(verdict).expect("verdicts serialise"),
+                Err(error) => {
+                    failures.push(format!("{name} ({}): error {error}", label(strategy)));
+                    continue;
+                }
+            };
+            let set = match key {
+                Some(key) => expected.get(key),
+                None => Some(&expected),
+            };
+            let Some(want) = set.and_then(|set| set.get(strategy.as_str())) else {
+                if accepting() {
+                    let mut without_reasons = got.clone();
+                    for op in without_reasons["ops"].as_array_mut().into_iter().flatten() {
+                        op.as_object_mut().map(|op| op.remove("reason"));
+                    }
+                    let slot = match key {
+                        Some(key) => &mut expected[key],
+                        None => &mut expected,
+                    };
+                    slot[strategy.as_str()] = without_reasons;
+                    accepted = true;
+                } else {
+                    failures.push(format!(
+                        "{name}: expected.json has no `{}` verdict",
+                        label(strategy)
+                    ));
+                }
                 continue;
+            };
+            let keep_reason = want["ops"]
+                .as_array()
+                .is_some_and(|ops| ops.iter().any(|op| op.get("reason").is_some()));
+            let ordered = format == Format::JsonSchema;
+            let (got, want) = (
+                normalise(&got, keep_reason, ordered),
+                normalise(want, keep_reason, ordered),
+            );
+            if got != want {
+                failures.push(format!(
+                    "{name} ({}):\n  expected {want}\n  got      {got}",
+                    label(strategy)
+                ));
             }
-        };
-        let (got, want) = (normalise(&got, keep_reason), normalise(want, keep_reason));
-        if got != want {
-            failures.push(format!(
-                "{name} ({strategy}):\n  expected {want}\n  got      {got}"
-            ));
+            // Where the reference tool's own answer is recorded, the tool must agree with it.
+            if let Some(buf) = key.and_then(|key| expected.get("buf")?.get(key)) {
+                let failed = buf["breaking"].as_bool().unwrap_or(false);
+                let breaks = strategy != Strategy::None && failed;
+                if got["breaking"].as_bool() != Some(breaks) {
+                    failures.push(format!(
+                        "{name} ({}): buf says breaking={failed} ({}), the tool says {}",
+                        label(strategy),
+                        buf["rules"],
+                        got["breaking"]
+                    ));
+                }
+            }
         }
     }
+    if accepted {
+        let text = serde_json::to_string_pretty(&expected).expect("serialisable") + "\n";
+        fs::write(&expected_path, text).expect("expected.json is writable");
+    }
     for (label, document) in [("before", before), ("after", after)] {
-        match format.compare(document, document, Strategy::Full) {
+        match format.compare(
+            document,
+            document,
+            Strategy::Full,
+            &schema::Options::default(),
+        ) {
             Ok(verdict) if verdict.ops.is_empty() => {}
             Ok(verdict) => failures.push(format!(
                 "{name}: {label} vs itself gave ops {:?}",
@@ -239,7 +338,7 @@ mod cli {
             "  \"direction\": null,\n",
             "  \"ops\": [\n",
             "    {\n",
-            "      \"op\": \"remove\",\n",
+            "      \"op\": \"replace\",\n",
             "      \"path\": \"/properties/customerId\",\n",
             "      \"kind\": \"required.removed\",\n",
             "      \"reason\": \"`customerId` is no longer required: new messages may omit it, old readers insist on it\",\n",
@@ -304,7 +403,7 @@ fn readme_rules_tables_are_the_data() {
     for format in Format::ALL {
         let start = format!("<!-- rules:{} -->\n", format.id());
         let end = format!("<!-- /rules:{} -->", format.id());
-        let table = catalog_diff::schema::verdict::markdown_table(format.rules());
+        let table = format.rules_markdown();
         let found = readme
             .split_once(&start)
             .and_then(|(_, rest)| rest.split_once(&end))

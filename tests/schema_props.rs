@@ -118,7 +118,9 @@ fn reorder(schema: &Value) -> Value {
             ("items" | "prefixItems", Value::Array(positions)) => {
                 Value::Array(positions.iter().map(reorder).collect())
             }
-            ("items" | "additionalProperties" | "not" | "if", _) => reorder(value),
+            // `not`, `if` ... are compared as text, as the reference does: reordering inside
+            // them is a change (`keyword.changed`), so they are left as they are.
+            ("items" | "additionalProperties", _) => reorder(value),
             _ => value.clone(),
         };
         out.insert(key.clone(), value);

@@ -2,8 +2,8 @@
 //! `openapi`) holds `before.*`, `after.*`, any files their relative `$ref`s name, and
 //! `expected.json`: the verdict under each of backward, forward, full and none, recorded by
 //! hand from the specifications and the rules tables. `<kind>` is the id of a row of the
-//! specification's table, of the JSON Schema table (a body or payload change, judged in its
-//! role), `unknown` (a verdict that cannot be given) or `unchanged`. Expected ops leave out
+//! specification's table, of a schema format's table (a body or payload change, judged in its
+//! role by the engine of its format), `unknown` (a verdict that cannot be given) or `unchanged`. Expected ops leave out
 //! `reason`; `unknown`, when present, lists the paths of the parts that could not be judged.
 //!
 //! Like the schema runner, it finds every folder itself, fails on a folder that names no rule
@@ -201,9 +201,13 @@ fn every_case_folder_matches_its_expected_verdicts() {
     );
 }
 
-/// Folder names a case may sit in besides the specification's own rules.
+/// Folder names a case may sit in besides the specification's own rules: the rules of the
+/// schema formats that judge bodies and payloads.
 fn schema_ids() -> HashSet<&'static str> {
-    Format::JsonSchema.rules().iter().map(|r| r.id).collect()
+    Format::ALL
+        .iter()
+        .flat_map(|format| format.rules().iter().map(|r| r.id))
+        .collect()
 }
 
 #[test]

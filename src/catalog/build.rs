@@ -16,7 +16,9 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::version::{cmp_code_units, index_order};
-use super::{BlobId, Diagnostic, FileSet, Index, Resource, Severity, SpecialEntry, frontmatter};
+use super::{
+    Blob, BlobId, Diagnostic, FileSet, Index, Resource, Severity, SpecialEntry, frontmatter,
+};
 use crate::json_text;
 
 /// What to build; the defaults are the SDK's (`hashContent: true`).
@@ -67,9 +69,96 @@ pub(crate) type Parsed = Result<Value, Box<Diagnostic>>;
 pub struct ParseCache {
     front_matter: Mutex<HashMap<BlobId, Arc<Parsed>>>,
     hashes: Mutex<HashMap<BlobId, Arc<str>>>,
+    /// Front matter the SDK drops (`lint`), per resource file blob, with an empty file name.
+    lints: Mutex<HashMap<BlobId, Arc<[Diagnostic]>>>,
+    /// Blobs whose entries came from a saved cache rather than from this run.
+    imported: Mutex<std::collections::HashSet<BlobId>>,
+}
+
+impl std::fmt::Debug for ParseCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ParseCache({} entries)", self.len())
+    }
 }
 
 impl ParseCache {
+    pub(crate) fn preload_front_matter(&self, id: BlobId, parsed: Parsed) {
+        lock(&self.imported).insert(id);
+        lock(&self.front_matter).insert(id, Arc::new(parsed));
+    }
+
+    /// Whether `id`'s entries came from a saved cache.
+    pub(crate) fn was_imported(&self, id: BlobId) -> bool {
+        lock(&self.imported).contains(&id)
+    }
+
+    pub(crate) fn preload_hash(&self, id: BlobId, hash: Arc<str>) {
+        lock(&self.imported).insert(id);
+        lock(&self.hashes).insert(id, hash);
+    }
+
+    pub(crate) fn preload_lint(&self, id: BlobId, lint: Arc<[Diagnostic]>) {
+        lock(&self.imported).insert(id);
+        lock(&self.lints).insert(id, lint);
+    }
+
+    pub(crate) fn front_matter_entries(&self) -> Vec<(BlobId, Arc<Parsed>)> {
+        let mut all: Vec<_> = lock(&self.front_matter)
+            .iter()
+            .map(|(id, parsed)| (*id, parsed.clone()))
+            .collect();
+        all.sort_by_key(|(id, _)| *id);
+        all
+    }
+
+    pub(crate) fn hash_entries(&self) -> Vec<(BlobId, Arc<str>)> {
+        let mut all: Vec<_> = lock(&self.hashes)
+            .iter()
+            .map(|(id, hash)| (*id, hash.clone()))
+            .collect();
+        all.sort_by_key(|(id, _)| *id);
+        all
+    }
+
+    pub(crate) fn lint_entries(&self) -> Vec<(BlobId, Arc<[Diagnostic]>)> {
+        let mut all: Vec<_> = lock(&self.lints)
+            .iter()
+            .map(|(id, lint)| (*id, lint.clone()))
+            .collect();
+        all.sort_by_key(|(id, _)| *id);
+        all
+    }
+
+    /// How many entries the cache holds (parses, hashes and checks).
+    pub fn len(&self) -> usize {
+        lock(&self.front_matter).len() + lock(&self.hashes).len() + lock(&self.lints).len()
+    }
+
+    /// True when nothing is cached.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The warnings about front matter the SDK silently drops, for a resource file.
+    fn lint(&self, path: &str, blob: &Blob, data: &Map<String, Value>) -> Vec<Diagnostic> {
+        let cached = lock(&self.lints).get(&blob.id).cloned();
+        let found = cached.unwrap_or_else(|| {
+            let text = String::from_utf8_lossy(&blob.data);
+            let pointers: Vec<&str> = super::resolve::pointer_lists().collect();
+            let found: Arc<[Diagnostic]> =
+                super::lint::dropped_fields("", data, &text, &pointers, KEY_ORDER).into();
+            lock(&self.lints).insert(blob.id, found.clone());
+            found
+        });
+        found
+            .iter()
+            .map(|d| Diagnostic {
+                file: path.to_owned(),
+                ..d.clone()
+            })
+            .collect()
+    }
+
     pub(crate) fn front_matter(&self, path: &str, id: BlobId, bytes: &[u8]) -> Arc<Parsed> {
         if let Some(hit) = lock(&self.front_matter).get(&id) {
             return hit.clone();
@@ -83,17 +172,22 @@ impl ParseCache {
         if let Some(hit) = lock(&self.hashes).get(&id) {
             return hit.clone();
         }
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut hash = String::with_capacity(7 + 64);
-        hash.push_str("sha256:");
-        for byte in Sha256::digest(bytes) {
-            hash.push(HEX[usize::from(byte >> 4)] as char);
-            hash.push(HEX[usize::from(byte & 15)] as char);
-        }
-        let hash: Arc<str> = hash.into();
+        let hash: Arc<str> = content_hash(bytes).into();
         lock(&self.hashes).insert(id, hash.clone());
         hash
     }
+}
+
+/// The Index's `sha256:<hex>` hash of a file's bytes.
+pub fn content_hash(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut hash = String::with_capacity(7 + 64);
+    hash.push_str("sha256:");
+    for byte in Sha256::digest(bytes) {
+        hash.push(HEX[usize::from(byte >> 4)] as char);
+        hash.push(HEX[usize::from(byte & 15)] as char);
+    }
+    hash
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -700,15 +794,9 @@ impl<'a> Builder<'a> {
         found: &mut Findings,
     ) -> Resource {
         if let Some(blob) = self.files.get(draft.source_path) {
-            let text = String::from_utf8_lossy(&blob.data);
-            let pointers: Vec<&str> = super::resolve::pointer_lists().collect();
-            found.diagnostics.extend(super::lint::dropped_fields(
-                draft.source_path,
-                draft.data(),
-                &text,
-                &pointers,
-                KEY_ORDER,
-            ));
+            found
+                .diagnostics
+                .extend(self.cache.lint(draft.source_path, blob, draft.data()));
         }
         let mut out = Map::new();
         let base = parent(&draft.content_path).to_owned();
@@ -1341,7 +1429,7 @@ fn is_index_file(name: &str) -> bool {
 
 /// `base/relative` with `.` and `..` resolved lexically; `None` when it leaves the catalog.
 /// A leading `/` does not make the path absolute (§6.1).
-fn join(base: &str, relative: &str) -> Option<String> {
+pub(crate) fn join(base: &str, relative: &str) -> Option<String> {
     normalize(&format!("{base}/{relative}"))
 }
 

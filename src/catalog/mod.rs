@@ -5,6 +5,7 @@
 pub mod build;
 pub mod frontmatter;
 mod lint;
+mod persist;
 pub mod resolve;
 pub mod scope;
 pub mod version;
@@ -23,6 +24,22 @@ pub struct BlobId(pub [u8; 20]);
 impl fmt::Display for BlobId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+impl BlobId {
+    /// The id from its 40 hexadecimal digits.
+    pub fn from_hex(text: &str) -> Option<BlobId> {
+        let bytes = text.as_bytes();
+        if bytes.len() != 40 {
+            return None;
+        }
+        let mut id = [0u8; 20];
+        for (n, pair) in bytes.chunks(2).enumerate() {
+            let digit = |b: u8| (b as char).to_digit(16);
+            id[n] = (digit(pair[0])? * 16 + digit(pair[1])?) as u8;
+        }
+        Some(BlobId(id))
     }
 }
 
@@ -68,7 +85,33 @@ impl FileSet {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+/// A side's files are where its schemas' imports are found.
+impl crate::schema::Files for FileSet {
+    fn read(&self, path: &str) -> Option<Arc<[u8]>> {
+        self.get(path).map(|blob| blob.data.clone())
+    }
+}
+
+/// A catalog as it was before some changes, read through the catalog after them and the
+/// changed paths' earlier blobs, without copying either.
+pub struct Before<'a> {
+    pub after: &'a FileSet,
+    /// Each changed path with its blob before the change (`None`: it did not exist).
+    pub changes: &'a BTreeMap<String, Option<Blob>>,
+}
+
+impl crate::schema::Files for Before<'_> {
+    fn read(&self, path: &str) -> Option<Arc<[u8]>> {
+        match self.changes.get(path) {
+            Some(before) => before.as_ref().map(|blob| blob.data.clone()),
+            None => self.after.get(path).map(|blob| blob.data.clone()),
+        }
+    }
+}
+
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The catalog cannot be read faithfully: exit 2.
@@ -79,7 +122,7 @@ pub enum Severity {
 }
 
 /// A problem found in a catalog, tied to the file (and line) it comes from.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostic {
     pub severity: Severity,
     /// Catalog path of the offending file.

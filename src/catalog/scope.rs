@@ -40,6 +40,8 @@ struct Facts {
     /// It names a file outside its own folder (`../shared/schema.json`), so a change anywhere
     /// may reach it.
     names_outside: bool,
+    /// The schema files it names (`schemaPath`, each `schemas` entry's `path` or `file`).
+    schema_paths: Vec<String>,
 }
 
 impl Facts {
@@ -57,7 +59,18 @@ impl Facts {
         for key in FILE_KEYS {
             collect_strings(map.get(*key), &mut named);
         }
+        let mut schema_paths = Vec::new();
+        collect_strings(map.get("schemaPath"), &mut schema_paths);
+        if let Some(Value::Array(entries)) = map.get("schemas") {
+            for entry in entries {
+                for key in ["path", "file"] {
+                    collect_strings(entry.get(key), &mut schema_paths);
+                }
+            }
+        }
+        let schema_paths = schema_paths.into_iter().map(str::to_owned).collect();
         Facts {
+            schema_paths,
             id: map.get("id").and_then(Value::as_str).map(str::to_owned),
             mentions,
             names_files: FILE_KEYS.iter().any(|key| map.contains_key(*key)),
@@ -161,6 +174,18 @@ impl Scope {
             self.outside_readers.insert(path.to_owned());
         }
         self.facts.insert(path.to_owned(), facts);
+    }
+
+    /// Whether some resource names a schema file that `files` does not have. The diff reports
+    /// such a file as a changed schema without a verdict on every diff, as the reference does, so
+    /// a cut that leaves the resource out would miss it: the sides are then built whole.
+    pub fn names_missing_schema(&self, files: &FileSet) -> bool {
+        self.facts.iter().any(|(path, facts)| {
+            let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
+            facts.schema_paths.iter().any(|named| {
+                super::build::join(folder, named).is_none_or(|full| files.get(&full).is_none())
+            })
+        })
     }
 
     /// Moves the scope to `after` (the catalog once `changes` are applied; `changes` maps each

@@ -5,13 +5,15 @@ use std::io::{IsTerminal, Write};
 
 use anyhow::Context;
 use catalog_diff::catalog::Severity;
-use catalog_diff::diff::{self, ArchitectureDiff};
+use catalog_diff::diff;
 use catalog_diff::git::Repo;
-use catalog_diff::schema::Strategy;
-use catalog_diff::{pipeline, report};
+use catalog_diff::schema::{self, ProtoRules, Strategy};
+use catalog_diff::{pipeline, policy, report};
 
+use super::cache::Cache;
 use super::exit_code;
 use super::index::CatalogArgs;
+use super::settings::Settings;
 
 #[derive(clap::Args, Debug, Default)]
 pub struct DiffArgs {
@@ -24,27 +26,42 @@ pub struct DiffArgs {
     #[command(flatten)]
     pub catalog: CatalogArgs,
     /// text (for people), json (the ArchitectureDiff document), markdown (a pull-request
-    /// comment), github (workflow annotations).
+    /// comment), github (workflow annotations), sarif (SARIF 2.1.0 for code scanning).
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
     /// Put the raw before/after schema text on each schema change.
     #[arg(long)]
     pub include_schema_content: bool,
+    /// Under a transitive strategy, also judge each changed schema against every version it had
+    /// in the baseline's first-parent history (default: the configuration's `history`).
+    #[arg(long)]
+    pub history: bool,
     #[command(flatten)]
     pub policy: PolicyArgs,
 }
 
-/// How changes are judged and what the exit code says: shared by the diff and `log`.
+/// How changes are judged and what the exit code says: shared by the diff and `log`. A flag
+/// wins over the configuration file, which wins over the default.
 #[derive(clap::Args, Debug, Default)]
 pub struct PolicyArgs {
-    /// backward, forward, full or none (see below).
-    #[arg(long, default_value = "full", value_parser = parse_strategy)]
-    pub strategy: Strategy,
-    /// breaking: exit 1 when a diff (for `log`, some step) is breaking; unknown: also when a
-    /// schema or specification change has no verdict or a catalog cannot be judged; never: exit
-    /// 0 whenever it ran.
-    #[arg(long, value_enum, default_value_t)]
-    pub fail_on: FailOn,
+    /// backward, forward, full or none (see below). Default: the configuration's, else full.
+    #[arg(long, value_parser = parse_strategy)]
+    pub strategy: Option<Strategy>,
+    /// breaking: exit 1 when a diff (for `log`, some step) has a break that is not
+    /// acknowledged; unknown: also when a schema or specification change has no verdict or a
+    /// catalog cannot be judged; never: exit 0 whenever it ran. Default: the configuration's,
+    /// else breaking.
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
+    /// The configuration file. Default: catalog-diff.toml at the repository root of the side
+    /// being checked (the working tree, the staged index or the candidate revision).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<std::path::PathBuf>,
+    /// Protobuf rules: wire-json (buf's WIRE_JSON category: renames and json_name changes
+    /// break) or wire (buf's WIRE: only the binary encoding matters). Default: the
+    /// configuration's `proto-rules`, else wire-json.
+    #[arg(long, value_name = "RULES", value_parser = parse_proto_rules)]
+    pub proto_rules: Option<ProtoRules>,
     /// auto (only on a terminal, and not when NO_COLOR is set), always or never.
     #[arg(long, value_enum, default_value_t)]
     pub color: ColorChoice,
@@ -58,6 +75,7 @@ impl Default for CatalogArgs {
             source: None,
             strict: false,
             max_file_size: catalog_diff::catalog::DEFAULT_MAX_FILE_SIZE,
+            cache: Default::default(),
         }
     }
 }
@@ -67,6 +85,11 @@ pub(super) fn parse_strategy(text: &str) -> Result<Strategy, String> {
         .map_err(|e: catalog_diff::schema::UnknownStrategy| e.to_string())
 }
 
+pub(super) fn parse_proto_rules(text: &str) -> Result<ProtoRules, String> {
+    text.parse()
+        .map_err(|e: catalog_diff::schema::protobuf::UnknownProtoRules| e.to_string())
+}
+
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Format {
     #[default]
@@ -74,6 +97,7 @@ pub enum Format {
     Json,
     Markdown,
     Github,
+    Sarif,
 }
 
 impl From<Format> for report::ReportFormat {
@@ -83,6 +107,7 @@ impl From<Format> for report::ReportFormat {
             Format::Json => report::ReportFormat::Json,
             Format::Markdown => report::ReportFormat::Markdown,
             Format::Github => report::ReportFormat::Github,
+            Format::Sarif => report::ReportFormat::Sarif,
         }
     }
 }
@@ -93,6 +118,16 @@ pub enum FailOn {
     Breaking,
     Unknown,
     Never,
+}
+
+impl From<FailOn> for policy::FailOn {
+    fn from(fail_on: FailOn) -> Self {
+        match fail_on {
+            FailOn::Breaking => policy::FailOn::Breaking,
+            FailOn::Unknown => policy::FailOn::Unknown,
+            FailOn::Never => policy::FailOn::Never,
+        }
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -106,17 +141,31 @@ pub enum ColorChoice {
 pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let repo = args.catalog.discover()?;
     let source = source_name(&repo, &args.catalog);
+    let sides = repo.parse_range(args.range.as_deref(), args.staged)?;
+    let settings = Settings::load(
+        &repo,
+        sides.candidate(),
+        &args.policy,
+        args.catalog.dir.as_deref(),
+    )?;
+    let cache = Cache::open(&args.catalog.cache, Some(&repo));
     let request = pipeline::Request {
-        range: args.range.as_deref(),
-        staged: args.staged,
-        dir: args.catalog.dir.as_deref(),
+        sides,
+        dir: settings.dir.as_deref(),
         source: &source,
         diff: diff::Options {
-            strategy: args.policy.strategy,
+            strategy: settings.strategy,
             include_schema_content: args.include_schema_content,
+            message_strategies: settings.message_strategies.clone(),
+            schema: schema::Options {
+                proto_rules: settings.proto_rules,
+            },
         },
+        history: args.history || settings.history,
+        cache: &cache.parses,
     };
-    let compared = pipeline::diff_revisions(&repo, &request)?;
+    let mut compared = pipeline::diff_revisions(&repo, &request)?;
+    cache.save();
     if failed(&compared.sides, args.catalog.strict) {
         return Ok(exit_code::ERROR);
     }
@@ -128,36 +177,31 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
             display_dir(&compared.dir)
         );
     }
+    let decision = policy::decide(
+        &compared.diff,
+        settings.fail_on,
+        &settings.acks,
+        settings.today,
+    );
+    if settings.from_files {
+        compared.diff.policy = Some(decision.clone());
+    }
     let context = report::Context {
         color: use_color(args.policy.color),
         locations: &compared.locations,
         dir: &compared.dir,
+        decision: Some(&decision),
     };
     let rendered = report::render(&compared.diff, args.format.into(), &context);
     let mut stdout = std::io::stdout().lock();
     write!(stdout, "{rendered}").context("writing the report to stdout")?;
-    let code = policy(&compared.diff, args.policy.fail_on);
     // The process ends here: the OS takes the memory back faster than freeing it piece by piece.
     std::mem::forget(compared);
-    Ok(code)
-}
-
-/// The exit code `--fail-on` gives a diff.
-pub(super) fn policy(result: &ArchitectureDiff, fail_on: FailOn) -> u8 {
-    if trips(result, fail_on) {
+    Ok(if decision.tripped {
         exit_code::POLICY
     } else {
         exit_code::OK
-    }
-}
-
-/// True when `result` trips the `--fail-on` policy.
-pub(super) fn trips(result: &ArchitectureDiff, fail_on: FailOn) -> bool {
-    match fail_on {
-        FailOn::Breaking => result.is_breaking(),
-        FailOn::Unknown => result.is_breaking() || result.unknown_count() > 0,
-        FailOn::Never => false,
-    }
+    })
 }
 
 /// The Index `source`: `--source`, else the repository folder's name.

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use catalog_diff::git::{self, Repo};
 use catalog_diff::hook::{self, BACKUP_NAME, HOOK_NAME};
-use catalog_diff::schema::Strategy;
+use catalog_diff::schema::{ProtoRules, Strategy};
 use clap::ValueEnum;
 
-use super::diff::{FailOn, parse_strategy};
+use super::diff::{FailOn, parse_proto_rules, parse_strategy};
 use super::exit_code;
 
 #[derive(clap::Args, Debug)]
@@ -44,16 +44,42 @@ struct InstallArgs {
     /// `pre-commit.catalog-diff-backup` and restored by `uninstall`.
     #[arg(long)]
     force: bool,
-    /// The hook's --strategy: backward, forward, full or none.
-    #[arg(long, default_value = "full", value_parser = parse_strategy)]
-    strategy: Strategy,
-    /// The hook's --fail-on: breaking, unknown or never (never only reports).
-    #[arg(long, value_enum, default_value_t)]
-    fail_on: FailOn,
+    /// The hook's --strategy: backward, forward, full or none. Default: none given, so the
+    /// configuration file decides each time the hook runs (else full).
+    #[arg(long, value_parser = parse_strategy)]
+    strategy: Option<Strategy>,
+    /// The hook's --fail-on: breaking, unknown or never (never only reports). Default: none
+    /// given, so the configuration file decides (else breaking).
+    #[arg(long, value_enum)]
+    fail_on: Option<FailOn>,
+    /// The hook's --proto-rules: wire-json or wire (how Protobuf schemas are judged). Default:
+    /// none given, so the configuration file decides (else wire-json).
+    #[arg(long, value_name = "RULES", value_parser = parse_proto_rules)]
+    proto_rules: Option<ProtoRules>,
     /// The hook's --dir: the catalog folder, relative to the repository root. Default: found
     /// automatically each time the hook runs.
     #[arg(long, value_name = "PATH")]
     dir: Option<String>,
+}
+
+impl InstallArgs {
+    /// The options the hook passes after `--staged`: only those given here.
+    fn hook_args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        if let Some(strategy) = self.strategy {
+            args.extend(["--strategy".to_owned(), strategy.as_str().to_owned()]);
+        }
+        if let Some(name) = self.fail_on.and_then(|f| f.to_possible_value()) {
+            args.extend(["--fail-on".to_owned(), name.get_name().to_owned()]);
+        }
+        if let Some(rules) = self.proto_rules {
+            args.extend(["--proto-rules".to_owned(), rules.as_str().to_owned()]);
+        }
+        if let Some(dir) = &self.dir {
+            args.extend(["--dir".to_owned(), dir.clone()]);
+        }
+        args
+    }
 }
 
 pub fn run(args: HookArgs) -> anyhow::Result<u8> {
@@ -85,15 +111,10 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
     }
     // A program path we cannot know leaves the hook to find `catalog-diff` on PATH.
     let program = std::env::current_exe().and_then(std::fs::canonicalize).ok();
-    let fail_on = args
-        .fail_on
-        .to_possible_value()
-        .map_or_else(|| "breaking".to_owned(), |v| v.get_name().to_owned());
+    let hook_args = args.hook_args();
     let script = hook::render(&hook::Options {
         program: program.as_deref(),
-        strategy: args.strategy.as_str(),
-        fail_on: &fail_on,
-        dir: args.dir.as_deref(),
+        args: &hook_args,
     });
     std::fs::create_dir_all(&dir).map_err(|e| not_writable(&dir, e))?;
     // Write next to the hook and rename, so a failure never leaves a half-written hook behind.
@@ -118,15 +139,15 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
         println!("kept the previous hook as {}", backup.display());
     }
     println!(
-        "installed {} (runs `{} --staged --strategy {} --fail-on {fail_on}{}`)",
+        "installed {} (runs `{} --staged{}`)",
         hook_path.display(),
         program
             .as_deref()
             .map_or_else(|| "catalog-diff".into(), Path::to_string_lossy),
-        args.strategy,
-        args.dir
-            .as_deref()
-            .map_or_else(String::new, |d| format!(" --dir {d}")),
+        hook_args
+            .iter()
+            .map(|arg| format!(" {arg}"))
+            .collect::<String>(),
     );
     Ok(exit_code::OK)
 }

@@ -4,11 +4,12 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use catalog_diff::catalog::build::{self, Options, ParseCache};
+use catalog_diff::catalog::build::{self, Options};
 use catalog_diff::catalog::{FileSet, Severity};
 use catalog_diff::git::{self, Repo};
 use catalog_diff::json_text;
 
+use super::cache::Cache;
 use super::exit_code;
 
 #[derive(clap::Args, Debug)]
@@ -51,6 +52,8 @@ pub struct CatalogArgs {
     /// naming it, never read. Bytes, or with a K, M or G suffix (powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
     pub max_file_size: u64,
+    #[command(flatten)]
+    pub cache: super::cache::CacheArgs,
 }
 
 impl CatalogArgs {
@@ -88,6 +91,8 @@ pub struct Side {
     pub files: FileSet,
     pub source: String,
     pub commit: String,
+    /// The repository it was read from (`None` for a plain folder).
+    pub repo: Option<Repo>,
 }
 
 pub fn run(args: IndexArgs) -> anyhow::Result<u8> {
@@ -98,7 +103,9 @@ pub fn run(args: IndexArgs) -> anyhow::Result<u8> {
         hash_content: !args.no_hash,
         include_schema_content: args.include_schema_content,
     };
-    let built = build::build(&side.files, &options, &ParseCache::default());
+    let cache = Cache::open(&args.catalog.cache, side.repo.as_ref());
+    let built = build::build(&side.files, &options, &cache.parses);
+    cache.save();
     let failed = report_diagnostics(&built.diagnostics, args.catalog.strict);
     if failed {
         return Ok(exit_code::ERROR);
@@ -156,6 +163,7 @@ fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
                 files,
                 source,
                 commit: "local".into(),
+                repo: None,
             });
         }
         Err(error) => return Err(error.into()),
@@ -171,6 +179,7 @@ fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
             files: repo.read_staged(&dir)?,
             source,
             commit: "staged".into(),
+            repo: Some(repo),
         });
     }
     if args.worktree {
@@ -179,6 +188,7 @@ fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
             files: repo.read_worktree(&dir)?,
             source,
             commit: "worktree".into(),
+            repo: Some(repo),
         });
     }
     let rev = args.rev.as_deref().unwrap_or("HEAD");
@@ -188,6 +198,7 @@ fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
         files: repo.read_commit(commit, &dir)?,
         source,
         commit: commit.to_string(),
+        repo: Some(repo),
     })
 }
 

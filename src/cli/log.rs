@@ -7,14 +7,18 @@ use std::ops::ControlFlow;
 use anyhow::Context;
 use catalog_diff::catalog::build::ParseCache;
 use catalog_diff::diff::{self, ArchitectureDiff};
-use catalog_diff::git::{CommitInfo, Repo};
+use catalog_diff::git::{CommitInfo, Repo, Side};
 use catalog_diff::history::{self, Baseline, Selection, Step};
+use catalog_diff::policy::{self, FailOn};
 use catalog_diff::report;
+use catalog_diff::schema;
 
-use super::diff::{FailOn, PolicyArgs, source_name, trips, use_color};
+use super::cache::Cache;
+use super::diff::{PolicyArgs, source_name, use_color};
 use super::exit_code;
 use super::index::{CatalogArgs, report_diagnostics};
 use super::progress::Progress;
+use super::settings::Settings;
 
 #[derive(clap::Args, Debug)]
 pub struct LogArgs {
@@ -72,28 +76,35 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         .into_iter()
         .chain(commits.iter().map(|c| c.id))
         .collect();
-    let dir = repo.detect_catalog_dir_in(&ids, args.catalog.dir.as_deref())?;
+    // The configuration and acknowledgements of the newest commit of the range hold.
+    let tip = commits.last().map_or(Side::Unborn, |c| Side::Commit(c.id));
+    let settings = Settings::load(&repo, tip, &args.policy, args.catalog.dir.as_deref())?;
+    let dir = repo.detect_catalog_dir_in(&ids, settings.dir.as_deref())?;
     let mut options = history::Options {
         source: source_name(&repo, &args.catalog),
         dir,
         diff: diff::Options {
-            strategy: args.policy.strategy,
+            strategy: settings.strategy,
             include_schema_content: false,
+            message_strategies: settings.message_strategies.clone(),
+            schema: schema::Options {
+                proto_rules: settings.proto_rules,
+            },
         },
         baseline: Baseline::Parent,
     };
     if let Some(rev) = &args.against {
         let id = repo.resolve_commit(rev)?;
-        let (built, files) =
-            history::read_and_build(&repo, Some(id), &options, &ParseCache::default())?;
+        let files = history::read_at(&repo, Some(id), &options)?;
+        let built = history::build_files(&files, Some(id), &options, &ParseCache::default());
         if report_diagnostics(&built.diagnostics, args.catalog.strict) {
             eprintln!("catalog-diff: the --against catalog ({rev}) is invalid; no log was made");
             return Ok(exit_code::ERROR);
         }
-        options.baseline = Baseline::Fixed(Box::new(history::Fixed {
-            index: built.index,
-            files,
-        }));
+        options.baseline = Baseline::Fixed {
+            index: Box::new(built.index),
+            files: Box::new(files),
+        };
     }
 
     let selection = Selection {
@@ -103,14 +114,16 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     let progress = Progress::commits(commits.len(), args.format == Format::Text);
     let mut stdout = std::io::stdout().lock();
     let mut state = State::default();
+    let cache = Cache::open(&args.catalog.cache, Some(&repo));
     let outcome = history::walk(
         &repo,
         start,
         &commits,
         &options,
+        &cache.parses,
         &mut |walked| progress.set(walked),
         &mut |step| {
-            let decision = state.judge(&step, &selection, &args);
+            let decision = state.judge(&step, &selection, &args, &settings);
             if let Some(view) = &decision.shown {
                 let format = match args.format {
                     Format::Text => report::ReportFormat::Text,
@@ -126,6 +139,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         },
     );
     progress.finish();
+    cache.save();
     let outcome = outcome?;
     if let Some(error) = state.write_error {
         return Err(error).context("writing the log to stdout");
@@ -190,13 +204,19 @@ struct Decision {
 }
 
 impl State {
-    fn judge(&mut self, step: &Step, selection: &Selection, args: &LogArgs) -> Decision {
+    fn judge(
+        &mut self,
+        step: &Step,
+        selection: &Selection,
+        args: &LogArgs,
+        settings: &Settings,
+    ) -> Decision {
         let has_problems = !step.diagnostics.is_empty();
         let strict_stop = args.catalog.strict && has_problems;
         let Some(diff) = &step.diff else {
             // An invalid catalog cannot be judged: always shown, and an unknown for the policy.
             self.changed += 1;
-            self.tripped |= args.policy.fail_on == FailOn::Unknown;
+            self.tripped |= settings.fail_on == FailOn::Unknown;
             let flow = self.strict_flow(step, strict_stop);
             return Decision {
                 shown: Some(None),
@@ -214,7 +234,8 @@ impl State {
         if breaking {
             self.broke += 1;
         }
-        let tripped = trips(&view, args.policy.fail_on);
+        let tripped =
+            policy::decide(&view, settings.fail_on, &settings.acks, settings.today).tripped;
         if (args.breaking_only || args.first_breaking) && !breaking {
             let flow = self.strict_flow(step, strict_stop);
             return Decision { shown: None, flow };

@@ -1,6 +1,8 @@
 //! The command line: clap types, dispatch to the library, reporting and exit codes.
 //! The only place that prints, reads the environment or decides the process exit code.
 
+mod ack;
+mod cache;
 mod diff;
 mod exit_code;
 mod hook;
@@ -8,6 +10,7 @@ mod index;
 mod log;
 mod progress;
 mod schema;
+mod settings;
 mod spec;
 
 use std::process::ExitCode;
@@ -58,13 +61,16 @@ enum Command {
     /// The compatibility history of a range: one entry per commit that changed the catalog.
     #[command(after_help = POLICY_HELP)]
     Log(log::LogArgs),
-    /// Judge two schema files directly (paths on disk).
+    /// Judge two schema files directly (paths on disk): JSON Schema, Avro or Protobuf.
     Schema(schema::SchemaArgs),
     /// Judge two AsyncAPI or OpenAPI specification files directly (paths on disk).
     Spec(spec::SpecArgs),
     /// Install or uninstall the git pre-commit hook that runs `catalog-diff --staged`.
     #[command(after_help = PLAIN_HELP)]
     Hook(hook::HookArgs),
+    /// Acknowledge a break so it no longer fails the check (appends to catalog-diff.ack.toml).
+    #[command(after_help = PLAIN_HELP)]
+    Ack(ack::AckArgs),
     /// Print shell completions (bash, zsh, fish or powershell) to stdout.
     #[command(
         after_help = "Install, for example: catalog-diff completions bash > ~/.local/share/bash-completion/completions/catalog-diff"
@@ -95,6 +101,7 @@ pub fn main() -> ExitCode {
         Some(Command::Schema(args)) => schema::run(args),
         Some(Command::Spec(args)) => spec::run(args),
         Some(Command::Hook(args)) => hook::run(args),
+        Some(Command::Ack(args)) => ack::run(args),
         Some(Command::Completions { shell }) => completions(shell),
     };
     match outcome {

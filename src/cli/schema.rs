@@ -1,13 +1,17 @@
-//! `catalog-diff schema BEFORE AFTER`: judge two schema files on disk. This file only reads the
-//! two files, hands them to the library's format seam and prints the verdict; every error names
+//! `catalog-diff schema BEFORE AFTER`: judge two schema files on disk (JSON Schema, Avro or Protobuf).
+//! This file only reads the
+//! two files (and, for Protobuf, the files they import, beside each file or from the current
+//! folder), hands them to the library's format seam and prints the verdict; every error names
 //! the file it came from and says what to do, and a file it cannot judge is never a pass.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::Context;
 use catalog_diff::schema::format::UndetectedKind;
-use catalog_diff::schema::{self, Document, Format, Strategy};
+use catalog_diff::schema::{self, Document, Files, Format, ProtoRules, Strategy};
 
+use super::diff::parse_proto_rules;
 use super::exit_code;
 
 /// How the verdict is printed.
@@ -24,7 +28,7 @@ pub enum SchemaFormat {
     after_help = "Strategies: backward (a reader on the new schema reads old data), forward (a reader \
 on the old schema reads new data), full (both), none (never breaking).\n\n\
 Exit codes: 0 no breaking change, 1 a breaking change under the strategy, \
-2 could not run (unreadable file, a file that does not parse, not a schema, a format that cannot be judged)."
+2 could not run (unreadable file, a file that does not parse or compile, an invalid Avro schema, an import that cannot be found, not a schema, a format that cannot be judged)."
 )]
 pub struct SchemaArgs {
     /// The schema before the change.
@@ -37,13 +41,29 @@ pub struct SchemaArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: SchemaFormat,
-    /// Judge both files as this format instead of telling it from the file (json-schema).
+    /// Judge both files as this format instead of telling it from the file (json-schema, avro,
+    /// protobuf; by default `.avsc` and `.avro` are Avro, `.proto` Protobuf, `.json`, `.yaml`
+    /// and `.yml` JSON Schema).
     #[arg(long, value_name = "F", value_parser = parse_format)]
     pub schema_format: Option<Format>,
     /// Largest file read; a larger one is an error naming it. Bytes, or with a K, M or G
     /// suffix (powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = super::index::parse_size)]
     pub max_file_size: u64,
+    /// Protobuf rules: wire-json (buf's WIRE_JSON category: renames and json_name changes
+    /// break) or wire (buf's WIRE: only the binary encoding matters).
+    #[arg(long, value_name = "RULES", default_value = "wire-json", value_parser = parse_proto_rules)]
+    pub proto_rules: ProtoRules,
+}
+
+/// Imports of a schema file on disk: by path, as the file names them from its folder or the
+/// current one.
+struct Disk;
+
+impl Files for Disk {
+    fn read(&self, path: &str) -> Option<Arc<[u8]>> {
+        std::fs::read(path).ok().map(Arc::from)
+    }
 }
 
 fn parse_format(text: &str) -> Result<Format, String> {
@@ -68,10 +88,7 @@ struct Loaded {
 
 impl Loaded {
     fn document(&self) -> Document<'_> {
-        Document {
-            path: &self.path,
-            text: &self.text,
-        }
+        Document::new(&self.path, &self.text).with_files(&Disk)
     }
 }
 
@@ -133,6 +150,17 @@ fn explain_error(role: &str, shown: &str, error: schema::Error) -> anyhow::Error
         } => anyhow::anyhow!(
             "{shown}:{line}:{column}: the {role} schema is not valid {syntax} ({message}); fix the syntax there"
         ),
+        schema::Error::Invalid {
+            format,
+            line,
+            ref message,
+            ..
+        } => anyhow::anyhow!(
+            "{shown}:{line}: the {role} schema is not a valid {format} schema: {message}; fix it there"
+        ),
+        schema::Error::UnresolvedImport { ref import, .. } => anyhow::anyhow!(
+            "{shown}: cannot find its import `{import}` beside it or from the current folder; run from the folder its imports are relative to"
+        ),
         other => anyhow::anyhow!("{shown}: {other}"),
     }
 }
@@ -156,13 +184,31 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
     }
     let verdict = before
         .format
-        .compare(before.document(), after.document(), args.strategy)
+        .compare(
+            before.document(),
+            after.document(),
+            args.strategy,
+            &schema::Options {
+                proto_rules: args.proto_rules,
+            },
+        )
         .map_err(|error| {
             let (role, shown) = match &error {
-                schema::Error::Parse { file, .. } if *file == after.path => ("after", &after.path),
-                _ => ("before", &before.path),
+                schema::Error::Parse { file, .. } | schema::Error::Invalid { file, .. }
+                    if *file == after.path =>
+                {
+                    ("after", after.path.clone())
+                }
+                schema::Error::Parse { file, .. } | schema::Error::Invalid { file, .. }
+                    if *file == before.path =>
+                {
+                    ("before", before.path.clone())
+                }
+                schema::Error::Parse { file, .. } => ("imported", file.clone()),
+                schema::Error::UnresolvedImport { file, .. } => ("", file.clone()),
+                _ => ("before", before.path.clone()),
             };
-            explain_error(role, shown, error)
+            explain_error(role, &shown, error)
         })?;
     let output = match args.format {
         SchemaFormat::Json => {

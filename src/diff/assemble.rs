@@ -1,19 +1,27 @@
 //! (baseline Index, candidate Index, Options) -> ArchitectureDiff, with the semantics of the
 //! `@eventcatalog/diff` README: resources, edges, schema changes (judged in parallel, verdicts
 //! cached by content), impact and summary. Pure: no git, no filesystem.
+//!
+//! Lists are in the reference's order: resources sorted by type and id (`localeCompare`) then
+//! version (oldest first), schema changes in the baseline Index's message order (per message:
+//! same versions oldest first, then the latest pair), impact as `impact.rs` says. A resource's
+//! latest version is the reference's (`valid`, else `coerce`, else text). An in-place bump (the
+//! latest version replaced by a newer one) is a `changed` resource, never a removed one, so it
+//! raises no `message_removed`.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::Mutex;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::impact::{self, Graph};
-use super::specification::{Files, SpecificationSummary, specification_changes};
+use super::order::{compare_versions, locale_cmp};
+use super::specification::{SpecificationSummary, specification_changes};
 use super::*;
 use crate::catalog::version::{cmp_code_units, index_order, is_higher};
-use crate::catalog::{Index, Resource};
-use crate::schema::{self, Document, Format, Strategy, Verdict};
+use crate::catalog::{Diagnostic, Index, Resource, Severity};
+use crate::schema::{self, Document, Files, Format, Strategy, Verdict};
 
 pub const MESSAGE_TYPES: &[&str] = &["event", "command", "query"];
 
@@ -22,19 +30,89 @@ pub struct Options {
     pub strategy: Strategy,
     /// Copy the raw before/after schema text onto each schema change.
     pub include_schema_content: bool,
+    /// Strategies set per message id (`[messages."id"]` in the configuration), which win over
+    /// `strategy` for that message's schema changes.
+    pub message_strategies: BTreeMap<String, Strategy>,
+    /// Strategy-independent schema knobs (which buf category judges Protobuf).
+    pub schema: schema::Options,
 }
 
-/// Verdicts keyed by (before hash, after hash, strategy): a history walk judges each pair of
-/// schema contents once.
+impl Options {
+    /// The strategy a message's schema changes are judged under.
+    pub fn strategy_for(&self, message_id: &str) -> Strategy {
+        self.message_strategies
+            .get(message_id)
+            .copied()
+            .unwrap_or(self.strategy)
+    }
+}
+
+/// Verdicts keyed by (before hash, after hash, strategy, schema options): a history walk
+/// judges each pair of schema contents once. A format that imports other files (Protobuf)
+/// records what it read on each side, and a verdict is reused only where those files read
+/// the same again.
 #[derive(Default)]
 pub struct VerdictCache {
-    verdicts: Mutex<HashMap<(String, String, Strategy), Judgement>>,
+    verdicts: Mutex<HashMap<VerdictKey, Vec<Cached>>>,
+}
+
+type VerdictKey = (String, String, Strategy, schema::Options);
+
+/// One cached verdict and the imports it was judged with.
+#[derive(Clone)]
+struct Cached {
+    reads: [Reads; 2],
+    judgement: Judgement,
+}
+
+/// Files a comparison read on one side, with what it found.
+type Reads = Vec<(String, Option<Arc<[u8]>>)>;
+
+/// A side's files, recording every read so the cache can tell when imports change.
+struct Recording<'a> {
+    files: Option<&'a dyn Files>,
+    reads: Mutex<Reads>,
+}
+
+impl<'a> Recording<'a> {
+    fn new(files: Option<&'a dyn Files>) -> Self {
+        Recording {
+            files,
+            reads: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn into_reads(self) -> Reads {
+        self.reads.into_inner().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Files for Recording<'_> {
+    fn read(&self, path: &str) -> Option<Arc<[u8]>> {
+        let found = self.files.and_then(|files| files.read(path));
+        self.reads
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((path.to_owned(), found.clone()));
+        found
+    }
+}
+
+/// Whether `files` still holds what `reads` found.
+fn reads_again(reads: &Reads, files: Option<&dyn Files>) -> bool {
+    reads.iter().all(|(path, found)| {
+        let now = files.and_then(|files| files.read(path));
+        now.as_deref() == found.as_deref()
+    })
 }
 
 #[derive(Clone, Debug)]
 enum Judgement {
     Judged(Verdict),
     Unknown(String),
+    /// Unknown because a side's file does not compile: the reason, and the problem as a
+    /// diagnostic of that side, pointing at the file and line.
+    Invalid(String, Box<SideDiagnostic>),
 }
 
 /// Diffs baseline `a` against candidate `b`.
@@ -52,17 +130,17 @@ pub fn diff_cached(
     diff_prepared(&a, &b, options, cache)
 }
 
-/// [`diff_cached`] with each side's files, so specification changes get verdicts (the Index
-/// carries no specification text).
+/// [`diff_cached`] with the files of each side at hand, so schemas that import other files
+/// (Protobuf) resolve them in their own revision.
 pub fn diff_with_files(
-    (a, a_files): (&Index, Files<'_>),
-    (b, b_files): (&Index, Files<'_>),
+    a: (&Index, &dyn Files),
+    b: (&Index, &dyn Files),
     options: &Options,
     cache: &VerdictCache,
 ) -> ArchitectureDiff {
     let (a, b) = rayon::join(
-        || Prepared::with_files(a, a_files),
-        || Prepared::with_files(b, b_files),
+        || Prepared::new(a.0).with_files(a.1),
+        || Prepared::new(b.0).with_files(b.1),
     );
     diff_prepared(&a, &b, options, cache)
 }
@@ -73,8 +151,9 @@ pub struct Prepared<'a> {
     pub(super) index: &'a Index,
     side: Side<'a>,
     pub(super) graph: Graph,
-    /// The side's files, for specifications; `None`: only the Index is known.
-    pub(super) files: Option<Files<'a>>,
+    /// The side's catalog files, where schema imports and specifications are read (none: only
+    /// built-in imports resolve, and a changed specification gets no verdict).
+    pub(super) files: Option<&'a dyn Files>,
 }
 
 impl<'a> Prepared<'a> {
@@ -87,11 +166,11 @@ impl<'a> Prepared<'a> {
         }
     }
 
-    /// A side whose files are known too.
-    pub fn with_files(index: &'a Index, files: Files<'a>) -> Self {
+    /// The same side, resolving schema imports in `files` (the catalog it was built from).
+    pub fn with_files(self, files: &'a dyn Files) -> Self {
         Prepared {
             files: Some(files),
-            ..Prepared::new(index)
+            ..self
         }
     }
 }
@@ -106,13 +185,14 @@ pub fn diff_prepared(
     let (side_a, side_b) = (&a.side, &b.side);
     let resources = resource_changes(side_a, side_b);
     let edges = impact::edge_changes(&a.graph, &b.graph);
-    let schema_changes = schema_changes(side_a, side_b, options, cache);
+    let files = [a.files, b.files];
+    let (schema_changes, diagnostics) = schema_changes(side_a, side_b, files, options, cache);
+    let transitive_checks = transitive_checks(side_b, &schema_changes, files, options, cache);
     let impact = impact::impact(
         &a.graph,
-        &|kind, id| side_b.has(kind, id),
         &schema_changes,
-        &removed_message_versions(side_a, side_b),
-        &edges,
+        &resources.removed,
+        &edges.removed,
     );
     let specification_changes = specification_changes(a, b, options.strategy);
     let (a, b) = (a.index, b.index);
@@ -139,8 +219,10 @@ pub fn diff_prepared(
         edges,
         schema_changes,
         impact,
+        transitive_checks,
         specification_changes,
-        diagnostics: Vec::new(),
+        diagnostics,
+        policy: None,
     }
 }
 
@@ -176,46 +258,53 @@ pub fn summarize(
     }
 }
 
-/// One side's resources grouped by (type, id), versions newest first.
+/// One side's resources grouped by (type, id): keys in the order the Index first lists them,
+/// versions in Index order.
 pub(super) struct Side<'a> {
-    groups: BTreeMap<(&'a str, &'a str), Vec<&'a Resource>>,
+    keys: Vec<(&'a str, &'a str)>,
+    groups: HashMap<(&'a str, &'a str), Vec<&'a Resource>>,
 }
 
 impl<'a> Side<'a> {
     fn new(index: &'a Index) -> Self {
-        let mut groups: BTreeMap<(&'a str, &'a str), Vec<&'a Resource>> = BTreeMap::new();
+        let mut keys = Vec::new();
+        let mut groups: HashMap<(&'a str, &'a str), Vec<&'a Resource>> = HashMap::new();
         for resource in &index.resources {
+            let key = (resource.kind(), resource.id());
             groups
-                .entry((resource.kind(), resource.id()))
-                .or_default()
+                .entry(key)
+                .or_insert_with(|| {
+                    keys.push(key);
+                    Vec::new()
+                })
                 .push(resource);
         }
-        for versions in groups.values_mut() {
-            versions.sort_by(|x, y| index_order(x.version(), y.version()));
-        }
-        Side { groups }
-    }
-
-    fn has(&self, kind: &str, id: &str) -> bool {
-        self.groups.contains_key(&(kind, id))
+        Side { keys, groups }
     }
 
     fn versions<'k>(&'k self, key: &(&'k str, &'k str)) -> &'k [&'a Resource] {
         // The keys are borrowed strings, so shorten their lifetime to the lookup key's.
-        let groups: &BTreeMap<(&'k str, &'k str), Vec<&'a Resource>> = &self.groups;
+        let groups: &HashMap<(&'k str, &'k str), Vec<&'a Resource>> = &self.groups;
         groups.get(key).map(Vec::as_slice).unwrap_or_default()
     }
 }
 
-/// The latest version as `resolve()` picks it for a `latest` pointer (§10.5 step 2).
+/// The reference's latest version: the first of the highest by `compareVersions`.
 fn latest<'a>(versions: &[&'a Resource]) -> Option<&'a Resource> {
     versions
         .iter()
         .copied()
         .fold(None, |best: Option<&Resource>, next| match best {
-            Some(current) if !is_higher(next.version(), current.version()) => Some(current),
+            Some(current) if compare_versions(current.version(), next.version()).is_ge() => {
+                Some(current)
+            }
             _ => Some(next),
         })
+}
+
+/// A field as `JSON.stringify(value ?? null)` prints it, for comparing owners and deprecated.
+fn stable(value: Option<&Value>) -> String {
+    crate::json_text::to_compact(value.unwrap_or(&Value::Null))
 }
 
 fn reference(resource: &Resource) -> ResourceRef {
@@ -228,7 +317,10 @@ fn reference(resource: &Resource) -> ResourceRef {
 
 fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
     let mut changes = ResourceChanges::default();
-    let keys: BTreeSet<&(&str, &str)> = a.groups.keys().chain(b.groups.keys()).collect();
+    let keys = a
+        .keys
+        .iter()
+        .chain(b.keys.iter().filter(|key| !a.groups.contains_key(*key)));
     for key in keys {
         let (before, after) = (a.versions(key), b.versions(key));
         match (latest(before), latest(after)) {
@@ -239,8 +331,11 @@ fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
                 if old.version() != new.version() {
                     fields.push("version");
                 }
-                for field in ["name", "owners", "deprecated"] {
-                    if old.get(field) != new.get(field) {
+                if old.get("name") != new.get("name") {
+                    fields.push("name");
+                }
+                for field in ["owners", "deprecated"] {
+                    if stable(old.get(field)) != stable(new.get(field)) {
                         fields.push(field);
                     }
                 }
@@ -256,70 +351,69 @@ fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
                     });
                 }
                 // Old versions appearing or disappearing on their own; the latest ones are
-                // covered by the `changed` entry.
-                let old_versions: BTreeSet<Option<&str>> =
-                    before.iter().map(|r| r.version()).collect();
-                let new_versions: BTreeSet<Option<&str>> =
-                    after.iter().map(|r| r.version()).collect();
+                // covered by the `changed` entry (so an in-place bump removes nothing).
+                let has = |list: &[&Resource], version: Option<&str>| {
+                    list.iter().any(|r| r.version() == version)
+                };
                 changes.added.extend(
                     after
                         .iter()
-                        .filter(|r| {
-                            r.version() != new.version() && !old_versions.contains(&r.version())
-                        })
+                        .filter(|r| !std::ptr::eq(**r, new) && !has(before, r.version()))
                         .map(|r| reference(r)),
                 );
                 changes.removed.extend(
                     before
                         .iter()
-                        .filter(|r| {
-                            r.version() != old.version() && !new_versions.contains(&r.version())
-                        })
+                        .filter(|r| !std::ptr::eq(**r, old) && !has(after, r.version()))
                         .map(|r| reference(r)),
                 );
             }
         }
     }
-    let order = |x: &ResourceRef, y: &ResourceRef| {
-        cmp_code_units(&x.kind, &y.kind)
-            .then_with(|| cmp_code_units(&x.id, &y.id))
-            .then_with(|| index_order(x.version.as_deref(), y.version.as_deref()))
+    let order =
+        |kind: (&str, &str), other: (&str, &str), versions: (Option<&str>, Option<&str>)| {
+            locale_cmp(kind.0, other.0)
+                .then_with(|| locale_cmp(kind.1, other.1))
+                .then_with(|| compare_versions(versions.0, versions.1))
+        };
+    let by_ref = |x: &ResourceRef, y: &ResourceRef| {
+        order(
+            (&x.kind, &x.id),
+            (&y.kind, &y.id),
+            (x.version.as_deref(), y.version.as_deref()),
+        )
     };
-    changes.added.sort_by(order);
-    changes.added.dedup();
-    changes.removed.sort_by(order);
-    changes.removed.dedup();
+    changes.added.sort_by(by_ref);
+    changes.removed.sort_by(by_ref);
+    changes.changed.sort_by(|x, y| {
+        order(
+            (&x.kind, &x.id),
+            (&y.kind, &y.id),
+            (x.version.a.as_deref(), y.version.a.as_deref()),
+        )
+    });
     changes
 }
 
-/// Message versions present in the baseline and gone from the candidate.
-fn removed_message_versions<'a>(a: &Side<'a>, b: &Side<'_>) -> Vec<&'a Resource> {
-    a.groups
-        .iter()
-        .filter(|((kind, _), _)| MESSAGE_TYPES.contains(kind))
-        .flat_map(|(key, versions)| {
-            let survivors: BTreeSet<Option<&str>> =
-                b.versions(key).iter().map(|r| r.version()).collect();
-            versions
-                .iter()
-                .copied()
-                .filter(move |r| !survivors.contains(&r.version()))
-        })
-        .collect()
-}
-
 /// The message version pairs whose schemas are compared: every version on both sides with
-/// itself, then latest against latest when they differ.
+/// itself (oldest first), then latest against latest when they differ; messages in the order
+/// the baseline Index lists them.
 fn message_pairs<'a>(a: &Side<'a>, b: &Side<'a>) -> Vec<(&'a Resource, &'a Resource)> {
     let mut pairs = Vec::new();
-    for (key, before) in &a.groups {
+    for key in &a.keys {
         if !MESSAGE_TYPES.contains(&key.0) {
             continue;
         }
-        let after = b.versions(key);
-        for old in before {
-            if let Some(new) = after.iter().find(|r| r.version() == old.version()) {
-                pairs.push((*old, *new));
+        let (before, after) = (a.versions(key), b.versions(key));
+        if after.is_empty() {
+            continue;
+        }
+        let mut sorted: Vec<&Resource> = before.to_vec();
+        sorted.sort_by(|x, y| compare_versions(x.version(), y.version()));
+        for old in sorted {
+            // Of several candidates with one version, the last listed wins (a JavaScript Map).
+            if let Some(new) = after.iter().rev().find(|r| r.version() == old.version()) {
+                pairs.push((old, *new));
             }
         }
         if let (Some(old), Some(new)) = (latest(before), latest(after))
@@ -413,39 +507,99 @@ fn pair_files<'a>(
 fn schema_changes(
     a: &Side<'_>,
     b: &Side<'_>,
+    files: [Option<&dyn Files>; 2],
     options: &Options,
     cache: &VerdictCache,
-) -> Vec<SchemaChange> {
+) -> (Vec<SchemaChange>, Vec<SideDiagnostic>) {
     let pairs = message_pairs(a, b);
-    let mut changes: Vec<SchemaChange> = pairs
+    // In the reference's order: no sorting after the (order-keeping) parallel judging.
+    let (changes, problems): (Vec<SchemaChange>, Vec<Option<SideDiagnostic>>) = pairs
         .par_iter()
         .flat_map_iter(|(old, new)| {
             pair_files(schema_entries(old), schema_entries(new))
                 .into_iter()
                 .filter_map(|(before, after)| {
-                    schema_change(old, new, before, after, options, cache)
+                    schema_change(old, new, before, after, files, options, cache)
                 })
                 .collect::<Vec<_>>()
         })
-        .collect();
-    changes.sort_by(|x, y| {
-        cmp_code_units(&x.message.kind, &y.message.kind)
-            .then_with(|| cmp_code_units(&x.message.id, &y.message.id))
-            .then_with(|| {
-                index_order(
-                    x.message.version.a.as_deref(),
-                    y.message.version.a.as_deref(),
-                )
+        .unzip();
+    let mut diagnostics: Vec<SideDiagnostic> = problems.into_iter().flatten().collect();
+    diagnostics.sort_by(|x, y| (x.side, &x.diagnostic).cmp(&(y.side, &y.diagnostic)));
+    diagnostics.dedup();
+    (changes, diagnostics)
+}
+
+/// The order of transitive checks (our extension): message type, id, versions, file.
+fn schema_change_order(x: &SchemaChange, y: &SchemaChange) -> std::cmp::Ordering {
+    cmp_code_units(&x.message.kind, &y.message.kind)
+        .then_with(|| cmp_code_units(&x.message.id, &y.message.id))
+        .then_with(|| {
+            index_order(
+                x.message.version.a.as_deref(),
+                y.message.version.a.as_deref(),
+            )
+        })
+        .then_with(|| {
+            index_order(
+                x.message.version.b.as_deref(),
+                y.message.version.b.as_deref(),
+            )
+        })
+        .then_with(|| file_path(x).cmp(file_path(y)))
+}
+
+/// Under a transitive strategy, a message whose latest schema changed is also judged against
+/// every earlier version the candidate catalog keeps (versioned folders), except the one the
+/// plain comparison already used: one entry per schema file pair, the earlier version as `a`.
+fn transitive_checks(
+    b: &Side<'_>,
+    changes: &[SchemaChange],
+    files: [Option<&dyn Files>; 2],
+    options: &Options,
+    cache: &VerdictCache,
+) -> Vec<SchemaChange> {
+    let mut checks = Vec::new();
+    for (key, versions) in &b.groups {
+        if !MESSAGE_TYPES.contains(&key.0) || !options.strategy_for(key.1).is_transitive() {
+            continue;
+        }
+        let Some(new) = latest(versions) else {
+            continue;
+        };
+        let changed: Vec<&SchemaChange> = changes
+            .iter()
+            .filter(|c| {
+                c.message.kind == key.0
+                    && c.message.id == key.1
+                    && c.message.version.b.as_deref() == new.version()
+                    && c.after.is_some()
             })
-            .then_with(|| {
-                index_order(
-                    x.message.version.b.as_deref(),
-                    y.message.version.b.as_deref(),
-                )
-            })
-            .then_with(|| file_path(x).cmp(file_path(y)))
-    });
-    changes
+            .collect();
+        if changed.is_empty() {
+            continue;
+        }
+        for old in versions.iter().filter(|old| {
+            old.version() != new.version()
+                && !is_higher(old.version(), new.version())
+                && !changed
+                    .iter()
+                    .any(|c| c.message.version.a.as_deref() == old.version())
+        }) {
+            checks.extend(
+                pair_files(schema_entries(old), schema_entries(new))
+                    .into_iter()
+                    .filter(|(before, after)| before.is_some() && after.is_some())
+                    .filter_map(|(before, after)| {
+                        // Both versions are the candidate's, so both read its files.
+                        schema_change(old, new, before, after, [files[1]; 2], options, cache)
+                            .map(|(change, _)| change)
+                    }),
+            );
+        }
+    }
+    checks.sort_by(schema_change_order);
+    checks
 }
 
 fn file_path(change: &SchemaChange) -> &str {
@@ -462,18 +616,36 @@ fn schema_change(
     new: &Resource,
     before: Option<Entry<'_>>,
     after: Option<Entry<'_>>,
+    files: [Option<&dyn Files>; 2],
     options: &Options,
     cache: &VerdictCache,
-) -> Option<SchemaChange> {
+) -> Option<(SchemaChange, Option<SideDiagnostic>)> {
     let change = match (&before, &after) {
-        (Some(x), Some(y)) if x.str("hash") == y.str("hash") => return None,
+        (Some(x), Some(y)) if x.str("hash").is_some() && x.str("hash") == y.str("hash") => {
+            return None;
+        }
         (Some(_), Some(_)) => FileChange::Modified,
         (None, Some(_)) => FileChange::Added,
         (Some(_), None) => FileChange::Removed,
         (None, None) => return None,
     };
+    let strategy = options.strategy_for(new.id());
     let judgement = match (&before, &after) {
-        (Some(x), Some(y)) => judge(x, y, options.strategy, cache),
+        (Some(x), Some(y)) => judge(
+            SchemaSide {
+                entry: x,
+                resource: old,
+                files: files[0],
+            },
+            SchemaSide {
+                entry: y,
+                resource: new,
+                files: files[1],
+            },
+            strategy,
+            options,
+            cache,
+        ),
         _ => Judgement::Unknown(format!(
             "the schema file was {}",
             if change == FileChange::Added {
@@ -483,13 +655,18 @@ fn schema_change(
             }
         )),
     };
+    let mut problem = None;
     let (breaking, direction, ops, unknown_reason) = match judgement {
         Judgement::Judged(verdict) => {
             (Some(verdict.breaking), verdict.direction, verdict.ops, None)
         }
         Judgement::Unknown(reason) => (None, None, Vec::new(), Some(reason)),
+        Judgement::Invalid(reason, diagnostic) => {
+            problem = Some(*diagnostic);
+            (None, None, Vec::new(), Some(reason))
+        }
     };
-    Some(SchemaChange {
+    let change = SchemaChange {
         message: SchemaMessage {
             kind: new.kind().to_owned(),
             id: new.id().to_owned(),
@@ -502,63 +679,123 @@ fn schema_change(
         before: before.map(|e| e.file(options.include_schema_content)),
         after: after.map(|e| e.file(options.include_schema_content)),
         breaking,
-        strategy: options.strategy,
+        strategy,
         direction,
         ops,
         unknown_reason,
-    })
+        against_commit: None,
+    };
+    Some((change, problem))
 }
 
-/// A JSON Schema pair gets a verdict; anything else says why it has none.
+/// One side of a schema pair: the entry, the resource naming it and the side's files.
+#[derive(Clone, Copy)]
+struct SchemaSide<'e, 'r> {
+    entry: &'e Entry<'r>,
+    resource: &'r Resource,
+    files: Option<&'r dyn Files>,
+}
+
+impl SchemaSide<'_, '_> {
+    /// The schema file's catalog path: its entry's `path` from the resource's folder.
+    fn catalog_path(&self) -> String {
+        let content = self.resource.str_field("contentPath").unwrap_or_default();
+        let base = content.rfind('/').map_or("", |i| &content[..i]);
+        let path = self.entry.str("path").unwrap_or_default();
+        let mut parts: Vec<&str> = Vec::new();
+        for segment in base.split('/').chain(path.split('/')) {
+            match segment {
+                "" | "." => {}
+                ".." => {
+                    parts.pop();
+                }
+                other => parts.push(other),
+            }
+        }
+        parts.join("/")
+    }
+}
+
+/// A pair of schema files (JSON Schema, Avro, Protobuf) gets a verdict; anything else says why
+/// it has none.
 fn judge(
-    before: &Entry<'_>,
-    after: &Entry<'_>,
+    before: SchemaSide<'_, '_>,
+    after: SchemaSide<'_, '_>,
     strategy: Strategy,
+    options: &Options,
     cache: &VerdictCache,
 ) -> Judgement {
-    let (Some(old_hash), Some(new_hash)) = (before.str("hash"), after.str("hash")) else {
-        let missing = if before.str("hash").is_none() {
-            before
-        } else {
-            after
-        };
-        return Judgement::Unknown(format!(
-            "`{}` is not in the catalog on one side",
-            missing.str("path").unwrap_or_default()
-        ));
+    let (Some(old_hash), Some(new_hash)) = (before.entry.str("hash"), after.entry.str("hash"))
+    else {
+        // One side hashed and the other not: that file is missing from its catalog.
+        if let Some(missing) = [before.entry, after.entry]
+            .into_iter()
+            .find(|e| e.str("hash").is_none())
+            .filter(|_| before.entry.str("hash").is_some() || after.entry.str("hash").is_some())
+        {
+            return Judgement::Unknown(format!(
+                "`{}` is not in the catalog on one side",
+                missing.str("path").unwrap_or_default()
+            ));
+        }
+        // Built without hashes: judged from the content, if any.
+        let (old_files, new_files) = (Recording::new(before.files), Recording::new(after.files));
+        return judge_uncached(before, &old_files, after, &new_files, strategy, options);
     };
-    let key = (old_hash.to_owned(), new_hash.to_owned(), strategy);
+    let key = (
+        old_hash.to_owned(),
+        new_hash.to_owned(),
+        strategy,
+        options.schema,
+    );
     if let Some(hit) = cache
         .verdicts
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .get(&key)
+        .and_then(|entries| {
+            entries.iter().find(|cached| {
+                reads_again(&cached.reads[0], before.files)
+                    && reads_again(&cached.reads[1], after.files)
+            })
+        })
     {
-        return hit.clone();
+        return hit.judgement.clone();
     }
-    let judgement = judge_uncached(before, after, strategy);
+    let (old_files, new_files) = (Recording::new(before.files), Recording::new(after.files));
+    let judgement = judge_uncached(before, &old_files, after, &new_files, strategy, options);
     cache
         .verdicts
         .lock()
         .unwrap_or_else(|p| p.into_inner())
-        .insert(key, judgement.clone());
+        .entry(key)
+        .or_default()
+        .push(Cached {
+            reads: [old_files.into_reads(), new_files.into_reads()],
+            judgement: judgement.clone(),
+        });
     judgement
 }
 
-fn judge_uncached(before: &Entry<'_>, after: &Entry<'_>, strategy: Strategy) -> Judgement {
-    let (Some(old_text), Some(new_text)) = (before.str("content"), after.str("content")) else {
+fn judge_uncached(
+    before: SchemaSide<'_, '_>,
+    old_files: &dyn Files,
+    after: SchemaSide<'_, '_>,
+    new_files: &dyn Files,
+    strategy: Strategy,
+    options: &Options,
+) -> Judgement {
+    let (Some(old_text), Some(new_text)) =
+        (before.entry.str("content"), after.entry.str("content"))
+    else {
         return Judgement::Unknown("the index was built without schema content".into());
     };
-    let old = Document {
-        path: before.str("path").unwrap_or_default(),
-        text: old_text,
-    };
-    let new = Document {
-        path: after.str("path").unwrap_or_default(),
-        text: new_text,
-    };
+    let old = Document::new(before.entry.str("path").unwrap_or_default(), old_text);
+    let new = Document::new(after.entry.str("path").unwrap_or_default(), new_text);
     // A format declared on one side stands for both, as the reference reads it.
-    let declared = [before, after].iter().find_map(|e| e.str("format"));
+    let declared = [before.entry, after.entry]
+        .iter()
+        .find_map(|e| e.str("format"));
     let format = match (
         Format::detect(declared, old.path, old.text),
         Format::detect(declared, new.path, new.text),
@@ -569,14 +806,86 @@ fn judge_uncached(before: &Entry<'_>, after: &Entry<'_>, strategy: Strategy) -> 
         }
         (Err(why), _) | (_, Err(why)) => return Judgement::Unknown(why.reason),
     };
-    match format.compare(old, new, strategy) {
-        Ok(verdict) => Judgement::Judged(verdict),
-        Err(schema::Error::Parse {
-            file,
+    // Imports resolve from the file's own folder, so a format that imports is handed the
+    // catalog path and the side's files.
+    let (old_path, new_path) = (before.catalog_path(), after.catalog_path());
+    let (old, new) = match format {
+        Format::Protobuf => (
+            Document::new(&old_path, old.text).with_files(old_files),
+            Document::new(&new_path, new.text).with_files(new_files),
+        ),
+        Format::JsonSchema | Format::Avro => (old, new),
+    };
+    let error = match format.compare(old, new, strategy, &options.schema) {
+        Ok(verdict) => return Judgement::Judged(verdict),
+        Err(error) => error,
+    };
+    // Both sides usually share a path, so the error alone cannot say which side it is from.
+    let side = if format.check(old).is_err() { "a" } else { "b" };
+    let file = if side == "a" { old_path } else { new_path };
+    let refused =
+        |reason: String, line: usize, column: Option<usize>, message: String, hint: &str| {
+            let diagnostic = Diagnostic {
+                severity: Severity::Warning,
+                file: file.clone(),
+                line: Some(line),
+                column,
+                field: Some("schemas".into()),
+                message,
+                hint: Some(hint.to_owned()),
+            };
+            Judgement::Invalid(reason, Box::new(SideDiagnostic { side, diagnostic }))
+        };
+    match error {
+        schema::Error::Parse {
+            format: Format::Protobuf,
+            file: named,
             syntax,
+            line,
+            column,
+            message,
+        } => {
+            // The error may be in an imported file: name the one the compiler named.
+            let reason = format!(
+                "`{named}` is not valid {syntax} (line {line}, column {column}): {message}"
+            );
+            let diagnostic = Diagnostic {
+                severity: Severity::Warning,
+                file: named,
+                line: Some(line),
+                column: Some(column),
+                field: Some("schemas".into()),
+                message: format!("the Protobuf schema does not compile: {message}"),
+                hint: Some("fix the .proto file; until then its changes have no verdict".into()),
+            };
+            Judgement::Invalid(reason, Box::new(SideDiagnostic { side, diagnostic }))
+        }
+        schema::Error::Parse {
+            file: named,
+            syntax,
+            line,
+            column,
             message,
             ..
-        }) => Judgement::Unknown(format!("`{file}` is not valid {syntax}: {message}")),
-        Err(error) => Judgement::Unknown(error.to_string()),
+        } => refused(
+            format!("`{named}` is not valid {syntax}: {message}"),
+            line,
+            Some(column),
+            format!("the schema is not valid {syntax}: {message}"),
+            "fix the schema file; until then changes to it get no verdict",
+        ),
+        schema::Error::Invalid {
+            format,
+            file: named,
+            line,
+            message,
+        } => refused(
+            format!("`{named}` is not a valid {format} schema (line {line}): {message}"),
+            line,
+            None,
+            format!("not a valid {format} schema: {message}"),
+            "fix the schema file; until then changes to it get no verdict",
+        ),
+        error => Judgement::Unknown(error.to_string()),
     }
 }

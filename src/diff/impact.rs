@@ -1,155 +1,244 @@
 //! Edges and impact: each side's resolved graph, the edges added and removed between them, and
-//! who is hurt (producers and consumers with their owners, always from the baseline graph).
+//! who is hurt (producers and consumers with their owners, always from the baseline graph), the
+//! way `@eventcatalog/diff` 0.1.0 works them out (README, "JSON output"; issue #14 rules 5-7):
+//!
+//! * An edge's identity is direction + via + from id + to id. An edge only on one side is added
+//!   or removed whatever its resolution, so a pointer to an unknown id or an unknown version is
+//!   still an edge. On both sides, resolved in a and not in b is removed (its target vanished or
+//!   no longer matches), the reverse is added. Of several edges with one identity on a side, the
+//!   first wins unless a later one is resolved and it is not.
+//! * An end is looked up among the side's entities: by id and version when it has a version
+//!   (the last entity with both wins), else the first entity with that id. A found end carries
+//!   its `type`; the version is the holder's version (`from`) or the resolved version (`to`), so
+//!   an end whose id is unknown has neither, and one whose requested version is unknown keeps
+//!   its `type` and has no `version`.
+//! * Impact comes in three runs, in this order: `schema_breaking_change` per breaking schema
+//!   change, `message_removed` per removed message version that still has producers or
+//!   consumers, then `producer_removed` / `consumer_removed` grouped per message in the order
+//!   the removed edges are listed, for direct `sends` / `receives` edges to a message none of
+//!   whose versions was removed. Parties are sorted by id then version and never merged.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::assemble::MESSAGE_TYPES;
+use super::order::locale_cmp;
 use super::*;
 use crate::catalog::resolve::{self, EdgeStatus};
 use crate::catalog::{Index, Resource};
 
-/// One resolved pointer, with both ends typed where they resolve.
+/// One resolved pointer as the diff needs it.
 #[derive(Clone, Debug)]
 pub(super) struct GraphEdge {
-    pub direction: String,
-    pub via: Option<String>,
-    pub from: End,
-    pub from_owners: Option<Vec<String>>,
-    pub to: End,
-    pub status: EdgeStatus,
+    direction: String,
+    via: Option<String>,
+    from: String,
+    from_version: Option<String>,
+    to: String,
+    /// The target's version when the pointer resolved to a versioned target.
+    resolved: Option<String>,
+    is_resolved: bool,
 }
 
-impl GraphEdge {
-    /// Present for the diff: resolved, or pointing outside the catalog. An unresolved pointer
-    /// (the id exists, no version matches) is an edge that no longer holds.
-    fn present(&self) -> bool {
-        self.status != EdgeStatus::Unresolved
-    }
+type Identity = (String, Option<String>, String, String);
 
-    fn key(&self) -> (String, Option<String>, String, String) {
+impl GraphEdge {
+    fn identity(&self) -> Identity {
         (
             self.direction.clone(),
             self.via.clone(),
-            self.from.id.clone(),
-            self.to.id.clone(),
+            self.from.clone(),
+            self.to.clone(),
         )
-    }
-
-    fn public(&self) -> Edge {
-        Edge {
-            direction: self.direction.clone(),
-            from: self.from.clone(),
-            to: self.to.clone(),
-            via: self.via.clone(),
-        }
-    }
-
-    fn party(&self) -> Party {
-        Party {
-            kind: self.from.kind.clone().unwrap_or_default(),
-            id: self.from.id.clone(),
-            version: self.from.version.clone(),
-            owners: self.from_owners.clone(),
-        }
-    }
-
-    /// A direct `sends`/`receives` edge to this message version (or one that resolved nowhere).
-    fn touches(&self, direction: &str, message: &ResourceRef) -> bool {
-        self.direction == direction
-            && self.via.is_none()
-            && self.to.id == message.id
-            && match self.status {
-                EdgeStatus::Resolved => {
-                    self.to.kind.as_deref() == Some(message.kind.as_str())
-                        && self.to.version == message.version
-                }
-                EdgeStatus::Unresolved | EdgeStatus::External => true,
-            }
     }
 }
 
-/// (type, id, version) of a resource.
-type ResourceKey<'a> = (&'a str, &'a str, Option<&'a str>);
+/// A resource of the side's graph, as parties and edge ends show it.
+#[derive(Clone, Debug)]
+struct EntityInfo {
+    kind: String,
+    id: String,
+    version: Option<String>,
+    owners: Option<Vec<String>>,
+}
+
+impl EntityInfo {
+    fn party(&self) -> Party {
+        Party {
+            kind: self.kind.clone(),
+            id: self.id.clone(),
+            version: self.version.clone(),
+            owners: self.owners.clone(),
+        }
+    }
+}
 
 pub(super) struct Graph {
     edges: Vec<GraphEdge>,
-    /// Edge positions by target id: impact asks for the parties of each changed message.
+    entities: Vec<EntityInfo>,
+    first_by_id: HashMap<String, usize>,
+    /// Keyed by id and version (`""` for none); the last entity wins.
+    by_id_version: HashMap<(String, String), usize>,
+    /// Edge positions by target id, in graph order.
     by_target: HashMap<String, Vec<usize>>,
 }
 
 impl Graph {
     pub fn new(index: &Index) -> Self {
-        let owners: BTreeMap<ResourceKey, Option<Vec<String>>> = index
-            .resources
+        let resolved = resolve::resolve(std::slice::from_ref(index));
+        let entities: Vec<EntityInfo> = resolved
+            .entities
             .iter()
-            .map(|r| ((r.kind(), r.id(), r.version()), owner_ids(r)))
+            .map(|entity| EntityInfo {
+                kind: entity.resource.kind().to_owned(),
+                id: entity.resource.id().to_owned(),
+                version: entity.resource.version().map(str::to_owned),
+                owners: owner_ids(entity.resource),
+            })
             .collect();
-        let edges: Vec<GraphEdge> = resolve::resolve(std::slice::from_ref(index))
+        let mut first_by_id = HashMap::new();
+        let mut by_id_version = HashMap::new();
+        for (i, entity) in entities.iter().enumerate() {
+            first_by_id.entry(entity.id.clone()).or_insert(i);
+            by_id_version.insert(
+                (
+                    entity.id.clone(),
+                    entity.version.clone().unwrap_or_default(),
+                ),
+                i,
+            );
+        }
+        let edges: Vec<GraphEdge> = resolved
             .edges
             .iter()
-            .map(|edge| {
-                let from_version = edge.from_version.as_str().map(str::to_owned);
-                let from_owners = owners
-                    .get(&(
-                        edge.from_type.as_str(),
-                        edge.from.as_str(),
-                        from_version.as_deref(),
-                    ))
-                    .cloned()
-                    .flatten();
-                GraphEdge {
-                    direction: edge.direction.to_owned(),
-                    via: edge.via.map(str::to_owned),
-                    from: End {
-                        kind: Some(edge.from_type.clone()),
-                        id: edge.from.clone(),
-                        version: from_version,
-                    },
-                    from_owners,
-                    to: End {
-                        kind: edge.to_type.clone(),
-                        id: edge.to.clone(),
-                        version: match edge.status {
-                            EdgeStatus::Resolved => edge.resolved.as_str(),
-                            _ => edge.pointer.as_str(),
-                        }
-                        .map(str::to_owned),
-                    },
-                    status: edge.status,
-                }
+            .map(|edge| GraphEdge {
+                direction: edge.direction.to_owned(),
+                via: edge.via.map(str::to_owned),
+                from: edge.from.clone(),
+                from_version: edge.from_version.as_str().map(str::to_owned),
+                to: edge.to.clone(),
+                resolved: edge.resolved.as_str().map(str::to_owned),
+                is_resolved: edge.status == EdgeStatus::Resolved,
             })
             .collect();
         let mut by_target: HashMap<String, Vec<usize>> = HashMap::new();
         for (i, edge) in edges.iter().enumerate() {
-            by_target.entry(edge.to.id.clone()).or_default().push(i);
+            by_target.entry(edge.to.clone()).or_default().push(i);
         }
-        Graph { edges, by_target }
+        Graph {
+            edges,
+            entities,
+            first_by_id,
+            by_id_version,
+            by_target,
+        }
     }
 
-    /// One edge per identity; a resolved one wins over the others.
-    fn by_identity(&self) -> BTreeMap<(String, Option<String>, String, String), &GraphEdge> {
-        let mut map: BTreeMap<_, &GraphEdge> = BTreeMap::new();
+    /// The entity an end names: by id and version, or the first with the id when it has none.
+    fn find(&self, id: &str, version: Option<&str>) -> Option<&EntityInfo> {
+        let at = match version {
+            None => self.first_by_id.get(id),
+            Some(version) => self.by_id_version.get(&(id.to_owned(), version.to_owned())),
+        };
+        at.map(|&i| &self.entities[i])
+    }
+
+    fn end(&self, id: &str, version: Option<&str>) -> End {
+        End {
+            kind: self.find(id, version).map(|entity| entity.kind.clone()),
+            id: id.to_owned(),
+            version: version.map(str::to_owned),
+        }
+    }
+
+    fn public(&self, edge: &GraphEdge) -> Edge {
+        Edge {
+            direction: edge.direction.clone(),
+            from: self.end(&edge.from, edge.from_version.as_deref()),
+            to: self.end(&edge.to, edge.resolved.as_deref()),
+            via: edge.via.clone(),
+        }
+    }
+
+    /// One edge per identity, in first-seen order; a resolved one replaces an unresolved one.
+    fn by_identity(&self) -> (Vec<Identity>, HashMap<Identity, &GraphEdge>) {
+        let mut order = Vec::new();
+        let mut map: HashMap<Identity, &GraphEdge> = HashMap::new();
         for edge in &self.edges {
-            let slot = map.entry(edge.key()).or_insert(edge);
-            if slot.status != EdgeStatus::Resolved && edge.status == EdgeStatus::Resolved {
-                *slot = edge;
+            let key = edge.identity();
+            match map.get(&key) {
+                None => {
+                    order.push(key.clone());
+                    map.insert(key, edge);
+                }
+                Some(existing) if !existing.is_resolved && edge.is_resolved => {
+                    map.insert(key, edge);
+                }
+                Some(_) => {}
             }
         }
-        map
+        (order, map)
     }
 
-    pub(super) fn parties(&self, direction: &str, message: &ResourceRef) -> Vec<Party> {
-        let at = self.by_target.get(&message.id).map(Vec::as_slice);
-        let set: BTreeSet<Party> = at
-            .unwrap_or_default()
+    /// The direct `direction` edges to a message version (any edge that did not resolve, and
+    /// every version when none is given), as parties sorted by id then version.
+    pub(super) fn parties(&self, direction: &str, id: &str, version: Option<&str>) -> Vec<Party> {
+        let at = self
+            .by_target
+            .get(id)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let parties: Vec<Party> = at
             .iter()
             .map(|&i| &self.edges[i])
-            .filter(|e| e.touches(direction, message))
-            .map(GraphEdge::party)
+            .filter(|edge| {
+                edge.direction == direction
+                    && edge.via.is_none()
+                    && edge.to == id
+                    && (edge.resolved.is_none()
+                        || version.is_none()
+                        || edge.resolved.as_deref() == version)
+            })
+            .filter_map(|edge| self.find(&edge.from, edge.from_version.as_deref()))
+            .map(EntityInfo::party)
             .collect();
-        set.into_iter().collect()
+        sort_parties(parties)
     }
+}
+
+impl Graph {
+    /// The version a direct pointer of `from` (its id and version) to `id` resolved to, when
+    /// one did (a specification's owner names the version of the message it speaks of).
+    pub(super) fn resolved_from(
+        &self,
+        from: (&str, Option<&str>),
+        id: &str,
+    ) -> Option<Option<String>> {
+        self.by_target
+            .get(id)?
+            .iter()
+            .map(|&i| &self.edges[i])
+            .find(|e| {
+                e.via.is_none()
+                    && e.is_resolved
+                    && e.from == from.0
+                    && e.from_version.as_deref() == from.1
+            })
+            .map(|e| e.resolved.clone())
+    }
+}
+
+fn sort_parties(mut parties: Vec<Party>) -> Vec<Party> {
+    parties.sort_by(|x, y| {
+        locale_cmp(&x.id, &y.id).then_with(|| {
+            locale_cmp(
+                x.version.as_deref().unwrap_or_default(),
+                y.version.as_deref().unwrap_or_default(),
+            )
+        })
+    });
+    parties
 }
 
 fn owner_ids(resource: &Resource) -> Option<Vec<String>> {
@@ -167,87 +256,74 @@ fn owner_ids(resource: &Resource) -> Option<Vec<String>> {
     )
 }
 
-impl Graph {
-    /// The version a direct pointer of `from` to the message `kind` `id` resolved to, when one
-    /// did (a specification's owner names the version it speaks of).
-    pub(super) fn resolved_from(
-        &self,
-        from: &ResourceRef,
-        kind: &str,
-        id: &str,
-    ) -> Option<Option<String>> {
-        self.by_target
-            .get(id)?
-            .iter()
-            .map(|&i| &self.edges[i])
-            .find(|e| {
-                e.via.is_none()
-                    && e.status == EdgeStatus::Resolved
-                    && e.to.kind.as_deref() == Some(kind)
-                    && e.from.kind.as_deref() == Some(from.kind.as_str())
-                    && e.from.id == from.id
-                    && e.from.version == from.version
-            })
-            .map(|e| e.to.version.clone())
-    }
-}
-
 pub(super) fn edge_changes(a: &Graph, b: &Graph) -> EdgeChanges {
-    let (before, after) = (a.by_identity(), b.by_identity());
-    let present =
-        |map: &BTreeMap<_, &GraphEdge>, key: &_| map.get(key).is_some_and(|e| e.present());
-    let mut changes = EdgeChanges {
-        added: after
-            .iter()
-            .filter(|(k, e)| e.present() && !present(&before, k))
-            .map(|(_, e)| e.public())
-            .collect(),
-        removed: before
-            .iter()
-            .filter(|(k, e)| e.present() && !present(&after, k))
-            .map(|(_, e)| e.public())
-            .collect(),
+    let (order_a, before) = a.by_identity();
+    let (order_b, after) = b.by_identity();
+    let mut changes = EdgeChanges::default();
+    let keys = order_a
+        .iter()
+        .chain(order_b.iter().filter(|key| !before.contains_key(*key)));
+    for key in keys {
+        match (before.get(key), after.get(key)) {
+            (None, Some(new)) => changes.added.push(b.public(new)),
+            (Some(old), None) => changes.removed.push(a.public(old)),
+            (Some(old), Some(new)) if old.is_resolved && !new.is_resolved => {
+                changes.removed.push(a.public(old));
+            }
+            (Some(old), Some(new)) if !old.is_resolved && new.is_resolved => {
+                changes.added.push(b.public(new));
+            }
+            _ => {}
+        }
+    }
+    let order = |x: &Edge, y: &Edge| {
+        locale_cmp(&x.direction, &y.direction)
+            .then_with(|| locale_cmp(&x.from.id, &y.from.id))
+            .then_with(|| locale_cmp(&x.to.id, &y.to.id))
+            .then_with(|| {
+                locale_cmp(
+                    x.via.as_deref().unwrap_or_default(),
+                    y.via.as_deref().unwrap_or_default(),
+                )
+            })
     };
-    changes.added.sort();
-    changes.removed.sort();
+    changes.added.sort_by(order);
+    changes.removed.sort_by(order);
     changes
 }
 
 pub(super) fn impact(
     baseline: &Graph,
-    in_candidate: &dyn Fn(&str, &str) -> bool,
     schema_changes: &[SchemaChange],
-    removed_messages: &[&Resource],
-    edges: &EdgeChanges,
+    resources_removed: &[ResourceRef],
+    edges_removed: &[Edge],
 ) -> Vec<Impact> {
+    let is_message = |kind: &str| MESSAGE_TYPES.contains(&kind);
     let mut entries = Vec::new();
-    for change in schema_changes.iter().filter(|c| c.breaking == Some(true)) {
-        let message = ResourceRef {
-            kind: change.message.kind.clone(),
-            id: change.message.id.clone(),
-            version: change.message.version.a.clone(),
+    for change in schema_changes {
+        let (Some(true), Some(direction)) = (change.breaking, change.direction) else {
+            continue;
         };
+        let version = change.message.version.a.as_deref();
         entries.push(Impact {
-            producers: baseline.parties("sends", &message),
-            consumers: baseline.parties("receives", &message),
-            message,
+            producers: baseline.parties("sends", &change.message.id, version),
+            consumers: baseline.parties("receives", &change.message.id, version),
+            message: ResourceRef {
+                kind: change.message.kind.clone(),
+                id: change.message.id.clone(),
+                version: version.map(str::to_owned),
+            },
             reason: ImpactReason::SchemaBreakingChange,
-            direction: change.direction,
+            direction: Some(direction),
         });
     }
-    for removed in removed_messages {
-        let message = ResourceRef {
-            kind: removed.kind().to_owned(),
-            id: removed.id().to_owned(),
-            version: removed.version().map(str::to_owned),
-        };
-        let (producers, consumers) = (
-            baseline.parties("sends", &message),
-            baseline.parties("receives", &message),
-        );
+    for removed in resources_removed.iter().filter(|r| is_message(&r.kind)) {
+        let version = removed.version.as_deref();
+        let producers = baseline.parties("sends", &removed.id, version);
+        let consumers = baseline.parties("receives", &removed.id, version);
         if !producers.is_empty() || !consumers.is_empty() {
             entries.push(Impact {
-                message,
+                message: removed.clone(),
                 reason: ImpactReason::MessageRemoved,
                 direction: None,
                 producers,
@@ -255,66 +331,58 @@ pub(super) fn impact(
             });
         }
     }
-    // A service that stopped sending or receiving a message that still exists.
-    let mut dropped: BTreeMap<(String, String, ImpactReason), BTreeSet<Party>> = BTreeMap::new();
-    for edge in edges.removed.iter().filter(|e| e.via.is_none()) {
+    // A service that stopped sending or receiving a message none of whose versions was removed
+    // (edges lost with a removed message are covered by message_removed).
+    let removed_ids: Vec<&str> = resources_removed
+        .iter()
+        .filter(|r| is_message(&r.kind))
+        .map(|r| r.id.as_str())
+        .collect();
+    let mut groups: Vec<Impact> = Vec::new();
+    for edge in edges_removed {
+        let Some(kind) = edge.to.kind.as_deref() else {
+            continue;
+        };
+        if edge.via.is_some() || !is_message(kind) || removed_ids.contains(&edge.to.id.as_str()) {
+            continue;
+        }
         let reason = match edge.direction.as_str() {
             "sends" => ImpactReason::ProducerRemoved,
             "receives" => ImpactReason::ConsumerRemoved,
             _ => continue,
         };
-        let Some(kind) = edge.to.kind.as_deref() else {
-            continue;
+        let at = match groups.iter().position(|group| {
+            group.reason == reason && group.message.kind == kind && group.message.id == edge.to.id
+        }) {
+            Some(at) => at,
+            None => {
+                groups.push(Impact {
+                    message: ResourceRef {
+                        kind: kind.to_owned(),
+                        id: edge.to.id.clone(),
+                        version: None,
+                    },
+                    reason,
+                    direction: None,
+                    producers: Vec::new(),
+                    consumers: Vec::new(),
+                });
+                groups.len() - 1
+            }
         };
-        if !in_candidate(kind, &edge.to.id) {
-            continue;
-        }
-        let party = baseline
-            .edges
-            .iter()
-            .find(|g| {
-                g.key()
-                    == (
-                        edge.direction.clone(),
-                        None,
-                        edge.from.id.clone(),
-                        edge.to.id.clone(),
-                    )
-            })
-            .map(GraphEdge::party);
-        if let Some(party) = party {
-            dropped
-                .entry((kind.to_owned(), edge.to.id.clone(), reason))
-                .or_default()
-                .insert(party);
+        if let Some(party) = baseline.find(&edge.from.id, edge.from.version.as_deref()) {
+            let group = &mut groups[at];
+            if reason == ImpactReason::ConsumerRemoved {
+                group.consumers.push(party.party());
+            } else {
+                group.producers.push(party.party());
+            }
         }
     }
-    for ((kind, id, reason), parties) in dropped {
-        let parties: Vec<Party> = parties.into_iter().collect();
-        let (producers, consumers) = if reason == ImpactReason::ProducerRemoved {
-            (parties, Vec::new())
-        } else {
-            (Vec::new(), parties)
-        };
-        entries.push(Impact {
-            message: ResourceRef {
-                kind,
-                id,
-                version: None,
-            },
-            reason,
-            direction: None,
-            producers,
-            consumers,
-        });
-    }
-    entries.sort_by(|x, y| {
-        (&x.message.kind, &x.message.id, &x.message.version, x.reason).cmp(&(
-            &y.message.kind,
-            &y.message.id,
-            &y.message.version,
-            y.reason,
-        ))
-    });
+    entries.extend(groups.into_iter().map(|group| Impact {
+        producers: sort_parties(group.producers),
+        consumers: sort_parties(group.consumers),
+        ..group
+    }));
     entries
 }

@@ -5,12 +5,13 @@
 
 mod assemble;
 mod impact;
+mod order;
 mod specification;
 
 pub use assemble::{
     Options, Prepared, VerdictCache, diff, diff_cached, diff_prepared, diff_with_files, summarize,
 };
-pub use specification::{Files, SpecificationChange, SpecificationSummary};
+pub use specification::{SpecificationChange, SpecificationSummary};
 
 use serde::Serialize;
 
@@ -28,6 +29,10 @@ pub struct ArchitectureDiff {
     pub edges: EdgeChanges,
     pub schema_changes: Vec<SchemaChange>,
     pub impact: Vec<Impact>,
+    /// Our extension: under a transitive strategy, the candidate schema judged against each
+    /// earlier version the catalog keeps (`message.version.a` is that version).
+    #[serde(rename = "transitiveChecks", skip_serializing_if = "Vec::is_empty")]
+    pub transitive_checks: Vec<SchemaChange>,
     /// Our extension: the AsyncAPI and OpenAPI files that changed, judged, each with the
     /// catalog messages it hurts (only when there are any; see `diff::specification`).
     #[serde(rename = "specificationChanges", skip_serializing_if = "Vec::is_empty")]
@@ -35,6 +40,10 @@ pub struct ArchitectureDiff {
     /// Our extension: catalog problems found on either side (side `a` or `b`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<SideDiagnostic>,
+    /// Our extension: the policy's decision (fingerprints, acknowledgements), when a
+    /// configuration or acknowledgements file was used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<crate::policy::Decision>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -147,6 +156,10 @@ pub struct SchemaChange {
     /// Our extension: why no verdict was possible (unsupported format, parse error, ...).
     #[serde(rename = "unknownReason", skip_serializing_if = "Option::is_none")]
     pub unknown_reason: Option<String>,
+    /// Our extension, on a transitive check against the history (`--history`): the newest
+    /// commit of the baseline's history that held the earlier schema.
+    #[serde(rename = "againstCommit", skip_serializing_if = "Option::is_none")]
+    pub against_commit: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

@@ -6,7 +6,7 @@
 //! owners) from the baseline graph. An extension of the ArchitectureDiff document
 //! (`specificationChanges`); the v1 keys keep their meaning.
 //!
-//! The Index carries no specification text, so this part reads each side's files ([`Files`]);
+//! The Index carries no specification text, so this part reads each side's files (`Files`);
 //! a diff made from Indexes alone reports a changed specification without a verdict.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -18,39 +18,15 @@ use serde_json::{Map, Value};
 use super::assemble::{MESSAGE_TYPES, Prepared};
 use super::*;
 use crate::catalog::version::{cmp_code_units, index_order, is_higher};
-use crate::catalog::{Blob, FileSet, Resource, frontmatter};
-use crate::schema::Op;
+use crate::catalog::{Resource, frontmatter};
+use crate::schema::{Files, Op};
 use crate::spec::{self, Element, Source, Unknown};
 
-/// The files of one side, as specification changes read them.
-#[derive(Clone, Copy, Debug)]
-pub enum Files<'a> {
-    /// A whole catalog.
-    Set(&'a FileSet),
-    /// The catalog before a change, seen through the catalog after it and the change (each
-    /// changed path with the blob it held before; `None`: it was not there). Nothing is copied.
-    Before {
-        after: &'a FileSet,
-        changes: &'a BTreeMap<String, Option<Blob>>,
-    },
-}
-
-impl Files<'_> {
-    /// The bytes of a catalog path.
-    pub fn get(&self, path: &str) -> Option<&[u8]> {
-        match self {
-            Files::Set(files) => files.get(path).map(|b| &*b.data),
-            Files::Before { after, changes } => match changes.get(path) {
-                Some(before) => before.as_ref().map(|b| &*b.data),
-                None => after.get(path).map(|b| &*b.data),
-            },
-        }
-    }
-
-    fn text(&self, path: &str) -> Option<String> {
-        self.get(path)
-            .map(|bytes| String::from_utf8_lossy(bytes).into_owned())
-    }
+/// The text of a catalog path of one side (invalid UTF-8 shown as U+FFFD, as for front matter).
+fn text(files: &dyn Files, path: &str) -> Option<String> {
+    files
+        .read(path)
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// One specification file that changed between the two sides, judged.
@@ -82,13 +58,20 @@ pub struct SpecificationChange {
     /// The catalog file its first breaking op (else its first op) lies in, and the line.
     #[serde(skip)]
     pub place: Option<(String, usize)>,
+    /// The catalog file and line of each op, in op order.
+    #[serde(skip)]
+    pub op_places: Vec<(String, usize)>,
 }
 
 impl ArchitectureDiff {
     /// Whether anything breaks: `summary.breaking` (message schemas and removals, its v1
-    /// meaning) or a breaking specification change.
+    /// meaning), a transitive check, or a breaking specification change.
     pub fn is_breaking(&self) -> bool {
         self.summary.breaking
+            || self
+                .transitive_checks
+                .iter()
+                .any(|c| c.breaking == Some(true))
             || self
                 .summary
                 .specifications
@@ -365,6 +348,7 @@ fn judge(
         unknown_reason: None,
         impact: Vec::new(),
         place: None,
+        op_places: Vec::new(),
     };
     let (Some(before), Some(after)) = (before, after) else {
         result.unknown_reason = Some(format!(
@@ -393,17 +377,13 @@ fn judge(
             (Some(before_path), Some(after_path)),
             Some(a_files),
             Some(b_files),
-        ) => match (a_files.text(&before_path), b_files.text(&after_path)) {
+        ) => match (text(a_files, &before_path), text(b_files, &after_path)) {
             (Some(old_text), Some(new_text)) => {
                 let load_a = |path: &str| {
-                    a_files
-                        .text(path)
-                        .ok_or_else(|| format!("`{path}` is not in the catalog"))
+                    text(a_files, path).ok_or_else(|| format!("`{path}` is not in the catalog"))
                 };
                 let load_b = |path: &str| {
-                    b_files
-                        .text(path)
-                        .ok_or_else(|| format!("`{path}` is not in the catalog"))
+                    text(b_files, path).ok_or_else(|| format!("`{path}` is not in the catalog"))
                 };
                 let verdict = spec::compare(
                     Source {
@@ -420,7 +400,15 @@ fn judge(
                 );
                 match verdict {
                     Ok(verdict) => {
-                        result.place = place(&verdict, &after_path, &new_text, b_files);
+                        result.op_places = op_places(&verdict, &after_path, &new_text, b_files);
+                        let first = verdict
+                            .ops
+                            .iter()
+                            .position(|op| op.breaking)
+                            .or((!verdict.ops.is_empty()).then_some(0));
+                        if let Some(at) = first {
+                            result.place = Some(result.op_places[at].clone());
+                        }
                         Ok(verdict)
                     }
                     Err(error) => Err(error.to_string()),
@@ -450,29 +438,31 @@ fn judge(
     Some(result)
 }
 
-/// Where the first breaking op (else the first op) lies: the specification, or a file it
-/// bundles (`file#pointer` paths), at the line of the node.
-fn place(
+/// Where each op lies: the specification, or a file it bundles (`file#pointer` paths), at the
+/// line of the node. Each file's text is located once.
+fn op_places(
     verdict: &spec::Verdict,
     file: &str,
-    text: &str,
-    files: Files<'_>,
-) -> Option<(String, usize)> {
-    let op = verdict
+    after: &str,
+    files: &dyn Files,
+) -> Vec<(String, usize)> {
+    let mut trees: BTreeMap<String, Option<crate::schema::located::Located>> = BTreeMap::new();
+    verdict
         .ops
         .iter()
-        .find(|op| op.breaking)
-        .or(verdict.ops.first());
-    let Some(op) = op else {
-        return Some((file.to_owned(), 1));
-    };
-    match spec::document::split_display(&op.path) {
-        (Some(other), _) => {
-            let line = files.text(other).map_or(1, |t| spec::line_of(&t, &op.path));
-            Some((other.to_owned(), line))
-        }
-        (None, _) => Some((file.to_owned(), spec::line_of(text, &op.path))),
-    }
+        .map(|op| {
+            let (other, pointer) = spec::document::split_display(&op.path);
+            let in_file = other.unwrap_or(file);
+            let tree = trees
+                .entry(in_file.to_owned())
+                .or_insert_with(|| match other {
+                    Some(other) => text(files, other).and_then(|t| spec::lines::locate(&t)),
+                    None => spec::lines::locate(after),
+                });
+            let line = tree.as_ref().map_or(1, |tree| tree.pointer_line(pointer));
+            (in_file.to_owned(), line)
+        })
+        .collect()
 }
 
 /// Lower case, letters and digits only: `OrderCreated`, `order-created` and `order_created`
@@ -518,8 +508,12 @@ fn impact(owner: &Resource, verdict: &spec::Verdict, a: &Prepared<'_>) -> Vec<Im
             (ResourceRef { kind, id, version }, backward, forward)
         })
         .map(|(message, backward, forward)| Impact {
-            producers: a.graph.parties("sends", &message),
-            consumers: a.graph.parties("receives", &message),
+            producers: a
+                .graph
+                .parties("sends", &message.id, message.version.as_deref()),
+            consumers: a
+                .graph
+                .parties("receives", &message.id, message.version.as_deref()),
             message,
             reason: ImpactReason::SpecificationBreakingChange,
             direction: Direction::from_flags(backward, forward),
@@ -628,8 +622,8 @@ impl<'a> Owned<'a> {
     /// The `operation: {method, path}` front matter of a message (not part of the Index).
     fn operation_of(&self, message: &Resource) -> Option<(String, String)> {
         let files = self.a.files?;
-        let text = files.text(message.str_field("contentPath")?)?;
-        let data = frontmatter::parse(&text).ok()?;
+        let source = text(files, message.str_field("contentPath")?)?;
+        let data = frontmatter::parse(&source).ok()?;
         let operation = data.get("operation")?;
         Some((
             operation.get("method")?.as_str()?.to_owned(),
@@ -639,17 +633,13 @@ impl<'a> Owned<'a> {
 
     /// The version the owner's pointer resolves to, else the latest.
     fn version_of(&self, kind: &str, id: &str, found: &[&Resource]) -> Option<ResourceRef> {
-        let owner = ResourceRef {
-            kind: self.owner.kind().to_owned(),
-            id: self.owner.id().to_owned(),
-            version: self.owner.version().map(str::to_owned),
-        };
         let versions: Vec<&Resource> = found
             .iter()
             .copied()
             .filter(|m| m.kind() == kind && m.id() == id)
             .collect();
-        let version = match self.a.graph.resolved_from(&owner, kind, id) {
+        let owner = (self.owner.id(), self.owner.version());
+        let version = match self.a.graph.resolved_from(owner, id) {
             Some(version) if versions.iter().any(|m| m.version() == version.as_deref()) => version,
             _ => latest(&versions)?.version().map(str::to_owned),
         };

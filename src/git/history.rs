@@ -1,6 +1,7 @@
 //! Commit ranges for `log`: the first-parent history of a range, oldest first.
 
 use super::{CommitId, Error, Repo, Result};
+use crate::catalog::Blob;
 
 /// One commit of a first-parent walk.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,5 +88,38 @@ impl Repo {
         }
         out.reverse();
         Ok(out)
+    }
+
+    /// Every distinct version of the file at repository path `path` in the first-parent
+    /// history of `tip`, newest first, each with the newest commit that holds it. Commits
+    /// without the file are skipped; each blob is read once (through the blob cache).
+    pub fn file_history(&self, tip: CommitId, path: &str) -> Result<Vec<(CommitId, Blob)>> {
+        let walk = self
+            .repo
+            .rev_walk([tip.0])
+            .first_parent_only()
+            .all()
+            .map_err(|source| Error::Git {
+                what: format!("walking the history of {tip}"),
+                source,
+            })?;
+        let mut seen = std::collections::HashSet::new();
+        let mut found = Vec::new();
+        for info in walk {
+            let info = info.map_err(|source| Error::Git {
+                what: format!("walking the history of {tip}"),
+                source,
+            })?;
+            let commit = CommitId(info.id);
+            if let Some(blob) = self.blob_at(commit, path)?
+                && seen.insert(blob)
+            {
+                found.push((commit, blob));
+            }
+        }
+        found
+            .into_iter()
+            .map(|(commit, blob)| Ok((commit, self.read_blob(blob, path)?)))
+            .collect()
     }
 }

@@ -34,7 +34,7 @@ use crate::catalog::BlobId;
 
 pub use detect::{CATALOG_FOLDERS, CONFIG_FILES, detect_from_paths, normalize_dir};
 pub use history::CommitInfo;
-pub use read::{Changes, read_dir};
+pub use read::{Changes, join, read_dir};
 
 /// Everything that can stop reading a catalog out of git.
 #[derive(Debug, thiserror::Error)]
@@ -84,6 +84,10 @@ pub enum Error {
     CatalogDirOutsideRepo { dir: String },
     #[error("several folders hold an eventcatalog.config file: {}\n  hint: choose one with --dir", candidates.join(", "))]
     AmbiguousCatalogDir { candidates: Vec<String> },
+    #[error(
+        "{path} is {size} bytes, over the limit of {limit} bytes\n  hint: raise the limit with --max-file-size"
+    )]
+    FileTooLarge { path: String, size: u64, limit: u64 },
     #[error("reading {}", path.display())]
     Io {
         path: PathBuf,
@@ -485,6 +489,11 @@ impl Repo {
             source: e,
         })?;
         Ok(entry.filter(|e| e.mode().is_tree()).map(|e| e.object_id()))
+    }
+
+    /// The repository's git folder (`.git`, or the bare repository itself).
+    pub fn git_dir(&self) -> &Path {
+        self.repo.git_dir()
     }
 
     /// Whether the object database holds `commit` (a shallow clone lacks the parents of its

@@ -62,6 +62,103 @@ impl Repo {
         }
     }
 
+    /// The file `name` at the repository root on `side` (`catalog-diff.toml`, say), or `None`
+    /// when it is not there. Read up to the size limit like every file.
+    pub fn read_root_file(&self, side: Side, name: &str) -> Result<Option<Vec<u8>>> {
+        let listing = match side {
+            Side::Unborn => return Ok(None),
+            Side::Worktree => {
+                let workdir = self
+                    .repo
+                    .workdir()
+                    .ok_or_else(|| self.bare("working tree"))?;
+                let path = workdir.join(name);
+                if !path.is_file() {
+                    return Ok(None);
+                }
+                let set = read_files(vec![(name.to_owned(), path)], None, self.max_file_size)?;
+                return root_file(set, name);
+            }
+            Side::Staged => {
+                let Some(index) = self.open_index()? else {
+                    return Ok(None);
+                };
+                let found = index.entries().iter().find(|entry| {
+                    entry.path(&index) == name
+                        && entry.stage() == gix::index::entry::Stage::Unconflicted
+                });
+                let Some(entry) = found else {
+                    return Ok(None);
+                };
+                Listing {
+                    blobs: vec![(name.to_owned(), entry.id)],
+                    ..Listing::default()
+                }
+            }
+            Side::Commit(commit) => {
+                let Some(root) = self.tree_id(commit, "")? else {
+                    return Ok(None);
+                };
+                let tree = self
+                    .repo
+                    .find_tree(root)
+                    .map_err(|e| self.object_error(&root, "", e))?;
+                let found = tree
+                    .iter()
+                    .filter_map(|entry| entry.ok())
+                    .find(|entry| entry.filename() == name && entry.mode().is_blob());
+                let Some(entry) = found else {
+                    return Ok(None);
+                };
+                Listing {
+                    blobs: vec![(name.to_owned(), entry.object_id())],
+                    ..Listing::default()
+                }
+            }
+        };
+        root_file(self.load(listing)?, name)
+    }
+
+    /// The blob at repository path `path` in `commit`, if it is a file there.
+    pub(crate) fn blob_at(
+        &self,
+        commit: super::CommitId,
+        path: &str,
+    ) -> Result<Option<gix::ObjectId>> {
+        let commit_obj = self
+            .repo
+            .find_commit(commit.0)
+            .map_err(|e| self.object_error(&commit.0, &commit.to_string(), e))?;
+        let tree = commit_obj.tree().map_err(|source| Error::Git {
+            what: format!("reading the tree of {commit}"),
+            source,
+        })?;
+        let entry = tree.lookup_entry_by_path(path).map_err(|e| Error::Git {
+            what: format!("looking up `{path}` in {commit}"),
+            source: e,
+        })?;
+        Ok(entry.filter(|e| e.mode().is_blob()).map(|e| e.object_id()))
+    }
+
+    /// One blob's bytes (through the blob cache), under the size limit.
+    pub(crate) fn read_blob(&self, blob: gix::ObjectId, path: &str) -> Result<Blob> {
+        let set = self.load(Listing {
+            blobs: vec![(path.to_owned(), blob)],
+            ..Listing::default()
+        })?;
+        if let Some(SpecialEntry::TooLarge { size, limit }) = set.special.get(path) {
+            return Err(Error::FileTooLarge {
+                path: path.to_owned(),
+                size: *size,
+                limit: *limit,
+            });
+        }
+        set.files
+            .get(path)
+            .cloned()
+            .ok_or_else(|| self.object_missing(&blob, path))
+    }
+
     /// Both sides of a comparison: `(baseline, candidate)`.
     pub fn read_sides(&self, sides: &super::Sides, dir: &str) -> Result<(FileSet, FileSet)> {
         Ok((
@@ -567,6 +664,18 @@ impl Repo {
     }
 }
 
+/// The bytes of `name` in a one-file set; a file over the size limit is an error.
+fn root_file(set: FileSet, name: &str) -> Result<Option<Vec<u8>>> {
+    if let Some(SpecialEntry::TooLarge { size, limit }) = set.special.get(name) {
+        return Err(Error::FileTooLarge {
+            path: name.to_owned(),
+            size: *size,
+            limit: *limit,
+        });
+    }
+    Ok(set.get(name).map(|blob| blob.data.to_vec()))
+}
+
 /// What a work tree walk found at a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum FsKind {
@@ -704,7 +813,8 @@ fn keys_under<V>(map: &BTreeMap<String, V>, prefix: &str) -> Vec<String> {
 }
 
 /// `a/b`, or whichever side is non-empty.
-pub(crate) fn join(a: &str, b: &str) -> String {
+/// `a/b`, or either alone when the other is empty.
+pub fn join(a: &str, b: &str) -> String {
     match (a.is_empty(), b.is_empty()) {
         (true, _) => b.to_owned(),
         (_, true) => a.to_owned(),

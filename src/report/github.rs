@@ -15,17 +15,26 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         out: String::new(),
         dir: context.dir,
     };
-    for &change in &findings.breaking {
+    for &change in findings.breaking.iter().chain(&findings.transitive) {
+        let against = if change.message.version.a == change.message.version.b
+            || diff.schema_changes.iter().any(|c| std::ptr::eq(c, change))
+        {
+            String::new()
+        } else {
+            format!(" against {}", against_label(change))
+        };
         let mut body = format!(
-            "Breaking ({}) schema change.",
+            "Breaking ({}) schema change{against}.",
             change.direction.map(|d| d.as_str()).unwrap_or("?")
         );
         for op in change.ops.iter().filter(|o| o.breaking) {
+            let fingerprint = crate::policy::op_fingerprint(change, op);
             body.push_str(&format!(
-                "\n{} [{}] {}",
+                "\n{} [{}] {} ({})",
                 pointer(&op.path),
                 op.kind,
-                escape_text(&op.reason)
+                escape_text(&op.reason),
+                fingerprint_note(&fingerprint, context.decision)
             ));
         }
         if let Some(impact) = impact_of(diff, change) {
@@ -44,7 +53,12 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     for impact in &findings.removed_in_use {
         let m = &impact.message;
         let place = file(locations.resource(&m.kind, &m.id, m.version.as_deref()));
-        let body = format!("Removed while in use; {}", hurt_line(impact));
+        let fingerprint = crate::policy::impact_fingerprint(impact);
+        let body = format!(
+            "Removed while in use; {} ({})",
+            hurt_line(impact),
+            fingerprint_note(&fingerprint, context.decision)
+        );
         out.push("error", place.as_ref(), &impact_label(impact), &body);
     }
     for &change in &findings.unknown {

@@ -15,8 +15,8 @@ use crate::schema::Format;
 pub struct Locations {
     /// (type, id, version) -> the resource's file; the candidate's wins over the baseline's.
     resources: BTreeMap<(String, String, Option<String>), String>,
-    /// The schema file of each schema change.
-    schemas: BTreeMap<SchemaKey, Place>,
+    /// The schema file of each schema change, and the line of each of its ops.
+    schemas: BTreeMap<SchemaKey, (Place, Vec<usize>)>,
 }
 
 /// A file in the catalog and, where known, the 1-based line of the finding in it.
@@ -92,6 +92,7 @@ impl Locations {
         let schemas = diff
             .schema_changes
             .iter()
+            .chain(&diff.transitive_checks)
             .filter_map(|change| Some((schema_key(change), schema_place(change, before, after)?)))
             .collect();
         Locations { resources, schemas }
@@ -107,7 +108,18 @@ impl Locations {
 
     /// The schema file of a schema change of the diff, with the line of its first breaking op.
     pub fn schema(&self, change: &SchemaChange) -> Option<&Place> {
-        self.schemas.get(&schema_key(change))
+        self.schemas
+            .get(&schema_key(change))
+            .map(|(place, _)| place)
+    }
+
+    /// The schema file of a schema change and the line of its `op`th op.
+    pub fn op(&self, change: &SchemaChange, op: usize) -> Option<Place> {
+        let (place, lines) = self.schemas.get(&schema_key(change))?;
+        Some(Place {
+            file: place.file.clone(),
+            line: lines.get(op).copied().or(place.line),
+        })
     }
 }
 
@@ -135,7 +147,11 @@ fn find<'a>(
     })
 }
 
-fn schema_place(change: &SchemaChange, before: &Index, after: &Index) -> Option<Place> {
+fn schema_place(
+    change: &SchemaChange,
+    before: &Index,
+    after: &Index,
+) -> Option<(Place, Vec<usize>)> {
     let (index, version, file) = match (&change.after, &change.before) {
         (Some(file), _) => (after, change.message.version.b.as_deref(), file),
         (None, Some(file)) => (before, change.message.version.a.as_deref(), file),
@@ -150,16 +166,25 @@ fn schema_place(change: &SchemaChange, before: &Index, after: &Index) -> Option<
             list.iter()
                 .find(|e| e.get("path").and_then(|p| p.as_str()) == Some(file.path.as_str()))
         });
-    let line = entry.and_then(|entry| {
-        let text = entry.get("content")?.as_str()?;
-        let declared = entry.get("format").and_then(|f| f.as_str());
-        let format = Format::detect(declared, &file.path, text).ok()?;
-        let op = change
-            .ops
-            .iter()
-            .find(|op| op.breaking)
-            .or(change.ops.first())?;
-        Some(format.line_of(text, &op.path))
-    });
-    Some(Place { file: path, line })
+    let lines: Vec<usize> = entry
+        .and_then(|entry| {
+            let text = entry.get("content")?.as_str()?;
+            let declared = entry.get("format").and_then(|f| f.as_str());
+            let format = Format::detect(declared, &file.path, text).ok()?;
+            Some(
+                change
+                    .ops
+                    .iter()
+                    .map(|op| format.line_of(text, &op.path))
+                    .collect(),
+            )
+        })
+        .unwrap_or_default();
+    let first = change
+        .ops
+        .iter()
+        .position(|op| op.breaking)
+        .or((!change.ops.is_empty()).then_some(0));
+    let line = first.and_then(|n| lines.get(n).copied());
+    Some((Place { file: path, line }, lines))
 }

@@ -77,12 +77,14 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
                 md(&schema_file(change, context.locations))
             );
             for op in change.ops.iter().filter(|op| op.breaking) {
+                let fingerprint = crate::policy::op_fingerprint(change, op);
                 let _ = writeln!(
                     out,
-                    "  - {} \\[{}\\]: {}",
+                    "  - {} \\[{}\\]: {} <!-- {} -->",
                     md(&pointer(&op.path)),
                     op.kind,
-                    md(&op.reason)
+                    md(&op.reason),
+                    fingerprint_note(&fingerprint, context.decision).replace("--", "- -")
                 );
             }
             if let Some(impact) = impact_of(diff, change) {
@@ -91,6 +93,24 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         }
         out.push('\n');
     }
+    let transitive: Vec<String> = findings
+        .transitive
+        .iter()
+        .map(|c| {
+            format!(
+                "**{}** ({}, against {}): {} breaking op(s)",
+                md(&message_label(c)),
+                md(&schema_file(c, context.locations)),
+                md(&against_label(c)),
+                c.ops.iter().filter(|op| op.breaking).count()
+            )
+        })
+        .collect();
+    section(
+        &mut out,
+        "Breaking against earlier versions (transitive strategy)",
+        &transitive,
+    );
     let removed: Vec<String> = findings
         .removed_in_use
         .iter()

@@ -8,6 +8,7 @@ mod github;
 mod locate;
 mod log;
 mod markdown;
+pub mod sarif;
 mod specification;
 mod text;
 
@@ -31,6 +32,8 @@ pub enum ReportFormat {
     Markdown,
     /// GitHub Actions workflow commands (annotations).
     Github,
+    /// SARIF 2.1.0, for code-scanning tools.
+    Sarif,
 }
 
 /// What a renderer needs besides the diff.
@@ -41,6 +44,8 @@ pub struct Context<'a> {
     pub locations: &'a Locations,
     /// The catalog folder, relative to the repository root (prefixes annotation paths).
     pub dir: &'a str,
+    /// The policy's decision: fingerprints and acknowledgements of the breaks.
+    pub decision: Option<&'a crate::policy::Decision>,
 }
 
 /// The diff in `format`.
@@ -50,6 +55,7 @@ pub fn render(diff: &ArchitectureDiff, format: ReportFormat, context: &Context<'
         ReportFormat::Json => format!("{}\n", crate::json_text::to_pretty(diff)),
         ReportFormat::Markdown => markdown::markdown(diff, context),
         ReportFormat::Github => github::github(diff, context),
+        ReportFormat::Sarif => sarif::sarif(diff, context),
     }
 }
 
@@ -57,6 +63,8 @@ pub fn render(diff: &ArchitectureDiff, format: ReportFormat, context: &Context<'
 pub struct Findings<'a> {
     /// Schema changes that break the strategy.
     pub breaking: Vec<&'a SchemaChange>,
+    /// Transitive checks (against an earlier version) that break.
+    pub transitive: Vec<&'a SchemaChange>,
     /// Message versions removed while something still sends or receives them.
     pub removed_in_use: Vec<&'a Impact>,
     /// Schema changes without a verdict.
@@ -84,6 +92,11 @@ impl<'a> Findings<'a> {
         }
         Findings {
             breaking: changes().filter(|c| c.breaking == Some(true)).collect(),
+            transitive: diff
+                .transitive_checks
+                .iter()
+                .filter(|c| c.breaking == Some(true))
+                .collect(),
             removed_in_use: impacts(&|r| r == ImpactReason::MessageRemoved),
             unknown: changes().filter(|c| c.breaking.is_none()).collect(),
             compatible: changes().filter(|c| c.breaking == Some(false)).collect(),
@@ -209,6 +222,11 @@ pub fn summary_line(diff: &ArchitectureDiff) -> String {
     let s = &diff.summary;
     let counts = counts(s);
     let strategy = diff.compatibility.strategy;
+    let transitive = diff
+        .transitive_checks
+        .iter()
+        .filter(|c| c.breaking == Some(true))
+        .count();
     if !diff.is_breaking() {
         return format!("compatible: {counts} [strategy {strategy}]");
     }
@@ -223,6 +241,11 @@ pub fn summary_line(diff: &ArchitectureDiff) -> String {
     }
     if removed > 0 {
         broke.push(format!("{removed} message(s) removed while in use"));
+    }
+    if transitive > 0 {
+        broke.push(format!(
+            "{transitive} schema(s) breaking against earlier versions"
+        ));
     }
     if let Some(specs) = s
         .specifications
@@ -261,6 +284,45 @@ pub fn counts(s: &crate::diff::Summary) -> String {
         s.edges_removed,
     );
     counts + &specs
+}
+
+/// What a transitive check compared with: `1.0.0`, or `commit 0123abcd` from the history.
+pub fn against_label(change: &SchemaChange) -> String {
+    match (&change.message.version.a, &change.against_commit) {
+        (_, Some(commit)) => format!("commit {}", commit.get(..12).unwrap_or(commit)),
+        (Some(version), None) => escape_text(version).into_owned(),
+        (None, None) => "an earlier version".to_owned(),
+    }
+}
+
+/// `fingerprint 0123… (acknowledged by team-orders until 2027-01-31: consumers migrated)`:
+/// what a reader needs to acknowledge a break, or to see that it was.
+pub fn fingerprint_note(fingerprint: &str, decision: Option<&crate::policy::Decision>) -> String {
+    use crate::policy::Status;
+    let Some(found) = decision.and_then(|d| d.find(fingerprint)) else {
+        return format!("fingerprint {fingerprint}");
+    };
+    let Some(ack) = &found.ack else {
+        return format!("fingerprint {fingerprint}");
+    };
+    let by = ack
+        .owner
+        .as_deref()
+        .map(|o| format!(" by {}", escape_text(o)))
+        .unwrap_or_default();
+    let until = ack
+        .expires
+        .as_deref()
+        .map(|e| format!(" until {}", escape_text(e)))
+        .unwrap_or_default();
+    let state = match found.status {
+        Status::Expired => "acknowledgement EXPIRED",
+        _ => "acknowledged",
+    };
+    format!(
+        "fingerprint {fingerprint} ({state}{by}{until}: {})",
+        escape_text(&ack.reason)
+    )
 }
 
 /// A JSON pointer for display, escaped; the empty pointer is the document root.

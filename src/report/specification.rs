@@ -276,6 +276,70 @@ pub(super) fn annotations(
     out
 }
 
+/// A SARIF result: the rule (id, short text, help), level, message, place, fingerprint.
+pub(super) type SarifFinding = (
+    (&'static str, &'static str, &'static str),
+    &'static str,
+    String,
+    Option<Place>,
+    String,
+);
+
+/// The rule of a specification change without a verdict.
+const UNKNOWN: (&str, &str, &str) = (
+    "specification.unknown",
+    "A specification change without a verdict",
+    "a remote or missing reference, a payload format or a specification kind left no verdict; a human needs to look",
+);
+
+/// The SARIF results of the specification changes: one per breaking op (at its line), one per
+/// change without a verdict.
+pub(super) fn sarif_findings(diff: &ArchitectureDiff) -> Vec<SarifFinding> {
+    let mut out = Vec::new();
+    for change in &diff.specification_changes {
+        match change.breaking {
+            Some(true) => {
+                for (n, op) in change.ops.iter().enumerate().filter(|(_, op)| op.breaking) {
+                    let place = change.op_places.get(n).map(|(file, line)| Place {
+                        file: file.clone(),
+                        line: Some(*line),
+                    });
+                    let message = format!(
+                        "{}: {} at {} breaks the {} direction: {}",
+                        label(change),
+                        op.kind.id,
+                        pointer(&op.path),
+                        op.direction.map_or("?", |d| d.as_str()),
+                        escape_text(&op.reason)
+                    );
+                    out.push((
+                        (op.kind.id, op.kind.change, op.kind.reason),
+                        "error",
+                        message,
+                        place,
+                        crate::policy::specification_op_fingerprint(change, op),
+                    ));
+                }
+            }
+            None => {
+                let place = change.place.as_ref().map(|(file, line)| Place {
+                    file: file.clone(),
+                    line: Some(*line),
+                });
+                out.push((
+                    UNKNOWN,
+                    "warning",
+                    format!("{}: no verdict: {}", label(change), why(change)),
+                    place,
+                    crate::policy::specification_unknown_fingerprint(change),
+                ));
+            }
+            Some(false) => {}
+        }
+    }
+    out
+}
+
 /// `OrderService` for the log's breaking label.
 pub(super) fn breaking_ids(
     diff: &ArchitectureDiff,

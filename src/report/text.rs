@@ -47,6 +47,7 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         diff,
         &findings,
         context.locations,
+        context.decision,
         &paint,
     ));
 
@@ -132,6 +133,12 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
             }
         }
     }
+    if let Some(decision) = context
+        .decision
+        .filter(|d| d.breaks.iter().any(|b| b.ack.is_some()) || !d.unused_acks.is_empty())
+    {
+        let _ = writeln!(out, "\n{}", policy_line(decision));
+    }
     let summary = summary_line(diff);
     let summary = if diff.is_breaking() {
         paint.red(&summary)
@@ -145,13 +152,14 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
 /// The breaking schema changes (each op explained, who is hurt) and the messages removed while
 /// in use: the part of the report `log` repeats under each breaking commit.
 pub fn breaking_details(diff: &ArchitectureDiff, locations: &Locations, color: bool) -> String {
-    breaking_sections(diff, &Findings::of(diff), locations, &Paint(color))
+    breaking_sections(diff, &Findings::of(diff), locations, None, &Paint(color))
 }
 
 fn breaking_sections(
     diff: &ArchitectureDiff,
     findings: &Findings<'_>,
     locations: &Locations,
+    decision: Option<&crate::policy::Decision>,
     paint: &Paint,
 ) -> String {
     let mut out = String::new();
@@ -168,9 +176,41 @@ fn breaking_sections(
             );
             for op in &change.ops {
                 let _ = writeln!(out, "    {}", op_line(op, paint));
+                if op.breaking {
+                    let fingerprint = crate::policy::op_fingerprint(change, op);
+                    let _ = writeln!(
+                        out,
+                        "           {}",
+                        fingerprint_note(&fingerprint, decision)
+                    );
+                }
             }
             if let Some(impact) = impact_of(diff, change) {
                 let _ = writeln!(out, "    hurt: {}", hurt_line(impact));
+            }
+        }
+    }
+    if !findings.transitive.is_empty() {
+        let title = "Breaking against earlier versions (transitive strategy)";
+        let _ = writeln!(out, "\n{}", paint.red(title));
+        for &change in &findings.transitive {
+            let direction = change.direction.map(|d| d.as_str()).unwrap_or("?");
+            let _ = writeln!(
+                out,
+                "  {} {} ({direction}, against {})  {}",
+                paint.red("BREAKING"),
+                message_label(change),
+                against_label(change),
+                schema_file(change, locations)
+            );
+            for op in change.ops.iter().filter(|op| op.breaking) {
+                let _ = writeln!(out, "    {}", op_line(op, paint));
+                let fingerprint = crate::policy::op_fingerprint(change, op);
+                let _ = writeln!(
+                    out,
+                    "           {}",
+                    fingerprint_note(&fingerprint, decision)
+                );
             }
         }
     }
@@ -184,10 +224,42 @@ fn breaking_sections(
                 impact_label(impact),
                 hurt_line(impact)
             );
+            let fingerprint = crate::policy::impact_fingerprint(impact);
+            let _ = writeln!(out, "    {}", fingerprint_note(&fingerprint, decision));
         }
     }
     out.push_str(&super::specification::text_breaking(diff, paint));
     out
+}
+
+/// `policy: 2 break(s) acknowledged, 1 open, 1 acknowledgement expired; 1 unused`.
+fn policy_line(decision: &crate::policy::Decision) -> String {
+    use crate::policy::Status;
+    let count = |status| {
+        decision
+            .breaks
+            .iter()
+            .filter(|b| b.status == status)
+            .count()
+    };
+    let mut line = format!(
+        "policy: {} break(s) acknowledged, {} open, {} acknowledgement(s) expired",
+        count(Status::Acknowledged),
+        count(Status::Open),
+        count(Status::Expired)
+    );
+    if !decision.unused_acks.is_empty() {
+        let lines: Vec<String> = decision
+            .unused_acks
+            .iter()
+            .map(|a| format!("{}:{}", crate::policy::ACK_FILE, a.line))
+            .collect();
+        line.push_str(&format!(
+            "; acknowledgements that match nothing here: {}",
+            lines.join(", ")
+        ));
+    }
+    line
 }
 
 /// `breaks /properties/id [required.added] reason` or `ok     ...`: a word, not a symbol.

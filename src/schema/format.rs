@@ -4,26 +4,69 @@
 //! format does not compile until every place that must handle it does.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::json_schema;
 use super::located::Located;
 use super::verdict::{Change, Rule, Verdict, judge};
-use super::{Error, Strategy};
+use super::{Error, Options, Strategy};
+use super::{avro, json_schema, protobuf};
 
 /// A schema format catalog-diff can judge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
     JsonSchema,
+    Avro,
+    Protobuf,
+}
+
+/// The other files of the revision a [`Document`] comes from, by path (catalog-relative in a
+/// diff), for formats whose files import others (Protobuf). Implementations only look up: a
+/// diff hands in the revision's in-memory files, `catalog-diff schema` the disk.
+pub trait Files: Sync {
+    /// The bytes of the file at `path`, if the revision has one.
+    fn read(&self, path: &str) -> Option<Arc<[u8]>>;
 }
 
 /// One schema file to compare: its path (relative to the catalog, for messages and for
-/// formats that resolve imports) and its text.
-#[derive(Clone, Copy, Debug)]
+/// formats that resolve imports), its text and, when at hand, the files of its revision.
+#[derive(Clone, Copy)]
 pub struct Document<'a> {
     pub path: &'a str,
     pub text: &'a str,
+    /// Where imports are looked up; `None` when only this file is at hand (imports other than
+    /// a format's built-in ones then cannot be resolved).
+    pub files: Option<&'a dyn Files>,
+}
+
+impl<'a> Document<'a> {
+    /// A document with no other files at hand.
+    pub fn new(path: &'a str, text: &'a str) -> Self {
+        Document {
+            path,
+            text,
+            files: None,
+        }
+    }
+
+    /// The same document, resolving imports in `files`.
+    pub fn with_files(self, files: &'a dyn Files) -> Self {
+        Document {
+            files: Some(files),
+            ..self
+        }
+    }
+}
+
+impl fmt::Debug for Document<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Document")
+            .field("path", &self.path)
+            .field("text", &self.text)
+            .field("files", &self.files.is_some())
+            .finish()
+    }
 }
 
 /// Why a file's format could not be told: the reason, in words for an unknown verdict, and
@@ -54,17 +97,25 @@ impl Undetected {
     }
 }
 
-/// Format names a catalog may declare that we recognise but do not judge yet.
-const RECOGNISED: &[&str] = &["avro", "protobuf", "proto"];
+/// The format a file's extension says, for the formats this build sees but cannot judge.
+fn seen_by_extension(extension: &str) -> Option<&'static str> {
+    match extension {
+        "graphql" | "gql" => Some("GraphQL"),
+        "xsd" => Some("XML Schema"),
+        _ => None,
+    }
+}
 
 impl Format {
     /// Every format, for tables and tests.
-    pub const ALL: [Format; 1] = [Format::JsonSchema];
+    pub const ALL: [Format; 3] = [Format::JsonSchema, Format::Avro, Format::Protobuf];
 
     /// The name people use for it.
     pub fn name(self) -> &'static str {
         match self {
             Format::JsonSchema => "JSON Schema",
+            Format::Avro => "Avro",
+            Format::Protobuf => "Protobuf",
         }
     }
 
@@ -72,13 +123,26 @@ impl Format {
     pub fn id(self) -> &'static str {
         match self {
             Format::JsonSchema => "json-schema",
+            Format::Avro => "avro",
+            Format::Protobuf => "protobuf",
         }
     }
 
-    /// Its rules table: one row per kind of change its walker reports.
+    /// Its rules table: one row per kind of change its walker reports (for Protobuf, the rows
+    /// of the default category, `WIRE_JSON`; every category has the same kinds).
     pub fn rules(self) -> &'static [Rule] {
         match self {
             Format::JsonSchema => &json_schema::rules::RULES,
+            Format::Avro => &avro::rules::RULES,
+            Format::Protobuf => protobuf::rules::table(protobuf::ProtoRules::WireJson),
+        }
+    }
+
+    /// Its rules table as the README shows it (a test keeps the two equal).
+    pub fn rules_markdown(self) -> String {
+        match self {
+            Format::JsonSchema | Format::Avro => super::verdict::markdown_table(self.rules()),
+            Format::Protobuf => protobuf::rules::markdown_table(),
         }
     }
 
@@ -87,12 +151,13 @@ impl Format {
         let lower = value.trim().to_ascii_lowercase();
         match lower.as_str() {
             "json-schema" | "jsonschema" | "json" => Ok(Format::JsonSchema),
-            other => Err(Undetected::other(
-                match RECOGNISED.iter().find(|name| **name == other) {
-                    Some(_) => format!("schema format `{value}` is not compared yet"),
-                    None => format!("format `{value}` is not supported"),
-                },
-            )),
+            // AsyncAPI spells it as a media type (`application/vnd.apache.avro+json;version=1.9.0`).
+            "avro" | "avsc" | "apache-avro" => Ok(Format::Avro),
+            media if media.starts_with("application/vnd.apache.avro") => Ok(Format::Avro),
+            "protobuf" | "proto" => Ok(Format::Protobuf),
+            _ => Err(Undetected::other(format!(
+                "format `{value}` is not supported"
+            ))),
         }
     }
 
@@ -123,20 +188,50 @@ impl Format {
                     kind: UndetectedKind::Parse(error),
                 }),
             },
-            _ => Err(Undetected::other(format!(
-                "`{path}` is not a JSON Schema file"
-            ))),
+            // The text is parsed (and any error reported with its line) when it is compared.
+            "avsc" | "avro" => Ok(Format::Avro),
+            // A `.proto` file is told by its name; whether it compiles is the comparison's
+            // business, which names the file, line and column.
+            "proto" => Ok(Format::Protobuf),
+            _ => Err(Undetected::other(match seen_by_extension(&extension) {
+                Some(name) => {
+                    format!("`{path}` is {name} (by its extension), which cannot be judged yet")
+                }
+                None => format!("`{path}` is not a JSON Schema, Avro or Protobuf file"),
+            })),
         }
     }
 
-    /// The changes between two texts of this format, unjudged.
-    pub fn changes(self, before: Document<'_>, after: Document<'_>) -> Result<Vec<Change>, Error> {
+    /// The changes between two texts of this format, unjudged (a format with rule sets picks
+    /// each change's row from the set `options` names).
+    pub fn changes(
+        self,
+        before: Document<'_>,
+        after: Document<'_>,
+        options: &Options,
+    ) -> Result<Vec<Change>, Error> {
         match self {
             Format::JsonSchema => {
                 let old = json_schema::parse_text(before.path, before.text)?;
                 let new = json_schema::parse_text(after.path, after.text)?;
                 json_schema::changes(&old, &new)
             }
+            Format::Avro => {
+                let old = avro::parse(before.path, before.text)?;
+                let new = avro::parse(after.path, after.text)?;
+                avro::changes(&old, &new)
+            }
+            Format::Protobuf => protobuf::changes(before, after, options.proto_rules),
+        }
+    }
+
+    /// Whether a text parses as a schema of this format: the error [`Format::compare`] gives
+    /// for it, if any (to tell which side of a failed comparison is at fault).
+    pub fn check(self, document: Document<'_>) -> Result<(), Error> {
+        match self {
+            Format::JsonSchema => json_schema::parse_text(document.path, document.text).map(drop),
+            Format::Avro => avro::parse(document.path, document.text).map(drop),
+            Format::Protobuf => protobuf::Compiled::new(document).map(drop),
         }
     }
 
@@ -146,8 +241,9 @@ impl Format {
         before: Document<'_>,
         after: Document<'_>,
         strategy: Strategy,
+        options: &Options,
     ) -> Result<Verdict, Error> {
-        Ok(judge(self.changes(before, after)?, strategy))
+        Ok(judge(self.changes(before, after, options)?, strategy))
     }
 
     /// The 1-based line where the node an op path names starts in `text` (1 when it cannot
@@ -155,6 +251,8 @@ impl Format {
     pub fn line_of(self, text: &str, path: &str) -> usize {
         match self {
             Format::JsonSchema => Located::parse(text).map_or(1, |root| root.pointer_line(path)),
+            Format::Avro => avro::line_of(text, path),
+            Format::Protobuf => protobuf::line_of(text, path),
         }
     }
 }
@@ -186,6 +284,15 @@ mod tests {
         );
         let odd = Format::detect(Some("xsd"), "x.json", "{}").unwrap_err();
         assert_eq!(odd.reason, "format `xsd` is not supported");
+        assert_eq!(Format::detect(Some("AVRO"), "x.json", ""), Ok(Format::Avro));
+        assert_eq!(
+            Format::detect(
+                Some("application/vnd.apache.avro+json;version=1.9.0"),
+                "x",
+                ""
+            ),
+            Ok(Format::Avro)
+        );
     }
 
     #[test]
@@ -200,5 +307,22 @@ mod tests {
         );
         assert!(Format::detect(None, "example.json", "{\"orderId\": 1}").is_err());
         assert!(Format::detect(None, "schema.xsd", "<x/>").is_err());
+        assert_eq!(
+            Format::detect(None, "a/schema.proto", "syntax = \"proto3\";"),
+            Ok(Format::Protobuf)
+        );
+        assert_eq!(
+            Format::detect(Some("PROTO"), "a/schema.txt", ""),
+            Ok(Format::Protobuf)
+        );
+        assert_eq!(
+            Format::detect(Some("protobuf"), "a/schema.json", "{}"),
+            Ok(Format::Protobuf)
+        );
+        assert_eq!(
+            Format::detect(None, "a/schema.avsc", "{}"),
+            Ok(Format::Avro)
+        );
+        assert_eq!(Format::detect(None, "a/SCHEMA.AVRO", ""), Ok(Format::Avro));
     }
 }

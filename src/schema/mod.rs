@@ -1,12 +1,15 @@
 //! Schema compatibility: the strategy a caller picks, the typed errors, and the seam every
 //! format plugs into ([`Format`]: detect, compare, locate). The verdict model shared by every
 //! format is in [`verdict`]; each format's walker and rules table live in their own module
-//! (`json_schema`). Nothing here reads files or prints.
+//! (`json_schema`, `avro`, `protobuf`). Nothing here reads files or prints: a format that
+//! imports other files is handed them through [`Files`].
 
+pub mod avro;
 pub mod explain;
 pub mod format;
 pub mod json_schema;
 pub mod located;
+pub mod protobuf;
 pub mod verdict;
 
 use std::fmt;
@@ -15,7 +18,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 pub use explain::explain;
-pub use format::{Document, Format, Undetected};
+pub use format::{Document, Files, Format, Undetected};
+pub use protobuf::ProtoRules;
 pub use verdict::{Change, Effect, Op, OpKind, Rule, Verdict, judge};
 
 /// How deep a schema may nest (containers in its text, and schema nesting plus `$ref` hops in
@@ -25,9 +29,17 @@ pub use verdict::{Change, Effect, Op, OpKind, Rule, Verdict, judge};
 /// overflowing the stack.
 pub const MAX_DEPTH: usize = 128;
 
+/// Knobs of a comparison that do not depend on the strategy. Each format reads the ones that
+/// concern it and ignores the rest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Which `buf breaking` category judges Protobuf changes.
+    pub proto_rules: ProtoRules,
+}
+
 /// Which questions the compatibility check asks (Confluent Schema Registry meanings).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Strategy {
     /// A reader on the new schema must accept data written with the old one.
     Backward,
@@ -38,14 +50,33 @@ pub enum Strategy {
     Full,
     /// Report changes, never call anything breaking.
     None,
+    /// Backward against every earlier schema of the message, not only the baseline's.
+    BackwardTransitive,
+    /// Forward against every earlier schema of the message.
+    ForwardTransitive,
+    /// Full against every earlier schema of the message.
+    FullTransitive,
 }
 
 impl Strategy {
+    /// The four questions a single comparison answers (the transitive strategies ask them of
+    /// more comparisons).
     pub const ALL: [Strategy; 4] = [
         Strategy::Backward,
         Strategy::Forward,
         Strategy::Full,
         Strategy::None,
+    ];
+
+    /// Every strategy, transitive ones included.
+    pub const NAMED: [Strategy; 7] = [
+        Strategy::Backward,
+        Strategy::Forward,
+        Strategy::Full,
+        Strategy::None,
+        Strategy::BackwardTransitive,
+        Strategy::ForwardTransitive,
+        Strategy::FullTransitive,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -54,17 +85,35 @@ impl Strategy {
             Strategy::Forward => "forward",
             Strategy::Full => "full",
             Strategy::None => "none",
+            Strategy::BackwardTransitive => "backward-transitive",
+            Strategy::ForwardTransitive => "forward-transitive",
+            Strategy::FullTransitive => "full-transitive",
         }
+    }
+
+    /// The question one comparison asks: the strategy without `-transitive`.
+    pub fn single(self) -> Strategy {
+        match self {
+            Strategy::BackwardTransitive => Strategy::Backward,
+            Strategy::ForwardTransitive => Strategy::Forward,
+            Strategy::FullTransitive => Strategy::Full,
+            other => other,
+        }
+    }
+
+    /// Whether the candidate is also compared with every earlier schema of the message.
+    pub fn is_transitive(self) -> bool {
+        self != self.single()
     }
 
     /// Whether this strategy asks the backward question (new reader, old data).
     pub fn checks_backward(self) -> bool {
-        matches!(self, Strategy::Backward | Strategy::Full)
+        matches!(self.single(), Strategy::Backward | Strategy::Full)
     }
 
     /// Whether this strategy asks the forward question (old reader, new data).
     pub fn checks_forward(self) -> bool {
-        matches!(self, Strategy::Forward | Strategy::Full)
+        matches!(self.single(), Strategy::Forward | Strategy::Full)
     }
 }
 
@@ -74,22 +123,21 @@ impl fmt::Display for Strategy {
     }
 }
 
-/// A strategy name that is not one of backward, forward, full, none.
+/// A strategy name that is not one of the known ones.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown strategy `{0}`: use one of backward, forward, full, none")]
+#[error(
+    "unknown strategy `{0}`: use one of backward, forward, full, none, backward-transitive, forward-transitive, full-transitive"
+)]
 pub struct UnknownStrategy(pub String);
 
 impl FromStr for Strategy {
     type Err = UnknownStrategy;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        match text {
-            "backward" => Ok(Strategy::Backward),
-            "forward" => Ok(Strategy::Forward),
-            "full" => Ok(Strategy::Full),
-            "none" => Ok(Strategy::None),
-            other => Err(UnknownStrategy(other.to_owned())),
-        }
+        Strategy::NAMED
+            .into_iter()
+            .find(|strategy| strategy.as_str() == text)
+            .ok_or_else(|| UnknownStrategy(text.to_owned()))
     }
 }
 
@@ -139,6 +187,17 @@ pub enum Error {
         column: usize,
         message: String,
     },
+    /// It parses in its syntax but breaks a rule of the format: for Avro an unknown named type,
+    /// a default of the wrong type, duplicate field names, two union branches of one type, an
+    /// invalid name or symbol.
+    #[error("invalid {format} schema at line {line}: {message}")]
+    Invalid {
+        format: Format,
+        /// The file, as the caller named it in its [`Document`].
+        file: String,
+        line: usize,
+        message: String,
+    },
     /// It parses, but it is not a schema of the format (an example payload, say).
     #[error("{}", not_a_schema(*format))]
     NotASchema { format: Format },
@@ -147,6 +206,17 @@ pub enum Error {
         "schema nests deeper than {limit} levels at {path}; flatten it or split it into definitions"
     )]
     TooDeep { path: String, limit: usize },
+    /// A file imports another that is neither built in nor among the files at hand.
+    #[error(
+        "`{file}` imports `{import}`, which is not in the same revision (looked beside `{file}` and at the catalog root)"
+    )]
+    UnresolvedImport {
+        format: Format,
+        /// The importing file.
+        file: String,
+        /// The import as written.
+        import: String,
+    },
 }
 
 fn not_a_schema(format: Format) -> &'static str {
@@ -154,6 +224,10 @@ fn not_a_schema(format: Format) -> &'static str {
         Format::JsonSchema => {
             "not a JSON Schema: expected a boolean or an object with at least one of $schema, type, properties, items, required, enum, oneOf, anyOf, allOf, $ref, definitions, $defs"
         }
+        Format::Avro => {
+            "not an Avro schema: expected a type name, an object with `type` or a union array"
+        }
+        Format::Protobuf => "not a Protobuf file",
     }
 }
 
@@ -163,9 +237,16 @@ mod tests {
 
     #[test]
     fn strategy_parses_and_rejects() {
-        for strategy in Strategy::ALL {
+        for strategy in Strategy::NAMED {
             assert_eq!(strategy.as_str().parse::<Strategy>(), Ok(strategy));
+            assert_eq!(
+                serde_json::to_value(strategy).unwrap(),
+                serde_json::json!(strategy.as_str())
+            );
         }
+        assert!(
+            Strategy::FullTransitive.checks_backward() && Strategy::FullTransitive.is_transitive()
+        );
         let error = "Full".parse::<Strategy>().unwrap_err();
         assert!(error.to_string().contains("backward, forward, full, none"));
     }

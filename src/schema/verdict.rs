@@ -13,6 +13,10 @@ use super::{Direction, Strategy};
 pub enum Effect {
     Safe,
     Breaks,
+    /// This direction does not break by itself, but the format's reference rejects the change
+    /// as a whole (Protobuf: `buf breaking`), so every strategy that checks anything calls it
+    /// breaking; the direction reported is the column that says [`Effect::Breaks`].
+    Flagged,
 }
 
 /// One row of a rules table: a kind of change and what it does to each direction.
@@ -31,8 +35,18 @@ pub struct Rule {
 }
 
 impl Rule {
-    /// The directions this rule breaks under `strategy`.
+    /// The directions this rule breaks under `strategy`. A rule with a [`Effect::Flagged`]
+    /// column breaks under every strategy but `none`, in the direction that truly breaks.
     pub fn breaks(&self, strategy: Strategy) -> Option<Direction> {
+        if self.backward == Effect::Flagged || self.forward == Effect::Flagged {
+            return match strategy {
+                Strategy::None => None,
+                _ => Direction::from_flags(
+                    self.backward == Effect::Breaks,
+                    self.forward == Effect::Breaks,
+                ),
+            };
+        }
         Direction::from_flags(
             strategy.checks_backward() && self.backward == Effect::Breaks,
             strategy.checks_forward() && self.forward == Effect::Breaks,
@@ -127,6 +141,7 @@ pub fn markdown_table(rules: &[Rule]) -> String {
     let word = |effect: Effect| match effect {
         Effect::Safe => "ok",
         Effect::Breaks => "breaking",
+        Effect::Flagged => "flagged",
     };
     let mut out =
         String::from("| Change | `backward` | `forward` | Kind |\n| --- | --- | --- | --- |\n");
@@ -192,6 +207,23 @@ mod tests {
             judge(both(), Strategy::Backward).direction,
             Some(Direction::Backward)
         );
+    }
+
+    #[test]
+    fn a_flagged_rule_breaks_every_checking_strategy_in_its_own_direction() {
+        const ONE_SIDED: Rule = Rule {
+            id: "test.one-sided",
+            backward: Effect::Breaks,
+            forward: Effect::Flagged,
+            reason: "r",
+            change: "c",
+        };
+        for strategy in [Strategy::Backward, Strategy::Forward, Strategy::Full] {
+            let verdict = judge(vec![change(&ONE_SIDED)], strategy);
+            assert!(verdict.breaking, "{strategy}");
+            assert_eq!(verdict.direction, Some(Direction::Backward), "{strategy}");
+        }
+        assert!(!judge(vec![change(&ONE_SIDED)], Strategy::None).breaking);
     }
 
     #[test]

@@ -202,6 +202,9 @@ pub fn read(path: &str, text: &str, load: Load<'_>) -> Result<Result<Parsed, Str
     {
         map.insert(FILES_KEY.to_owned(), Value::Object(bundled));
     }
+    if kind == Kind::OpenApi30 {
+        nullable_as_type(&mut root);
+    }
     Ok(Ok(Parsed {
         kind,
         version,
@@ -313,6 +316,32 @@ impl Bundler<'_> {
         };
         self.files.insert(file.to_owned(), outcome.clone());
         outcome
+    }
+}
+
+/// OpenAPI 3.0's `nullable: true` says what 3.1 (and JSON Schema) write as a `null` type:
+/// `{type: string, nullable: true}` becomes `{type: [string, "null"]}`, so the schema engine,
+/// which reads JSON Schema only, sees the values the schema accepts. Only 3.0 schema objects
+/// use `nullable`; a schema without a `type` already accepts `null`.
+fn nullable_as_type(root: &mut Value) {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                if map.get("nullable") == Some(&Value::Bool(true))
+                    && let Some(Value::String(kind)) = map.get("type").cloned()
+                {
+                    map.insert(
+                        "type".into(),
+                        Value::Array(vec![Value::String(kind), Value::String("null".into())]),
+                    );
+                    map.shift_remove("nullable");
+                }
+                stack.extend(map.values_mut());
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 //! walker reports every change at its real place in the document, compares a definition shared
 //! by many bodies once, and follows refs into `components` (and bundled files) on its own. A
 //! change is then given the role of every body that reaches its place: a component used by an
-//! input and an output is judged in both roles. Other formats (Avro once it lands) get their
+//! input and an output is judged in both roles. Other formats (Avro, Protobuf) get their
 //! payload as JSON text through the same `Format` seam as message schemas.
 
 use std::collections::BTreeSet;
@@ -117,21 +117,27 @@ pub fn compare_bodies(
     if json.is_empty() {
         return Ok(());
     }
-    let wrap = |at: &Option<String>| match at {
+    // Each wrapper refs the body where it really is (through any chain of refs), since the
+    // walker reports a pair of refs at the first definition it enters.
+    let wrap = |parsed: &Parsed, at: &Option<String>| match at {
         Some(at) => {
+            let target = match parsed.root.pointer(at).map(|node| follow(parsed, node, at)) {
+                Some(Target::Found(_, resolved)) => resolved,
+                _ => at.clone(),
+            };
             let mut reference = Map::new();
-            reference.insert("$ref".into(), Value::String(format!("#{at}")));
+            reference.insert("$ref".into(), Value::String(format!("#{target}")));
             Value::Object(reference)
         }
         None => Value::Bool(true),
     };
     let before_props: Map<String, Value> = json
         .iter()
-        .map(|&i| (i.to_string(), wrap(&bodies[i].before)))
+        .map(|&i| (i.to_string(), wrap(before, &bodies[i].before)))
         .collect();
     let after_props: Map<String, Value> = json
         .iter()
-        .map(|&i| (i.to_string(), wrap(&bodies[i].after)))
+        .map(|&i| (i.to_string(), wrap(after, &bodies[i].after)))
         .collect();
     let saved_before = install(&mut before.root, before_props);
     let saved_after = install(&mut after.root, after_props);
@@ -340,6 +346,8 @@ fn other_format(
             .pointer(at)
             .ok_or_else(|| "the schema is not in the document".to_owned())?;
         match follow(parsed, node, at) {
+            // A schema written as text in the document (a `.proto` source) is that text.
+            Target::Found(Value::String(source), _) => Ok(source.clone()),
             Target::Found(value, _) => Ok(value.to_string()),
             Target::Unresolved(_, why) => Err(why),
         }
@@ -353,14 +361,9 @@ fn other_format(
     };
     let name = format!("{file}#{place}");
     let changes = format.changes(
-        Document {
-            path: &name,
-            text: &old,
-        },
-        Document {
-            path: &name,
-            text: &new,
-        },
+        Document::new(&name, &old),
+        Document::new(&name, &new),
+        &crate::schema::Options::default(),
     );
     match changes {
         Ok(changes) => {

@@ -26,6 +26,7 @@ fn every_command_help_is_snapshotted() {
         &["hook", "install"],
         &["hook", "uninstall"],
         &["completions"],
+        &["ack"],
     ];
     for args in commands {
         let name = if args.is_empty() {

@@ -363,15 +363,15 @@ fn examples_default_walk_equals_pairwise_diffs() {
             .map(|id| CommitId(gix::ObjectId::from_hex(id.as_bytes()).expect("a commit id")))
     };
     for entry in &entries {
-        let (a, a_files) =
-            history::read_and_build(&repo, commit(&entry["parent"]), &options, &cache)
-                .expect("parent catalog");
-        let (b, b_files) =
-            history::read_and_build(&repo, commit(&entry["commit"]), &options, &cache)
-                .expect("commit catalog");
+        let read = |at| {
+            let files = history::read_at(&repo, commit(at), &options).expect("a catalog");
+            let built = history::build_files(&files, commit(at), &options, &cache);
+            (built, files)
+        };
+        let ((a, a_files), (b, b_files)) = (read(&entry["parent"]), read(&entry["commit"]));
         let pair = diff::diff_with_files(
-            (&a.index, diff::Files::Set(&a_files)),
-            (&b.index, diff::Files::Set(&b_files)),
+            (&a.index, &a_files),
+            (&b.index, &b_files),
             &options.diff,
             &diff::VerdictCache::default(),
         );

@@ -8,10 +8,15 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod avro;
+mod cache;
 mod diff;
 mod guard;
 mod help;
 mod hook;
 mod index;
 mod log;
+mod policy;
+mod protobuf;
+mod reference_rules;
 mod spec;

@@ -353,6 +353,44 @@ fn a_payload_made_stricter_and_an_operation_removed_hurt_their_parties() {
         markdown.contains("#### Breaking specification changes"),
         "{markdown}"
     );
+
+    // SARIF: one error per breaking op at its line, with the policy's fingerprint; acknowledging
+    // both lets the check pass.
+    let sarif: serde_json::Value = serde_json::from_slice(
+        &run_diff(&repo.path(), &["main~1..main", "--format", "sarif"]).stdout,
+    )
+    .expect("SARIF");
+    let results: Vec<&serde_json::Value> = sarif["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .is_some_and(|uri| uri.starts_with(SERVICE))
+        })
+        .collect();
+    assert_eq!(results.len(), 2, "{sarif}");
+    let required = results
+        .iter()
+        .find(|r| r["ruleId"] == "required.added")
+        .expect("the payload's break");
+    assert_eq!(
+        required["locations"][0]["physicalLocation"]["region"]["startLine"],
+        line
+    );
+    for result in &results {
+        let fingerprint = result["partialFingerprints"]["catalogDiff/v1"]
+            .as_str()
+            .expect("a fingerprint");
+        let out = run_diff(
+            &repo.path(),
+            &["ack", fingerprint, "--reason", "clients moved"],
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    let out = run_diff(&repo.path(), &["HEAD~1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
 }
 
 /// The line of `total:` under `OrderCreated` in the AsyncAPI file.

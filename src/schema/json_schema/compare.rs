@@ -1,22 +1,42 @@
 //! The JSON Schema walker: given a before and an after document, list every change as a
-//! [`Change`] with a [`ChangeKind`] and a JSON pointer to where it happened. It says *what*
-//! changed and *where*; whether that breaks anyone is the rules table's business (`rules.rs`).
+//! [`Change`] with a [`ChangeKind`], an op verb and a JSON pointer to where it happened. It says
+//! *what* changed and *where*; whether that breaks anyone is the rules table's business
+//! (`rules.rs`).
 //!
-//! Paths point into the after document. When the after side reaches a node through a local
-//! `$ref`, the path is the definition's own path, so a change inside a shared definition is
-//! reported once there. Pairs of nodes reached through a `$ref` are compared at most once, which
-//! is also what makes recursive definitions terminate. Definitions are only compared through the
-//! refs that use them: an unused or renamed definition changes no accepted value.
+//! The walk is the one `@eventcatalog/diff` 0.1.0 does, so the op list is the reference's, op for
+//! op and in the same order (README, "JSON output"; issue #14):
 //!
-//! Keywords next to a `$ref` are compared at the referring node's path (2020-12 semantics).
-//! Known simplifications: JSON pointers in refs are not percent-decoded; anchors (`#name`) are
-//! compared as text like external refs; keywords outside the spec's lists (vendor `x-` keys,
-//! `contentMediaType`, ...) are treated as annotations.
+//! * At each pair of nodes the keywords are compared in a fixed order: `deprecated`, `type`,
+//!   `enum`/`const`, the constraint families, `properties`, `required`, `additionalProperties`,
+//!   `items`/`prefixItems`, `oneOf`, `anyOf`, `allOf`, then the keywords nobody reasons about.
+//!   Annotations (`title`, `description`, `examples`, `$comment`, `default`, `$id`, `$schema`,
+//!   vendor keys ...) are never compared.
+//! * The verb says what happened to the thing at the path: `add` when there is only an after
+//!   value, `remove` when there is only a before value, `replace` otherwise. So `property.*`,
+//!   `enum.value.*`, `enum.added`/`removed`, branches and tuple items are `add`/`remove`;
+//!   `required.*`, `type.*`, `additionalProperties.*`, `schema.*` and `constraint.changed` are
+//!   `replace`; `constraint.tightened`/`loosened` and `keyword.changed` follow the keyword.
+//! * A property that appears or disappears gets its `property.*` op, and `required` is compared
+//!   on its own afterwards, so a required property that appears also gets `required.added`.
+//! * `const: X` is `enum: [X]`, reported at `.../enum`.
+//! * `$ref`: when both sides are local refs, the pair of targets is compared once, at the after
+//!   ref's own pointer (`/definitions/Address/...`; for a chain, the first definition the chain
+//!   enters); a pair already compared is skipped, which also ends recursive definitions. When
+//!   only one side is a ref, it is resolved and compared at the position's own path. A ref that
+//!   cannot be followed (another file) stays in place and is compared as a `$ref` keyword.
+//! * Union and `allOf` branches: identical branches are matched wherever they sit; the rest are
+//!   paired by position and walked when as many are left on each side, else reported as added or
+//!   removed.
+//!
+//! Where the reference itself would throw (a schema node that is `null`, a number or a string),
+//! the node is read as `{}`. Recursion is bounded by [`MAX_DEPTH`], which the reference has no
+//! need of.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
+use crate::json_text::js_number;
 use crate::schema::verdict::OpKind;
 use crate::schema::{Error, MAX_DEPTH};
 
@@ -35,19 +55,29 @@ pub struct Change {
     pub after: Option<Value>,
 }
 
-/// Keywords that only annotate: changing them changes no accepted value.
-const ANNOTATIONS: &[&str] = &[
-    "title",
-    "description",
-    "examples",
-    "$comment",
-    "$id",
-    "$schema",
-    "default",
+/// Numeric lower bounds: raising one tightens.
+const LOWER_BOUNDS: &[&str] = &[
+    "minLength",
+    "minimum",
+    "exclusiveMinimum",
+    "minItems",
+    "minProperties",
 ];
+/// Numeric upper bounds: lowering one tightens.
+const UPPER_BOUNDS: &[&str] = &[
+    "maxLength",
+    "maximum",
+    "exclusiveMaximum",
+    "maxItems",
+    "maxProperties",
+];
+/// Present means constrained; a different value is a different constraint.
+const PRESENCE_CONSTRAINTS: &[&str] = &["pattern", "format", "multipleOf"];
 
-/// Keywords whose meaning we do not reason about; any change is `keyword.changed`.
+/// Keywords whose meaning we do not reason about; any change is `keyword.changed`. A `$ref`
+/// still here is one that could not be followed.
 const UNREASONED: &[&str] = &[
+    "$ref",
     "patternProperties",
     "propertyNames",
     "not",
@@ -65,62 +95,14 @@ const UNREASONED: &[&str] = &[
     "additionalItems",
 ];
 
-/// Numeric lower bounds: raising one tightens.
-const LOWER_BOUNDS: &[&str] = &[
-    "minLength",
-    "minItems",
-    "minProperties",
-    "minimum",
-    "exclusiveMinimum",
-];
-/// Numeric upper bounds: lowering one tightens.
-const UPPER_BOUNDS: &[&str] = &[
-    "maxLength",
-    "maxItems",
-    "maxProperties",
-    "maximum",
-    "exclusiveMaximum",
-];
-/// Constraints whose values cannot be ordered: any edit is `constraint.changed`.
-const OPAQUE_CONSTRAINTS: &[&str] = &["pattern", "format", "multipleOf"];
-const COMBINATORS: &[&str] = &["oneOf", "anyOf", "allOf"];
-
-/// Keywords that restrict values besides the constraint lists above; an object with none of
-/// them (and none of those) accepts anything, like `true`.
-const STRUCTURAL: &[&str] = &[
-    "type",
-    "enum",
-    "const",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "prefixItems",
-    "$ref",
-    "uniqueItems",
-];
-
-/// Whether `keyword` restricts the values a schema accepts.
-fn is_assertion(keyword: &str) -> bool {
-    [
-        STRUCTURAL,
-        COMBINATORS,
-        LOWER_BOUNDS,
-        UPPER_BOUNDS,
-        OPAQUE_CONSTRAINTS,
-        UNREASONED,
-    ]
-    .iter()
-    .any(|list| list.contains(&keyword))
-}
-
-/// Every JSON type name; an absent `type` means all of them.
-const ALL_TYPES: &[&str] = &["null", "boolean", "object", "array", "number", "string"];
+/// How many refs a chain may pass through before it is taken for a loop (accepts anything).
+const MAX_REF_HOPS: usize = 32;
 
 static TRUE: Value = Value::Bool(true);
+static NO_ITEMS: Vec<Value> = Vec::new();
 
-/// Compare two JSON Schema documents and list what changed. Fails only when a document nests
-/// deeper than [`MAX_DEPTH`].
+/// Compare two JSON Schema documents and list what changed. Fails only when a document (or the
+/// walk through its refs) nests deeper than [`MAX_DEPTH`].
 pub fn compare(before: &Value, after: &Value) -> Result<Vec<Change>, Error> {
     check_depth(before)?;
     check_depth(after)?;
@@ -130,8 +112,8 @@ pub fn compare(before: &Value, after: &Value) -> Result<Vec<Change>, Error> {
         changes: Vec::new(),
         seen: HashSet::new(),
     };
-    walker.node(before, "", after, "", 0)?;
-    Ok(dedupe(walker.changes))
+    walker.walk(before, after, String::new(), 0)?;
+    Ok(walker.changes)
 }
 
 /// Refuse documents deeper than the limit up front, iteratively, so no later recursion
@@ -154,133 +136,171 @@ fn check_depth(root: &Value) -> Result<(), Error> {
     Ok(())
 }
 
-/// The same definition can be reached from several places that are not `$ref` pairs
-/// (for example the same ref under two branches paired differently); report each change once.
-fn dedupe(changes: Vec<Change>) -> Vec<Change> {
-    let mut seen = HashSet::new();
-    changes
-        .into_iter()
-        .filter(|change| {
-            let key = (
-                change.kind,
-                change.path.clone(),
-                change.keyword.clone(),
-                change.op,
-                change.before.as_ref().map(canon_value),
-                change.after.as_ref().map(canon_value),
-            );
-            seen.insert(key)
-        })
-        .collect()
+/// A schema node read as an object: keyword look-ups on anything that is not an object find
+/// nothing, as they do on a JavaScript array.
+#[derive(Clone, Copy)]
+struct Node<'a>(Option<&'a Map<String, Value>>);
+
+impl<'a> Node<'a> {
+    fn of(value: &'a Value) -> Node<'a> {
+        Node(value.as_object())
+    }
+
+    fn get(self, keyword: &str) -> Option<&'a Value> {
+        self.0.and_then(|map| map.get(keyword))
+    }
+
+    fn is_true(self, keyword: &str) -> bool {
+        self.get(keyword) == Some(&Value::Bool(true))
+    }
+
+    fn array(self, keyword: &str) -> Option<&'a Vec<Value>> {
+        self.get(keyword).and_then(Value::as_array)
+    }
 }
 
-/// A node after following local refs.
-enum Resolved<'a> {
-    /// A schema, its location in its own document, and whether a ref was followed to reach it.
-    Local(&'a Value, String, bool),
-    /// A ref we cannot follow (another file, or a local pointer that goes nowhere).
-    External(&'a str),
+/// A local ref (`#/...`), the only kind that is followed.
+fn local_ref(value: &Value) -> Option<&str> {
+    value
+        .get("$ref")
+        .and_then(Value::as_str)
+        .filter(|reference| reference.starts_with("#/"))
 }
 
-/// Follow `$ref` chains to local targets. A chain longer than the depth limit is a loop of refs
-/// that never reaches a schema; it is treated like an unfollowable ref and compared as text.
-fn resolve<'a>(root: &'a Value, value: &'a Value, location: &str) -> Resolved<'a> {
-    let mut current = value;
-    let mut current_location = location.to_owned();
-    let mut followed = false;
-    let mut first_ref = None;
-    for _ in 0..MAX_DEPTH {
-        let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
-            return Resolved::Local(current, current_location, followed);
-        };
-        first_ref.get_or_insert(reference);
-        let Some(fragment) = reference.strip_prefix('#') else {
-            return Resolved::External(reference);
-        };
-        if !fragment.is_empty() && !fragment.starts_with('/') {
-            // An anchor (`#name`): not resolvable without an anchor index; compare as text.
-            return Resolved::External(reference);
-        }
-        match root.pointer(fragment) {
-            Some(target) => {
-                current = target;
-                current_location = fragment.to_owned();
-                followed = true;
-            }
-            None => return Resolved::External(reference),
+/// Follow a local ref, and the refs its target makes, to a schema. A target that does not exist,
+/// or a chain that never ends, accepts anything (`true`).
+fn resolve_ref<'a>(root: &'a Value, reference: &str) -> &'a Value {
+    let mut target = resolve_pointer(root, reference);
+    for _ in 0..MAX_REF_HOPS {
+        match local_ref(target) {
+            None => return target,
+            Some(next) => target = resolve_pointer(root, next),
         }
     }
-    Resolved::External(first_ref.unwrap_or(""))
+    &TRUE
 }
 
-/// Escape one JSON pointer segment.
+fn resolve_pointer<'a>(root: &'a Value, reference: &str) -> &'a Value {
+    let mut current = root;
+    for segment in reference[2..].split('/') {
+        let segment = segment.replace("~1", "/").replace("~0", "~");
+        current = match current {
+            Value::Object(map) => match map.get(&segment) {
+                Some(next) => next,
+                None => return &TRUE,
+            },
+            Value::Array(items) => match segment.parse::<usize>().ok().and_then(|i| items.get(i)) {
+                Some(next) => next,
+                None => return &TRUE,
+            },
+            _ => return &TRUE,
+        };
+    }
+    current
+}
+
+/// RFC 6901: `~` becomes `~0` and `/` becomes `~1` inside a pointer segment.
 fn escape(segment: &str) -> String {
-    if segment.contains(['~', '/']) {
-        segment.replace('~', "~0").replace('/', "~1")
-    } else {
-        segment.to_owned()
-    }
+    segment.replace('~', "~0").replace('/', "~1")
 }
 
-fn child(base: &str, segment: &str) -> String {
-    format!("{base}/{}", escape(segment))
-}
-
-/// The set of JSON types a schema object admits; `None` means "any type".
-fn type_set(object: &Map<String, Value>) -> Option<HashSet<String>> {
-    let mut types: HashSet<String> = match object.get("type")? {
-        Value::String(name) => std::iter::once(name.clone()).collect(),
-        Value::Array(names) => names
-            .iter()
-            .map(|name| {
-                name.as_str()
-                    .map(str::to_owned)
-                    .unwrap_or_else(|| name.to_string())
-            })
-            .collect(),
-        other => std::iter::once(other.to_string()).collect(),
-    };
-    // OpenAPI-style `nullable: true` is a type-array `null` by another name.
-    if object.get("nullable") == Some(&Value::Bool(true)) {
-        types.insert("null".to_owned());
-    }
-    Some(types)
-}
-
-/// Whether every value admitted by `inner` is admitted by `outer` (integers are numbers).
-fn types_within(inner: &Option<HashSet<String>>, outer: &Option<HashSet<String>>) -> bool {
-    let Some(outer) = outer else { return true };
-    let covers =
-        |name: &str| outer.contains(name) || (name == "integer" && outer.contains("number"));
-    match inner {
-        Some(inner) => inner.iter().all(|name| covers(name)),
-        None => ALL_TYPES.iter().all(|name| covers(name)),
-    }
-}
-
-/// The allowed values of a node (`const` counts as a one-value enum) and the keyword used.
-fn allowed_values(object: &Map<String, Value>) -> Option<(&'static str, Vec<&Value>)> {
-    if let Some(value) = object.get("const") {
-        return Some(("const", vec![value]));
-    }
-    match object.get("enum")? {
-        Value::Array(values) => Some(("enum", values.iter().collect())),
-        other => Some(("enum", vec![other])),
-    }
-}
-
-fn string_list(value: Option<&Value>) -> Vec<&str> {
+/// The entries of an object in JavaScript's `Object.keys` order: integer-like keys first, in
+/// ascending order, then the others as written. Arrays list their items under their indexes.
+fn entries(value: Option<&Value>) -> Vec<(String, &Value)> {
     match value {
-        Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
+        Some(Value::Object(map)) => {
+            let mut integers: Vec<(u32, &String, &Value)> = Vec::new();
+            let mut others = Vec::new();
+            for (key, item) in map {
+                match array_index(key) {
+                    Some(index) => integers.push((index, key, item)),
+                    None => others.push((key.clone(), item)),
+                }
+            }
+            integers.sort_by_key(|(index, ..)| *index);
+            integers
+                .into_iter()
+                .map(|(_, key, item)| (key.clone(), item))
+                .chain(others)
+                .collect()
+        }
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| (i.to_string(), item))
+            .collect(),
         _ => Vec::new(),
     }
 }
 
-fn is_trivial(object: &Map<String, Value>) -> bool {
-    !object.keys().any(|key| is_assertion(key))
+/// A key JavaScript orders as an array index: a canonical decimal below 2^32 - 1.
+fn array_index(key: &str) -> Option<u32> {
+    if key.is_empty() || (key.len() > 1 && key.starts_with('0')) {
+        return None;
+    }
+    if !key.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    key.parse::<u32>().ok().filter(|index| *index < u32::MAX)
 }
 
-/// A canonical text for a data value: object keys sorted, numbers with equal values equal.
+/// The `required` names, first occurrence first (a JavaScript `Set`).
+fn required_of(node: Node<'_>) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for name in node.array("required").into_iter().flatten() {
+        if let Some(name) = name.as_str()
+            && !names.contains(&name)
+        {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// The types a node allows; `None` when it has no `type`. Non-string entries compare as text.
+fn types_of(node: Node) -> Option<Vec<String>> {
+    let name = |value: &Value| {
+        value
+            .as_str()
+            .map_or_else(|| canon_value(value), str::to_owned)
+    };
+    match node.get("type")? {
+        Value::Array(items) => Some(items.iter().map(name).collect()),
+        other => Some(vec![name(other)]),
+    }
+}
+
+/// Does `outer` accept every value `inner` accepts? `number` covers `integer`.
+fn covers(outer: &[String], inner: &[String]) -> bool {
+    inner.iter().all(|kind| {
+        outer.contains(kind) || (kind == "integer" && outer.iter().any(|o| o == "number"))
+    })
+}
+
+/// The allowed values: `enum` when it is a list, else `[const]` when there is a `const`.
+fn enum_of(node: Node) -> Option<Vec<Value>> {
+    if let Some(values) = node.array("enum") {
+        return Some(values.clone());
+    }
+    node.get("const").map(|value| vec![value.clone()])
+}
+
+/// A number keyword's value; anything that is not a number counts as absent.
+fn number(value: Option<&Value>) -> Option<f64> {
+    value.and_then(Value::as_f64)
+}
+
+/// The verb for a change with these sides.
+fn op_for(before: bool, after: bool) -> OpKind {
+    match (before, after) {
+        (false, true) => OpKind::Add,
+        (true, false) => OpKind::Remove,
+        _ => OpKind::Replace,
+    }
+}
+
+/// Deterministic text for a JSON value: keys sorted, numbers as JavaScript prints them, so two
+/// structurally equal values give the same text whatever their key order.
 pub fn canon_value(value: &Value) -> String {
     let mut out = String::new();
     write_value(value, &mut out);
@@ -289,18 +309,20 @@ pub fn canon_value(value: &Value) -> String {
 
 fn write_value(value: &Value, out: &mut String) {
     match value {
-        Value::Number(number) => match number.as_f64() {
-            // 1 and 1.0 are the same JSON Schema value.
-            Some(float) if float.fract() == 0.0 && float.abs() < 9.0e15 => {
-                out.push_str(&format!("{}", float as i64))
-            }
-            _ => out.push_str(&number.to_string()),
+        Value::Null => out.push_str("null"),
+        Value::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if f.is_finite() => out.push_str(&js_number(f)),
+            _ => out.push_str(&n.to_string()),
         },
+        Value::String(text) => out.push_str(&Value::String(text.clone()).to_string()),
         Value::Array(items) => {
             out.push('[');
-            for item in items {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
                 write_value(item, out);
-                out.push(',');
             }
             out.push(']');
         }
@@ -308,89 +330,41 @@ fn write_value(value: &Value, out: &mut String) {
             let mut keys: Vec<&String> = map.keys().collect();
             keys.sort();
             out.push('{');
-            for key in keys {
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
                 out.push_str(&Value::String(key.clone()).to_string());
                 out.push(':');
                 write_value(&map[key], out);
-                out.push(',');
             }
             out.push('}');
         }
-        other => out.push_str(&other.to_string()),
     }
 }
 
-/// A canonical text for a schema: annotations dropped, and the order of `properties`,
-/// `required`, `enum` and union branches ignored, so that equal texts accept equal values.
-pub fn canon_schema(value: &Value) -> String {
-    let Value::Object(map) = value else {
-        return canon_value(value);
-    };
-    let mut parts: Vec<String> = Vec::new();
-    for (key, item) in map {
-        if ANNOTATIONS.contains(&key.as_str()) {
-            continue;
-        }
-        let text = match (key.as_str(), item) {
-            (
-                "properties" | "patternProperties" | "definitions" | "$defs" | "dependentSchemas",
-                Value::Object(named),
-            ) => {
-                let mut entries: Vec<String> = named
-                    .iter()
-                    .map(|(name, schema)| {
-                        format!("{}:{}", Value::String(name.clone()), canon_schema(schema))
-                    })
-                    .collect();
-                entries.sort();
-                format!("{{{}}}", entries.join(","))
-            }
-            ("enum" | "required" | "type", Value::Array(values)) => {
-                let mut entries: Vec<String> = values.iter().map(canon_value).collect();
-                entries.sort();
-                entries.dedup();
-                format!("[{}]", entries.join(","))
-            }
-            ("oneOf" | "anyOf" | "allOf", Value::Array(branches)) => {
-                let mut entries: Vec<String> = branches.iter().map(canon_schema).collect();
-                entries.sort();
-                format!("[{}]", entries.join(","))
-            }
-            ("items" | "prefixItems", Value::Array(positions)) => {
-                format!(
-                    "[{}]",
-                    positions
-                        .iter()
-                        .map(canon_schema)
-                        .collect::<Vec<_>>()
-                        .join(",")
-                )
-            }
-            ("const" | "examples" | "dependentRequired" | "dependencies", _) => canon_value(item),
-            (_, Value::Object(_)) | (_, Value::Bool(_)) => canon_schema(item),
-            _ => canon_value(item),
-        };
-        parts.push(format!("{}:{}", Value::String(key.clone()), text));
+fn same(before: Option<&Value>, after: Option<&Value>) -> bool {
+    match (before, after) {
+        (None, None) => true,
+        (Some(before), Some(after)) => canon_value(before) == canon_value(after),
+        _ => false,
     }
-    parts.sort();
-    format!("{{{}}}", parts.join(","))
 }
 
 struct Walker<'a> {
     before_root: &'a Value,
     after_root: &'a Value,
     changes: Vec<Change>,
-    /// (before location, after location) pairs already compared after following a ref.
+    /// `before ref|after ref` pairs already compared.
     seen: HashSet<(String, String)>,
 }
 
 impl<'a> Walker<'a> {
-    fn push(
+    fn emit(
         &mut self,
         kind: ChangeKind,
         path: String,
         keyword: &str,
-        op: OpKind,
         before: Option<&Value>,
         after: Option<&Value>,
     ) {
@@ -398,261 +372,194 @@ impl<'a> Walker<'a> {
             kind,
             path,
             keyword: keyword.to_owned(),
-            op,
+            op: op_for(before.is_some(), after.is_some()),
             before: before.cloned(),
             after: after.cloned(),
         });
     }
 
-    /// Compare two schema nodes found at `before_at` / `after_at` in their documents.
-    fn node(
+    /// Compare two schema nodes met at `pointer`.
+    fn walk(
         &mut self,
-        before: &Value,
-        before_at: &str,
-        after: &Value,
-        after_at: &str,
+        before: &'a Value,
+        after: &'a Value,
+        pointer: String,
         depth: usize,
     ) -> Result<(), Error> {
         if depth > MAX_DEPTH {
             return Err(Error::TooDeep {
-                path: after_at.to_owned(),
+                path: pointer,
                 limit: MAX_DEPTH,
             });
         }
-        // Keywords next to a `$ref` apply as well (2020-12; draft-07 ignored them, so comparing
-        // them errs towards reporting). They belong to the referring node, not the definition,
-        // so they are compared at this node's own path. An inline side has no siblings: its
-        // whole content is compared with the other side's target below.
-        if let (Value::Object(old), Value::Object(new)) = (before, after)
-            && (old.contains_key("$ref") || new.contains_key("$ref"))
-        {
-            let (old_siblings, new_siblings) = (ref_siblings(old), ref_siblings(new));
-            let matters =
-                |map: &Map<String, Value>| !is_trivial(map) || map.contains_key("deprecated");
-            if matters(&old_siblings) || matters(&new_siblings) {
-                self.object(&old_siblings, before_at, &new_siblings, after_at, depth)?;
-            }
-        }
-        match (
-            resolve(self.before_root, before, before_at),
-            resolve(self.after_root, after, after_at),
-        ) {
-            (Resolved::External(old), Resolved::External(new)) => {
-                if old != new {
-                    let (old, new) = (Value::String(old.to_owned()), Value::String(new.to_owned()));
-                    self.push(
-                        ChangeKind::KeywordChanged,
-                        child(after_at, "$ref"),
-                        "$ref",
-                        OpKind::Replace,
-                        Some(&old),
-                        Some(&new),
-                    );
-                }
-                Ok(())
-            }
-            (Resolved::External(old), Resolved::Local(new, ..)) => {
-                let old = Value::String(old.to_owned());
-                self.push(
-                    ChangeKind::KeywordChanged,
-                    child(after_at, "$ref"),
-                    "$ref",
-                    OpKind::Replace,
-                    Some(&old),
-                    Some(new),
-                );
-                Ok(())
-            }
-            (Resolved::Local(old, ..), Resolved::External(new)) => {
-                let new = Value::String(new.to_owned());
-                self.push(
-                    ChangeKind::KeywordChanged,
-                    child(after_at, "$ref"),
-                    "$ref",
-                    OpKind::Replace,
-                    Some(old),
-                    Some(&new),
-                );
-                Ok(())
-            }
-            (
-                Resolved::Local(old, old_at, old_followed),
-                Resolved::Local(new, new_at, new_followed),
-            ) => {
-                if (old_followed || new_followed)
-                    && !self.seen.insert((old_at.clone(), new_at.clone()))
-                {
+        let (before, after, pointer) = match (local_ref(before), local_ref(after)) {
+            (None, None) => (before, after, pointer),
+            (Some(old), Some(new)) => {
+                if !self.seen.insert((old.to_owned(), new.to_owned())) {
                     return Ok(());
                 }
-                self.schema(old, &old_at, new, &new_at, depth)
+                (
+                    resolve_ref(self.before_root, old),
+                    resolve_ref(self.after_root, new),
+                    new[1..].to_owned(),
+                )
             }
-        }
-    }
+            (old, new) => (
+                old.map_or(before, |old| resolve_ref(self.before_root, old)),
+                new.map_or(after, |new| resolve_ref(self.after_root, new)),
+                pointer,
+            ),
+        };
 
-    fn schema(
-        &mut self,
-        before: &Value,
-        before_at: &str,
-        after: &Value,
-        after_at: &str,
-        depth: usize,
-    ) -> Result<(), Error> {
-        let path = after_at.to_owned();
-        match (before, after) {
-            (Value::Object(old), Value::Object(new)) => {
-                return self.object(old, before_at, new, after_at, depth);
-            }
-            (Value::Bool(old), Value::Bool(new)) if old == new => {}
-            // `true` accepts anything and `false` nothing; a trivial object is `true`.
-            (Value::Bool(_), Value::Bool(_) | Value::Object(_))
-            | (Value::Object(_), Value::Bool(_)) => {
-                let kind = match (before, after) {
-                    (Value::Bool(true), Value::Object(new)) if is_trivial(new) => None,
-                    (Value::Object(old), Value::Bool(true)) if is_trivial(old) => None,
-                    (Value::Bool(true), _) | (_, Value::Bool(false)) => {
-                        Some(ChangeKind::SchemaRestricted)
-                    }
-                    _ => Some(ChangeKind::SchemaRelaxed),
+        if before.is_boolean() || after.is_boolean() {
+            if before != after {
+                let relaxed = *before == Value::Bool(false) || *after == Value::Bool(true);
+                let kind = if relaxed {
+                    ChangeKind::SchemaRelaxed
+                } else {
+                    ChangeKind::SchemaRestricted
                 };
-                if let Some(kind) = kind {
-                    self.push(kind, path, "", OpKind::Replace, Some(before), Some(after));
-                }
+                self.emit(kind, pointer, "", Some(before), Some(after));
             }
-            // Not a schema where one was expected (a number, a string): compare the text.
-            _ => {
-                if canon_value(before) != canon_value(after) {
-                    self.push(
-                        ChangeKind::KeywordChanged,
-                        path,
-                        "",
-                        OpKind::Replace,
-                        Some(before),
-                        Some(after),
-                    );
-                }
-            }
+            return Ok(());
         }
-        Ok(())
-    }
 
-    fn object(
-        &mut self,
-        old: &Map<String, Value>,
-        old_at: &str,
-        new: &Map<String, Value>,
-        new_at: &str,
-        depth: usize,
-    ) -> Result<(), Error> {
-        self.deprecation(old, new, new_at);
-        self.types(old, new, new_at);
-        self.values(old, new, new_at);
-        self.constraints(old, new, new_at);
-        self.properties(old, old_at, new, new_at, depth)?;
-        self.additional_properties(old, old_at, new, new_at, depth)?;
-        self.items(old, old_at, new, new_at, depth)?;
-        for keyword in COMBINATORS {
-            self.branches(keyword, old, old_at, new, new_at, depth)?;
+        let (old, new) = (Node::of(before), Node::of(after));
+        self.deprecated(old, new, &pointer);
+        self.types(old, new, &pointer);
+        self.enums(old, new, &pointer);
+        self.constraints(old, new, &pointer);
+        self.properties(old, new, &pointer, depth)?;
+        self.required(old, new, &pointer);
+        self.additional_properties(old, new, &pointer, depth)?;
+        self.items(old, new, &pointer, depth)?;
+        for keyword in ["oneOf", "anyOf"] {
+            self.branches(
+                old,
+                new,
+                &pointer,
+                keyword,
+                (ChangeKind::UnionBranchAdded, ChangeKind::UnionBranchRemoved),
+                depth,
+            )?;
         }
+        self.branches(
+            old,
+            new,
+            &pointer,
+            "allOf",
+            (ChangeKind::AllOfBranchAdded, ChangeKind::AllOfBranchRemoved),
+            depth,
+        )?;
         for keyword in UNREASONED {
-            self.opaque(ChangeKind::KeywordChanged, keyword, old, new, new_at, true);
+            let (was, is) = (old.get(keyword), new.get(keyword));
+            if !same(was, is) {
+                self.emit(
+                    ChangeKind::KeywordChanged,
+                    format!("{pointer}/{keyword}"),
+                    keyword,
+                    was,
+                    is,
+                );
+            }
         }
         Ok(())
     }
 
-    fn deprecation(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
-        let was = old.get("deprecated") == Some(&Value::Bool(true));
-        if !was && new.get("deprecated") == Some(&Value::Bool(true)) {
-            let op = if old.contains_key("deprecated") {
-                OpKind::Replace
-            } else {
-                OpKind::Add
-            };
-            self.push(
+    /// `deprecated: true` appearing is reported (never breaking); disappearing is not.
+    fn deprecated(&mut self, old: Node, new: Node, pointer: &str) {
+        if !old.is_true("deprecated") && new.is_true("deprecated") {
+            let (was, is) = (Value::Bool(false), Value::Bool(true));
+            self.emit(
                 ChangeKind::SchemaDeprecated,
-                child(at, "deprecated"),
+                pointer.to_owned(),
                 "deprecated",
-                op,
-                old.get("deprecated"),
-                new.get("deprecated"),
+                Some(&was),
+                Some(&is),
             );
         }
     }
 
-    fn types(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
-        let (before, after) = (type_set(old), type_set(new));
-        let widened = types_within(&before, &after);
-        let narrowed = types_within(&after, &before);
-        let kind = match (widened, narrowed) {
-            (true, true) => return,
-            (true, false) => ChangeKind::TypeWidened,
-            (false, true) => ChangeKind::TypeNarrowed,
-            (false, false) => ChangeKind::TypeChanged,
+    fn types(&mut self, old: Node, new: Node, pointer: &str) {
+        let path = format!("{pointer}/type");
+        let any = Value::String("any".to_owned());
+        let kind = match (types_of(old), types_of(new)) {
+            (None, None) => return,
+            (None, Some(_)) => {
+                return self.emit(
+                    ChangeKind::TypeNarrowed,
+                    path,
+                    "type",
+                    Some(&any),
+                    new.get("type"),
+                );
+            }
+            (Some(_), None) => {
+                return self.emit(
+                    ChangeKind::TypeWidened,
+                    path,
+                    "type",
+                    old.get("type"),
+                    Some(&any),
+                );
+            }
+            (Some(was), Some(is)) => {
+                let (wider, narrower) = (covers(&is, &was), covers(&was, &is));
+                match (wider, narrower) {
+                    (true, true) => return,
+                    (true, false) => ChangeKind::TypeWidened,
+                    (false, true) => ChangeKind::TypeNarrowed,
+                    (false, false) => ChangeKind::TypeChanged,
+                }
+            }
         };
-        let op = match (before.is_some(), after.is_some()) {
-            (false, true) => OpKind::Add,
-            (true, false) => OpKind::Remove,
-            _ => OpKind::Replace,
-        };
-        self.push(
-            kind,
-            child(at, "type"),
-            "type",
-            op,
-            old.get("type"),
-            new.get("type"),
-        );
+        self.emit(kind, path, "type", old.get("type"), new.get("type"));
     }
 
-    fn values(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
-        match (allowed_values(old), allowed_values(new)) {
+    fn enums(&mut self, old: Node, new: Node, pointer: &str) {
+        let path = format!("{pointer}/enum");
+        match (enum_of(old), enum_of(new)) {
             (None, None) => {}
-            (None, Some((keyword, _))) => self.push(
-                ChangeKind::EnumAdded,
-                child(at, keyword),
-                keyword,
-                OpKind::Add,
-                None,
-                new.get(keyword),
-            ),
-            (Some((keyword, _)), None) => self.push(
-                ChangeKind::EnumRemoved,
-                child(at, keyword),
-                keyword,
-                OpKind::Remove,
-                old.get(keyword),
-                None,
-            ),
-            (Some((_, before)), Some((keyword, after))) => {
-                // Sets, so huge enums stay linear.
-                let before_set: HashSet<String> =
-                    before.iter().map(|value| canon_value(value)).collect();
-                let after_set: HashSet<String> =
-                    after.iter().map(|value| canon_value(value)).collect();
-                let path = child(at, keyword);
-                let mut reported = HashSet::new();
-                for value in before {
-                    let text = canon_value(value);
-                    if !after_set.contains(&text) && reported.insert(text) {
-                        self.push(
-                            ChangeKind::EnumValueRemoved,
-                            path.clone(),
-                            keyword,
-                            OpKind::Remove,
-                            Some(value),
-                            None,
-                        );
-                    }
-                }
-                for value in after {
-                    let text = canon_value(value);
-                    if !before_set.contains(&text) && reported.insert(text) {
-                        self.push(
+            (None, Some(is)) => {
+                self.emit(
+                    ChangeKind::EnumAdded,
+                    path,
+                    "enum",
+                    None,
+                    Some(&Value::Array(is)),
+                );
+            }
+            (Some(was), None) => {
+                self.emit(
+                    ChangeKind::EnumRemoved,
+                    path,
+                    "enum",
+                    Some(&Value::Array(was)),
+                    None,
+                );
+            }
+            (Some(was), Some(is)) => {
+                let keys_before: HashSet<String> = was.iter().map(canon_value).collect();
+                let keys_after: HashSet<String> = is.iter().map(canon_value).collect();
+                for value in &is {
+                    if !keys_before.contains(&canon_value(value)) {
+                        self.emit(
                             ChangeKind::EnumValueAdded,
                             path.clone(),
-                            keyword,
-                            OpKind::Add,
+                            "enum",
                             None,
                             Some(value),
+                        );
+                    }
+                }
+                for value in &was {
+                    if !keys_after.contains(&canon_value(value)) {
+                        self.emit(
+                            ChangeKind::EnumValueRemoved,
+                            path.clone(),
+                            "enum",
+                            Some(value),
+                            None,
                         );
                     }
                 }
@@ -660,512 +567,281 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn constraints(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
-        for (keywords, raise_tightens) in [(LOWER_BOUNDS, true), (UPPER_BOUNDS, false)] {
+    fn constraints(&mut self, old: Node, new: Node, pointer: &str) {
+        for (keywords, higher_is_tighter) in [(LOWER_BOUNDS, true), (UPPER_BOUNDS, false)] {
             for keyword in keywords {
-                self.bound(keyword, raise_tightens, old, new, at);
+                let (was, is) = (number(old.get(keyword)), number(new.get(keyword)));
+                let kind = match (was, is) {
+                    (None, None) => continue,
+                    (Some(was), Some(is)) if was == is => continue,
+                    (None, Some(_)) => ChangeKind::ConstraintTightened,
+                    (Some(_), None) => ChangeKind::ConstraintLoosened,
+                    (Some(was), Some(is)) => {
+                        if (higher_is_tighter && is > was) || (!higher_is_tighter && is < was) {
+                            ChangeKind::ConstraintTightened
+                        } else {
+                            ChangeKind::ConstraintLoosened
+                        }
+                    }
+                };
+                // Only number values take part; a non-number bound reads as absent.
+                self.emit(
+                    kind,
+                    format!("{pointer}/{keyword}"),
+                    keyword,
+                    was.and(old.get(keyword)),
+                    is.and(new.get(keyword)),
+                );
             }
         }
-        for keyword in OPAQUE_CONSTRAINTS {
-            match (old.get(*keyword), new.get(*keyword)) {
-                (None, Some(value)) => self.push(
-                    ChangeKind::ConstraintTightened,
-                    child(at, keyword),
-                    keyword,
-                    OpKind::Add,
-                    None,
-                    Some(value),
-                ),
-                (Some(value), None) => self.push(
-                    ChangeKind::ConstraintLoosened,
-                    child(at, keyword),
-                    keyword,
-                    OpKind::Remove,
-                    Some(value),
-                    None,
-                ),
-                _ => self.opaque(ChangeKind::ConstraintChanged, keyword, old, new, at, false),
+        for keyword in PRESENCE_CONSTRAINTS {
+            let (was, is) = (old.get(keyword), new.get(keyword));
+            if same(was, is) {
+                continue;
             }
+            let kind = match (was, is) {
+                (None, _) => ChangeKind::ConstraintTightened,
+                (_, None) => ChangeKind::ConstraintLoosened,
+                _ => ChangeKind::ConstraintChanged,
+            };
+            self.emit(kind, format!("{pointer}/{keyword}"), keyword, was, is);
         }
-        let unique = |map: &Map<String, Value>| map.get("uniqueItems") == Some(&Value::Bool(true));
-        if unique(old) != unique(new) {
-            let kind = if unique(new) {
+        let (was, is) = (old.is_true("uniqueItems"), new.is_true("uniqueItems"));
+        if was != is {
+            let kind = if is {
                 ChangeKind::ConstraintTightened
             } else {
                 ChangeKind::ConstraintLoosened
             };
-            let op = op_for(old.get("uniqueItems"), new.get("uniqueItems"));
-            self.push(
+            self.emit(
                 kind,
-                child(at, "uniqueItems"),
+                format!("{pointer}/uniqueItems"),
                 "uniqueItems",
-                op,
-                old.get("uniqueItems"),
-                new.get("uniqueItems"),
-            );
-        }
-    }
-
-    /// One numeric bound. Draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` count as
-    /// tightening when switched on.
-    fn bound(
-        &mut self,
-        keyword: &str,
-        raise_tightens: bool,
-        old: &Map<String, Value>,
-        new: &Map<String, Value>,
-        at: &str,
-    ) {
-        let (before, after) = (old.get(keyword), new.get(keyword));
-        let kind = match (as_bound(before), as_bound(after)) {
-            (None, None) => return,
-            (None, Some(_)) => ChangeKind::ConstraintTightened,
-            (Some(_), None) => ChangeKind::ConstraintLoosened,
-            (Some(Value::Number(x)), Some(Value::Number(y))) => match (x.as_f64(), y.as_f64()) {
-                (Some(x), Some(y)) if x == y => return,
-                (Some(x), Some(y)) if (y > x) == raise_tightens => ChangeKind::ConstraintTightened,
-                (Some(_), Some(_)) => ChangeKind::ConstraintLoosened,
-                _ => ChangeKind::KeywordChanged,
-            },
-            (Some(x), Some(y)) if canon_value(x) == canon_value(y) => return,
-            _ => ChangeKind::KeywordChanged,
-        };
-        self.push(
-            kind,
-            child(at, keyword),
-            keyword,
-            op_for(before, after),
-            before,
-            after,
-        );
-    }
-
-    /// A keyword compared as text: any difference is one change of `kind`.
-    fn opaque(
-        &mut self,
-        kind: ChangeKind,
-        keyword: &str,
-        old: &Map<String, Value>,
-        new: &Map<String, Value>,
-        at: &str,
-        schema_valued: bool,
-    ) {
-        let (before, after) = (old.get(keyword), new.get(keyword));
-        let canon = |value: &Value| {
-            if schema_valued {
-                canon_schema(value)
-            } else {
-                canon_value(value)
-            }
-        };
-        let same = match (before, after) {
-            (None, None) => true,
-            (Some(x), Some(y)) => canon(x) == canon(y),
-            _ => false,
-        };
-        if !same {
-            self.push(
-                kind,
-                child(at, keyword),
-                keyword,
-                op_for(before, after),
-                before,
-                after,
+                Some(&Value::Bool(was)),
+                Some(&Value::Bool(is)),
             );
         }
     }
 
     fn properties(
         &mut self,
-        old: &Map<String, Value>,
-        old_at: &str,
-        new: &Map<String, Value>,
-        new_at: &str,
+        old: Node<'a>,
+        new: Node<'a>,
+        pointer: &str,
         depth: usize,
     ) -> Result<(), Error> {
-        static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
-        let old_props = old
-            .get("properties")
-            .and_then(Value::as_object)
-            .unwrap_or(&EMPTY);
-        let new_props = new
-            .get("properties")
-            .and_then(Value::as_object)
-            .unwrap_or(&EMPTY);
-        let old_required: HashSet<&str> = string_list(old.get("required")).into_iter().collect();
-        let new_required: HashSet<&str> = string_list(new.get("required")).into_iter().collect();
-        // A closed old reader rejects what it does not know; a closed new reader likewise.
-        let old_closed = old.get("additionalProperties") == Some(&Value::Bool(false));
-        let new_closed = new.get("additionalProperties") == Some(&Value::Bool(false));
-        let old_props_at = child(old_at, "properties");
-        let new_props_at = child(new_at, "properties");
-
-        for (name, schema) in new_props {
-            let path = child(&new_props_at, name);
-            match old_props.get(name) {
-                Some(previous) => self.node(
-                    previous,
-                    &child(&old_props_at, name),
-                    schema,
-                    &path,
-                    depth + 1,
-                )?,
-                None => {
-                    let newly_required = new_required.contains(name.as_str())
-                        && !old_required.contains(name.as_str());
-                    if old_closed {
-                        self.push(
-                            ChangeKind::PropertyAddedToClosedObject,
-                            path,
-                            "properties",
-                            OpKind::Add,
-                            None,
-                            Some(schema),
-                        );
-                    } else if !newly_required {
-                        // A newly required property is reported by the required rule alone.
-                        self.push(
-                            ChangeKind::PropertyAdded,
-                            path,
-                            "properties",
-                            OpKind::Add,
-                            None,
-                            Some(schema),
-                        );
-                    }
-                }
+        let before = entries(old.get("properties"));
+        let after = entries(new.get("properties"));
+        let find = |list: &[(String, &'a Value)], name: &str| {
+            list.iter()
+                .find(|(key, _)| key == name)
+                .map(|(_, value)| *value)
+        };
+        let mut names: Vec<&str> = before.iter().map(|(name, _)| name.as_str()).collect();
+        for (name, _) in &after {
+            if find(&before, name).is_none() {
+                names.push(name);
             }
         }
-        for (name, schema) in old_props {
-            if new_props.contains_key(name) {
-                continue;
-            }
-            let path = child(&new_props_at, name);
-            let no_longer_required =
-                old_required.contains(name.as_str()) && !new_required.contains(name.as_str());
-            if new_closed {
-                self.push(
-                    ChangeKind::PropertyRemovedFromClosedObject,
-                    path,
-                    "properties",
-                    OpKind::Remove,
-                    Some(schema),
-                    None,
-                );
-            } else if !no_longer_required {
-                self.push(
-                    ChangeKind::PropertyRemoved,
-                    path,
-                    "properties",
-                    OpKind::Remove,
-                    Some(schema),
-                    None,
-                );
+        for name in names {
+            let path = format!("{pointer}/properties/{}", escape(name));
+            match (find(&before, name), find(&after, name)) {
+                (None, Some(added)) => {
+                    let kind = if old.get("additionalProperties") == Some(&Value::Bool(false)) {
+                        ChangeKind::PropertyAddedToClosedObject
+                    } else {
+                        ChangeKind::PropertyAdded
+                    };
+                    self.emit(kind, path, "", None, Some(added));
+                }
+                (Some(removed), None) => {
+                    let kind = if new.get("additionalProperties") == Some(&Value::Bool(false)) {
+                        ChangeKind::PropertyRemovedFromClosedObject
+                    } else {
+                        ChangeKind::PropertyRemoved
+                    };
+                    self.emit(kind, path, "", Some(removed), None);
+                }
+                (Some(was), Some(is)) => self.walk(was, is, path, depth + 1)?,
+                (None, None) => {}
             }
         }
+        Ok(())
+    }
 
-        for name in string_list(new.get("required")) {
-            if old_required.contains(name) {
+    fn required(&mut self, old: Node, new: Node, pointer: &str) {
+        let (before, after) = (required_of(old), required_of(new));
+        let properties = entries(new.get("properties"));
+        let (no, yes) = (Value::Bool(false), Value::Bool(true));
+        for name in &after {
+            if before.contains(name) {
                 continue;
             }
-            let has_default = new_props.get(name).is_some_and(|schema| {
-                match resolve(self.after_root, schema, "") {
-                    Resolved::Local(target, ..) => target.get("default").is_some(),
-                    Resolved::External(_) => false,
-                }
-            });
+            let has_default = properties
+                .iter()
+                .find(|(key, _)| key == name)
+                .and_then(|(_, property)| property.get("default"))
+                .is_some();
             let kind = if has_default {
                 ChangeKind::RequiredAddedWithDefault
             } else {
                 ChangeKind::RequiredAdded
             };
-            let value = Value::String(name.to_owned());
-            self.push(
-                kind,
-                child(&new_props_at, name),
-                "required",
-                OpKind::Add,
-                None,
-                Some(&value),
-            );
+            let path = format!("{pointer}/properties/{}", escape(name));
+            self.emit(kind, path, "required", Some(&no), Some(&yes));
         }
-        for name in string_list(old.get("required")) {
-            if !new_required.contains(name) {
-                let value = Value::String(name.to_owned());
-                self.push(
+        for name in &before {
+            if !after.contains(name) {
+                let path = format!("{pointer}/properties/{}", escape(name));
+                self.emit(
                     ChangeKind::RequiredRemoved,
-                    child(&new_props_at, name),
+                    path,
                     "required",
-                    OpKind::Remove,
-                    Some(&value),
-                    None,
+                    Some(&yes),
+                    Some(&no),
                 );
             }
         }
-        Ok(())
     }
 
     fn additional_properties(
         &mut self,
-        old: &Map<String, Value>,
-        old_at: &str,
-        new: &Map<String, Value>,
-        new_at: &str,
+        old: Node<'a>,
+        new: Node<'a>,
+        pointer: &str,
         depth: usize,
     ) -> Result<(), Error> {
-        let keyword = "additionalProperties";
-        let (before, after) = (old.get(keyword), new.get(keyword));
-        let closed = |value: Option<&Value>| value == Some(&Value::Bool(false));
-        let path = child(new_at, keyword);
-        match (closed(before), closed(after)) {
-            (false, true) => self.push(
-                ChangeKind::AdditionalPropertiesClosed,
-                path,
-                keyword,
-                op_for(before, after),
-                before,
-                after,
-            ),
-            (true, false) => self.push(
-                ChangeKind::AdditionalPropertiesOpened,
-                path,
-                keyword,
-                op_for(before, after),
-                before,
-                after,
-            ),
-            (true, true) => {}
-            (false, false) => {
-                if before.is_some() || after.is_some() {
-                    // Absent means "anything", the same as `true`.
-                    let old_schema = before.unwrap_or(&TRUE);
-                    let new_schema = after.unwrap_or(&TRUE);
-                    self.node(
-                        old_schema,
-                        &child(old_at, keyword),
-                        new_schema,
-                        &path,
-                        depth + 1,
-                    )?;
-                }
-            }
-        }
+        // Absent and `null` read as `true` (open).
+        let side = |node: Node<'a>| match node.get("additionalProperties") {
+            None | Some(Value::Null) => &TRUE,
+            Some(value) => value,
+        };
+        let (was, is) = (side(old), side(new));
+        let path = format!("{pointer}/additionalProperties");
+        let closed = |value: &Value| *value == Value::Bool(false);
+        let kind = match (closed(was), closed(is)) {
+            (false, true) => ChangeKind::AdditionalPropertiesClosed,
+            (true, false) => ChangeKind::AdditionalPropertiesOpened,
+            _ => return self.walk(was, is, path, depth + 1),
+        };
+        self.changes.push(Change {
+            kind,
+            path,
+            keyword: "additionalProperties".to_owned(),
+            op: OpKind::Replace,
+            before: None,
+            after: None,
+        });
         Ok(())
     }
 
     fn items(
         &mut self,
-        old: &Map<String, Value>,
-        old_at: &str,
-        new: &Map<String, Value>,
-        new_at: &str,
+        old: Node<'a>,
+        new: Node<'a>,
+        pointer: &str,
         depth: usize,
     ) -> Result<(), Error> {
-        let (old_tuple, new_tuple) = (tuple(old), tuple(new));
-        if old_tuple.is_some() || new_tuple.is_some() {
-            let old_keyword = old_tuple
-                .map(|(keyword, _)| keyword)
-                .or(new_tuple.map(|(keyword, _)| keyword))
-                .unwrap_or("items");
-            let new_keyword = new_tuple.map(|(keyword, _)| keyword).unwrap_or(old_keyword);
-            let old_positions: &[Value] = old_tuple
-                .map(|(_, positions)| positions.as_slice())
-                .unwrap_or(&[]);
-            let new_positions: &[Value] = new_tuple
-                .map(|(_, positions)| positions.as_slice())
-                .unwrap_or(&[]);
-            let old_base = child(old_at, old_keyword);
-            let new_base = child(new_at, new_keyword);
-            for (index, (before, after)) in old_positions.iter().zip(new_positions).enumerate() {
-                let segment = index.to_string();
-                self.node(
-                    before,
-                    &child(&old_base, &segment),
-                    after,
-                    &child(&new_base, &segment),
+        let tuple = |node: Node<'a>| node.array("items").or_else(|| node.array("prefixItems"));
+        let (was, is) = (tuple(old), tuple(new));
+        if was.is_some() || is.is_some() {
+            let keyword = if new.array("items").is_some() || old.array("items").is_some() {
+                "items"
+            } else {
+                "prefixItems"
+            };
+            let (was, is) = (was.unwrap_or(&NO_ITEMS), is.unwrap_or(&NO_ITEMS));
+            let shared = was.len().min(is.len());
+            for i in 0..shared {
+                self.walk(
+                    &was[i],
+                    &is[i],
+                    format!("{pointer}/{keyword}/{i}"),
                     depth + 1,
                 )?;
             }
-            for (index, after) in new_positions.iter().enumerate().skip(old_positions.len()) {
-                self.push(
-                    ChangeKind::TupleItemAdded,
-                    child(&new_base, &index.to_string()),
-                    new_keyword,
-                    OpKind::Add,
-                    None,
-                    Some(after),
-                );
+            for (i, item) in is.iter().enumerate().skip(shared) {
+                let path = format!("{pointer}/{keyword}/{i}");
+                self.emit(ChangeKind::TupleItemAdded, path, keyword, None, Some(item));
             }
-            for (index, before) in old_positions.iter().enumerate().skip(new_positions.len()) {
-                self.push(
+            for (i, item) in was.iter().enumerate().skip(shared) {
+                let path = format!("{pointer}/{keyword}/{i}");
+                self.emit(
                     ChangeKind::TupleItemRemoved,
-                    child(&new_base, &index.to_string()),
-                    new_keyword,
-                    OpKind::Remove,
-                    Some(before),
+                    path,
+                    keyword,
+                    Some(item),
                     None,
                 );
             }
         }
-        let (old_rest, new_rest) = (list_items(old), list_items(new));
-        if old_rest.is_some() || new_rest.is_some() {
-            self.node(
-                old_rest.unwrap_or(&TRUE),
-                &child(old_at, "items"),
-                new_rest.unwrap_or(&TRUE),
-                &child(new_at, "items"),
+        // One schema for every item; `null` reads as `true`.
+        let schema = |node: Node<'a>| match node.get("items") {
+            Some(Value::Array(_)) | None => None,
+            Some(Value::Null) => Some(&TRUE),
+            Some(value) => Some(value),
+        };
+        match (schema(old), schema(new)) {
+            (None, None) => Ok(()),
+            (was, is) => self.walk(
+                was.unwrap_or(&TRUE),
+                is.unwrap_or(&TRUE),
+                format!("{pointer}/items"),
                 depth + 1,
-            )?;
+            ),
         }
-        Ok(())
     }
 
     fn branches(
         &mut self,
+        old: Node<'a>,
+        new: Node<'a>,
+        pointer: &str,
         keyword: &str,
-        old: &Map<String, Value>,
-        old_at: &str,
-        new: &Map<String, Value>,
-        new_at: &str,
+        (added, removed): (ChangeKind, ChangeKind),
         depth: usize,
     ) -> Result<(), Error> {
-        let path = child(new_at, keyword);
-        let (old_branches, new_branches) = match (old.get(keyword), new.get(keyword)) {
+        let path = format!("{pointer}/{keyword}");
+        let (was, is) = match (old.array(keyword), new.array(keyword)) {
             (None, None) => return Ok(()),
-            (None, Some(value)) => {
-                self.push(
-                    ChangeKind::ConstraintTightened,
-                    path,
-                    keyword,
-                    OpKind::Add,
-                    None,
-                    Some(value),
-                );
+            (None, Some(_)) => {
+                // A union or allOf that did not exist now restricts values.
+                let is = new.get(keyword);
+                self.emit(ChangeKind::ConstraintTightened, path, keyword, None, is);
                 return Ok(());
             }
-            (Some(value), None) => {
-                self.push(
-                    ChangeKind::ConstraintLoosened,
-                    path,
-                    keyword,
-                    OpKind::Remove,
-                    Some(value),
-                    None,
-                );
+            (Some(_), None) => {
+                let was = old.get(keyword);
+                self.emit(ChangeKind::ConstraintLoosened, path, keyword, was, None);
                 return Ok(());
             }
-            (Some(Value::Array(before)), Some(Value::Array(after))) => (before, after),
-            _ => {
-                self.opaque(ChangeKind::KeywordChanged, keyword, old, new, new_at, true);
-                return Ok(());
-            }
+            (Some(was), Some(is)) => (was, is),
         };
-        // Content first: identical branches match wherever they sit, so reordering is no change.
-        let mut unmatched_old: HashMap<String, Vec<usize>> = HashMap::new();
-        for (index, branch) in old_branches.iter().enumerate().rev() {
-            unmatched_old
-                .entry(canon_schema(branch))
-                .or_default()
-                .push(index);
-        }
-        let mut old_matched = vec![false; old_branches.len()];
-        let mut new_left = Vec::new();
-        for (index, branch) in new_branches.iter().enumerate() {
-            match unmatched_old
-                .get_mut(&canon_schema(branch))
-                .and_then(Vec::pop)
-            {
-                Some(old_index) => old_matched[old_index] = true,
-                None => new_left.push(index),
+        let keys_before: Vec<String> = was.iter().map(canon_value).collect();
+        let keys_after: Vec<String> = is.iter().map(canon_value).collect();
+        let mut matched = vec![false; is.len()];
+        let mut unmatched_before = Vec::new();
+        for (i, key) in keys_before.iter().enumerate() {
+            match (0..is.len()).find(|&j| !matched[j] && keys_after[j] == *key) {
+                Some(j) => matched[j] = true,
+                None => unmatched_before.push(i),
             }
         }
-        let old_left: Vec<usize> = (0..old_branches.len())
-            .filter(|index| !old_matched[*index])
-            .collect();
-        // Then position: what is left is paired in order and walked, so an edit inside a branch
-        // is reported at that branch's path.
-        let old_base = child(old_at, keyword);
-        for (old_index, new_index) in old_left.iter().zip(&new_left) {
-            self.node(
-                &old_branches[*old_index],
-                &child(&old_base, &old_index.to_string()),
-                &new_branches[*new_index],
-                &child(&path, &new_index.to_string()),
-                depth + 1,
-            )?;
+        let unmatched_after: Vec<usize> = (0..is.len()).filter(|&j| !matched[j]).collect();
+        if unmatched_before.len() == unmatched_after.len() {
+            for (&i, &j) in unmatched_before.iter().zip(&unmatched_after) {
+                self.walk(&was[i], &is[j], format!("{path}/{j}"), depth + 1)?;
+            }
+            return Ok(());
         }
-        let (added, removed) = if keyword == "allOf" {
-            (ChangeKind::AllOfBranchAdded, ChangeKind::AllOfBranchRemoved)
-        } else {
-            (ChangeKind::UnionBranchAdded, ChangeKind::UnionBranchRemoved)
-        };
-        for new_index in new_left.iter().skip(old_left.len()) {
-            self.push(
-                added,
-                child(&path, &new_index.to_string()),
-                keyword,
-                OpKind::Add,
-                None,
-                Some(&new_branches[*new_index]),
-            );
+        for j in unmatched_after {
+            self.emit(added, format!("{path}/{j}"), keyword, None, Some(&is[j]));
         }
-        for old_index in old_left.iter().skip(new_left.len()) {
-            self.push(
-                removed,
-                child(&path, &old_index.to_string()),
-                keyword,
-                OpKind::Remove,
-                Some(&old_branches[*old_index]),
-                None,
-            );
+        for i in unmatched_before {
+            self.emit(removed, format!("{path}/{i}"), keyword, Some(&was[i]), None);
         }
         Ok(())
     }
-}
-
-/// The keywords next to a `$ref` (empty for a node without one), minus the definitions
-/// container, which holds schemas for other refs rather than constraining this node.
-fn ref_siblings(object: &Map<String, Value>) -> Map<String, Value> {
-    if !object.contains_key("$ref") {
-        return Map::new();
-    }
-    object
-        .iter()
-        .filter(|(key, _)| !matches!(key.as_str(), "$ref" | "definitions" | "$defs"))
-        .map(|(key, value)| (key.clone(), value.clone()))
-        .collect()
-}
-
-/// A bound that is absent or a draft-04 `false` does not restrict anything.
-fn as_bound(value: Option<&Value>) -> Option<&Value> {
-    match value {
-        Some(Value::Bool(false)) | None => None,
-        other => other,
-    }
-}
-
-fn op_for(before: Option<&Value>, after: Option<&Value>) -> OpKind {
-    match (before, after) {
-        (None, Some(_)) => OpKind::Add,
-        (Some(_), None) => OpKind::Remove,
-        _ => OpKind::Replace,
-    }
-}
-
-/// The positional schemas of a tuple: 2020-12 `prefixItems`, or a draft-07 `items` array.
-fn tuple(object: &Map<String, Value>) -> Option<(&'static str, &Vec<Value>)> {
-    if let Some(Value::Array(positions)) = object.get("prefixItems") {
-        return Some(("prefixItems", positions));
-    }
-    match object.get("items") {
-        Some(Value::Array(positions)) => Some(("items", positions)),
-        _ => None,
-    }
-}
-
-/// The schema every (remaining) array element must match.
-fn list_items(object: &Map<String, Value>) -> Option<&Value> {
-    object.get("items").filter(|items| !items.is_array())
 }
 
 #[cfg(test)]
@@ -1173,18 +849,22 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn kinds(before: Value, after: Value) -> Vec<(String, String)> {
+    fn ops(before: Value, after: Value) -> Vec<(String, OpKind, String)> {
         compare(&before, &after)
             .unwrap()
             .into_iter()
-            .map(|change| (change.kind.id().to_owned(), change.path))
+            .map(|change| (change.kind.id().to_owned(), change.op, change.path))
             .collect()
+    }
+
+    fn op(kind: &str, op: OpKind, path: &str) -> (String, OpKind, String) {
+        (kind.to_owned(), op, path.to_owned())
     }
 
     #[test]
     fn recursive_definitions_terminate() {
         let schema = json!({"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}, "$ref": "#/$defs/node"});
-        assert!(kinds(schema.clone(), schema).is_empty());
+        assert!(ops(schema.clone(), schema).is_empty());
     }
 
     #[test]
@@ -1192,8 +872,89 @@ mod tests {
         let before = json!({"definitions": {"a": {"type": "integer"}}, "properties": {"x": {"$ref": "#/definitions/a"}, "y": {"$ref": "#/definitions/a"}}});
         let after = json!({"definitions": {"a": {"type": "number"}}, "properties": {"x": {"$ref": "#/definitions/a"}, "y": {"$ref": "#/definitions/a"}}});
         assert_eq!(
-            kinds(before, after),
-            vec![("type.widened".to_owned(), "/definitions/a/type".to_owned())]
+            ops(before, after),
+            vec![op("type.widened", OpKind::Replace, "/definitions/a/type")]
+        );
+    }
+
+    #[test]
+    fn a_required_property_that_appears_gets_both_ops() {
+        let before = json!({"properties": {}});
+        let after = json!({"properties": {"x": {}}, "required": ["x"]});
+        assert_eq!(
+            ops(before.clone(), after.clone()),
+            vec![
+                op("property.added", OpKind::Add, "/properties/x"),
+                op("required.added", OpKind::Replace, "/properties/x"),
+            ]
+        );
+        assert_eq!(
+            ops(after, before),
+            vec![
+                op("property.removed", OpKind::Remove, "/properties/x"),
+                op("required.removed", OpKind::Replace, "/properties/x"),
+            ]
+        );
+    }
+
+    #[test]
+    fn const_is_an_enum_of_one() {
+        assert_eq!(
+            ops(json!({"const": "a"}), json!({"const": "b"})),
+            vec![
+                op("enum.value.added", OpKind::Add, "/enum"),
+                op("enum.value.removed", OpKind::Remove, "/enum"),
+            ]
+        );
+        assert_eq!(
+            ops(json!({}), json!({"const": 1})),
+            vec![op("enum.added", OpKind::Add, "/enum")]
+        );
+        assert!(ops(json!({"const": 1}), json!({"enum": [1.0]})).is_empty());
+    }
+
+    #[test]
+    fn keyword_verbs_follow_presence() {
+        assert_eq!(
+            ops(json!({"minLength": 1}), json!({})),
+            vec![op("constraint.loosened", OpKind::Remove, "/minLength")]
+        );
+        assert_eq!(
+            ops(json!({}), json!({"not": {}})),
+            vec![op("keyword.changed", OpKind::Add, "/not")]
+        );
+        assert_eq!(
+            ops(json!({"format": "a"}), json!({"format": "b"})),
+            vec![op("constraint.changed", OpKind::Replace, "/format")]
+        );
+    }
+
+    #[test]
+    fn integer_like_property_names_come_first() {
+        let after = json!({"properties": {"b": {}, "10": {}, "2": {}, "a": {}}});
+        let paths: Vec<String> = ops(json!({}), after)
+            .into_iter()
+            .map(|(_, _, path)| path)
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "/properties/2",
+                "/properties/10",
+                "/properties/b",
+                "/properties/a"
+            ]
+        );
+    }
+
+    #[test]
+    fn nodes_that_are_not_schemas_read_as_empty_objects() {
+        assert!(
+            ops(
+                json!({"properties": {"x": null}}),
+                json!({"properties": {"x": 3}})
+            )
+            .is_empty()
         );
     }
 
@@ -1237,8 +998,8 @@ mod tests {
     fn pointer_segments_are_escaped() {
         let after = json!({"properties": {"a/b": {"type": "string"}}});
         assert_eq!(
-            kinds(json!({"properties": {}}), after),
-            vec![("property.added".to_owned(), "/properties/a~1b".to_owned())]
+            ops(json!({"properties": {}}), after),
+            vec![op("property.added", OpKind::Add, "/properties/a~1b")]
         );
     }
 }

@@ -211,17 +211,26 @@ fn short(value: &Option<Value>) -> String {
     }
 }
 
+/// A type as the reader knows it: a name bare, a list as JSON.
+fn show_type(value: &Option<Value>) -> String {
+    match value {
+        Some(Value::String(name)) => name.clone(),
+        other => short(other),
+    }
+}
+
 /// What happened, in words: the first half of an op's reason.
 pub fn describe(change: &Change) -> String {
     let name = last_segment(&change.path);
     let keyword = &change.keyword;
     let (before, after) = (short(&change.before), short(&change.after));
+    let (added, removed) = (change.before.is_none(), change.after.is_none());
     match change.kind {
-        ChangeKind::PropertyAdded => format!("optional property `{name}` was added"),
+        ChangeKind::PropertyAdded => format!("property `{name}` was added"),
         ChangeKind::PropertyAddedToClosedObject => {
             format!("property `{name}` was added to an object that rejects unknown properties")
         }
-        ChangeKind::PropertyRemoved => format!("optional property `{name}` was removed"),
+        ChangeKind::PropertyRemoved => format!("property `{name}` was removed"),
         ChangeKind::PropertyRemovedFromClosedObject => {
             format!("property `{name}` was removed from an object that rejects unknown properties")
         }
@@ -230,15 +239,28 @@ pub fn describe(change: &Change) -> String {
             format!("`{name}` is now required but has a default")
         }
         ChangeKind::RequiredRemoved => format!("`{name}` is no longer required"),
-        ChangeKind::TypeWidened => format!("type widened from {before} to {after}"),
-        ChangeKind::TypeNarrowed => format!("type narrowed from {before} to {after}"),
-        ChangeKind::TypeChanged => format!("type changed from {before} to {after}"),
-        ChangeKind::EnumAdded => format!("values restricted to `{keyword}` {after}"),
-        ChangeKind::EnumRemoved => format!("`{keyword}` restriction {before} was lifted"),
+        ChangeKind::TypeWidened | ChangeKind::TypeNarrowed | ChangeKind::TypeChanged => {
+            let verb = match change.kind {
+                ChangeKind::TypeWidened => "widened",
+                ChangeKind::TypeNarrowed => "narrowed",
+                _ => "changed",
+            };
+            format!(
+                "type {verb} from {} to {}",
+                show_type(&change.before),
+                show_type(&change.after)
+            )
+        }
+        ChangeKind::EnumAdded => format!("values restricted to {after}"),
+        ChangeKind::EnumRemoved => format!("the restriction to {before} was lifted"),
         ChangeKind::EnumValueAdded => format!("value {after} was added"),
         ChangeKind::EnumValueRemoved => format!("value {before} was removed"),
+        ChangeKind::ConstraintTightened if added => format!("`{keyword}` {after} was added"),
         ChangeKind::ConstraintTightened => {
             format!("`{keyword}` tightened from {before} to {after}")
+        }
+        ChangeKind::ConstraintLoosened if removed => {
+            format!("`{keyword}` {before} was removed")
         }
         ChangeKind::ConstraintLoosened => format!("`{keyword}` loosened from {before} to {after}"),
         ChangeKind::ConstraintChanged => format!("`{keyword}` changed from {before} to {after}"),
@@ -259,6 +281,8 @@ pub fn describe(change: &Change) -> String {
         }
         ChangeKind::SchemaRelaxed => format!("the schema was relaxed from {before} to {after}"),
         ChangeKind::SchemaDeprecated => "the node is now marked deprecated".to_owned(),
+        ChangeKind::KeywordChanged if added => format!("`{keyword}` {after} was added"),
+        ChangeKind::KeywordChanged if removed => format!("`{keyword}` {before} was removed"),
         ChangeKind::KeywordChanged => format!("`{keyword}` changed from {before} to {after}"),
     }
 }

@@ -1,0 +1,91 @@
+//! `catalog-diff ack FINGERPRINT --reason TEXT`: acknowledge a break, so it no longer trips
+//! `--fail-on` (until `--expires`). Appends one entry to `catalog-diff.ack.toml` at the work
+//! tree root: besides the hook, the only file catalog-diff ever writes, and only here.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use catalog_diff::git::Repo;
+use catalog_diff::policy::{self, Ack, Date};
+
+use super::exit_code;
+
+#[derive(clap::Args, Debug)]
+pub struct AckArgs {
+    /// The fingerprint of the break, as reports print it (24 hexadecimal digits).
+    pub fingerprint: String,
+    /// Why it is acceptable (consumers migrated, the topic is new, ...).
+    #[arg(long)]
+    pub reason: String,
+    /// Who answers for it.
+    #[arg(long, value_name = "TEAM")]
+    pub owner: Option<String>,
+    /// The last day the acknowledgement holds (YYYY-MM-DD); after it, the break trips again.
+    #[arg(long, value_name = "DATE")]
+    pub expires: Option<String>,
+    /// The repository (discovered upwards from PATH, like git).
+    #[arg(short = 'C', long = "repo", value_name = "PATH", default_value = ".")]
+    pub repo: PathBuf,
+}
+
+pub fn run(args: AckArgs) -> anyhow::Result<u8> {
+    if !policy::is_fingerprint(&args.fingerprint) {
+        bail!(
+            "`{}` is not a fingerprint\n  hint: copy it from a report (24 hexadecimal digits, `fingerprint ...` under each break)",
+            args.fingerprint
+        );
+    }
+    if let Some(expires) = &args.expires
+        && Date::parse(expires).is_none()
+    {
+        bail!("--expires `{expires}` is not a date\n  hint: write it as YYYY-MM-DD");
+    }
+    if args.reason.trim().is_empty() {
+        bail!("--reason is empty\n  hint: say why the break is acceptable, for the next reader");
+    }
+    let repo = Repo::discover(&args.repo)?;
+    let root = repo
+        .workdir()
+        .context("a bare repository has no work tree to keep acknowledgements in")?;
+    let path = root.join(policy::ACK_FILE);
+    let existing = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let acks = policy::parse_acks(policy::ACK_FILE, &existing)?;
+    if let Some(ack) = acks.iter().find(|a| a.fingerprint == args.fingerprint) {
+        bail!(
+            "{}:{}: {} is already acknowledged ({})\n  hint: edit that entry to change it",
+            policy::ACK_FILE,
+            ack.line,
+            args.fingerprint,
+            ack.reason
+        );
+    }
+    let ack = Ack {
+        fingerprint: args.fingerprint,
+        reason: args.reason,
+        owner: args.owner,
+        expires: args.expires,
+        line: 0,
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .with_context(|| format!("opening {} to append", path.display()))?;
+    let mut text = policy::ack_entry_text(&ack);
+    if existing.is_empty() {
+        text = format!(
+            "# Acknowledged breaks: catalog-diff does not fail on these (until they expire).\n# Written by `catalog-diff ack`; review them like code.\n{text}"
+        );
+    } else if !existing.ends_with('\n') {
+        text.insert(0, '\n');
+    }
+    file.write_all(text.as_bytes())
+        .with_context(|| format!("writing {}", path.display()))?;
+    println!("acknowledged {} in {}", ack.fingerprint, path.display());
+    Ok(exit_code::OK)
+}

@@ -1,0 +1,174 @@
+//! The parse cache on disk, so a run pays only for the blobs no earlier run has seen: front
+//! matter parses, content hashes and checks, keyed by blob id, in one file of the platform's
+//! cache folder (`--cache-dir`, `CATALOG_DIFF_CACHE`; `--no-cache` turns it off). Never inside
+//! the repository. A file that is corrupt, truncated or of another version is ignored and
+//! rewritten; it is written to a temporary file and renamed into place, so concurrent runs
+//! (eight hooks at once) never leave a broken one; it stays under a size bound, dropping what
+//! this run did not make first.
+
+use std::path::{Path, PathBuf};
+
+use catalog_diff::catalog::build::ParseCache;
+use catalog_diff::git::Repo;
+
+/// The cache file's name inside the cache folder.
+const FILE: &str = "parse-cache-v1.jsonl";
+/// The most the file may hold.
+const LIMIT: usize = 256 << 20;
+
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct CacheArgs {
+    /// The folder of the parse cache. Default: $CATALOG_DIFF_CACHE, else the platform's cache
+    /// folder (for example ~/.cache/catalog-diff).
+    #[arg(long, value_name = "PATH")]
+    pub cache_dir: Option<PathBuf>,
+    /// Neither read nor write the parse cache.
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+/// A parse cache and, when it has one, the file it came from and goes back to.
+pub struct Cache {
+    pub parses: ParseCache,
+    file: Option<PathBuf>,
+    /// Entries when loaded: the file is rewritten only when the run added some.
+    loaded: usize,
+}
+
+impl Cache {
+    /// The cache for a run on `repo` (`None` outside a repository).
+    pub fn open(args: &CacheArgs, repo: Option<&Repo>) -> Cache {
+        let parses = ParseCache::default();
+        let file = folder(args).and_then(|dir| {
+            if let Some(inside) = repo.and_then(|repo| inside_repository(&dir, repo)) {
+                eprintln!(
+                    "note: the cache folder {} is inside the repository ({}); running without a cache\n  hint: point --cache-dir or CATALOG_DIFF_CACHE outside it",
+                    dir.display(),
+                    inside.display()
+                );
+                return None;
+            }
+            Some(dir.join(FILE))
+        });
+        if let Some(bytes) = file.as_deref().and_then(read_bounded) {
+            // A file we cannot use is simply not used; it is rewritten at the end.
+            parses.import(&bytes);
+        }
+        let loaded = parses.len();
+        Cache {
+            parses,
+            file,
+            loaded,
+        }
+    }
+
+    /// Writes the cache back when the run taught it something; failures only cost speed.
+    pub fn save(&self) {
+        let Some(file) = &self.file else {
+            return;
+        };
+        if self.parses.len() == self.loaded {
+            return;
+        }
+        if let Err(error) = write_atomically(file, &self.parses.export(LIMIT)) {
+            eprintln!(
+                "note: could not save the parse cache {}: {error}",
+                file.display()
+            );
+        }
+    }
+}
+
+fn folder(args: &CacheArgs) -> Option<PathBuf> {
+    if args.no_cache {
+        return None;
+    }
+    if let Some(dir) = &args.cache_dir {
+        return Some(dir.clone());
+    }
+    let env = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(dir) = env("CATALOG_DIFF_CACHE") {
+        return Some(dir);
+    }
+    let base = if cfg!(target_os = "macos") {
+        env("HOME").map(|home| home.join("Library/Caches"))
+    } else if cfg!(windows) {
+        env("LOCALAPPDATA")
+    } else {
+        env("XDG_CACHE_HOME").or_else(|| env("HOME").map(|home| home.join(".cache")))
+    };
+    base.map(|base| base.join("catalog-diff"))
+}
+
+/// The repository folder (work tree or git dir) that holds `dir`, if one does.
+fn inside_repository(dir: &Path, repo: &Repo) -> Option<PathBuf> {
+    let canonical = |path: &Path| {
+        // The folder may not exist yet: judge by its nearest existing ancestor.
+        path.ancestors()
+            .find_map(|p| std::fs::canonicalize(p).ok().map(|c| (c, p)))
+            .map(|(c, p)| c.join(path.strip_prefix(p).unwrap_or(Path::new(""))))
+    };
+    let dir = canonical(dir)?;
+    [repo.workdir(), Some(repo.git_dir())]
+        .into_iter()
+        .flatten()
+        .filter_map(canonical)
+        .find(|root| dir.starts_with(root))
+}
+
+fn read_bounded(file: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .ok()?
+        .take(LIMIT as u64 + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    (bytes.len() <= LIMIT).then_some(bytes)
+}
+
+/// Writes `bytes` to a temporary file beside `file`, then renames it over `file`.
+fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let unique = format!(
+        ".{FILE}.{}.{}.tmp",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    );
+    let temp = dir.join(unique);
+    let written = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, file));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    remove_stale_temporaries(dir);
+    written
+}
+
+/// Temporary files of writers that died (older than an hour) are removed, so the folder stays
+/// bounded too.
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let hour = std::time::Duration::from_secs(3600);
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > hour);
+        if name.starts_with(&format!(".{FILE}.")) && name.ends_with(".tmp") && stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! The orders the reference's document is written in: JavaScript's `localeCompare` (the root
+//! collation of ICU, which Node.js ships) for ids, types and directions, and the reference's
+//! `compareVersions` for versions (node-semver's `valid`, else `coerce`, else `localeCompare`).
+
+use std::cmp::Ordering;
+
+use crate::catalog::version::{SemVer, cmp_code_units};
+
+/// Printable ASCII in the root collation's primary order; letters of both cases share a weight.
+const PRIMARY: &[&str] = &[
+    " ", "_", "-", ",", ";", ":", "!", "?", ".", "'", "\"", "(", ")", "[", "]", "{", "}", "@", "*",
+    "/", "\\", "&", "#", "%", "`", "^", "+", "<", "=", ">", "|", "~", "$", "0", "1", "2", "3", "4",
+    "5", "6", "7", "8", "9", "aA", "bB", "cC", "dD", "eE", "fF", "gG", "hH", "iI", "jJ", "kK",
+    "lL", "mM", "nN", "oO", "pP", "qQ", "rR", "sS", "tT", "uU", "vV", "wW", "xX", "yY", "zZ",
+];
+
+fn primary(byte: u8) -> usize {
+    PRIMARY
+        .iter()
+        .position(|group| group.as_bytes().contains(&byte))
+        .unwrap_or(usize::MAX)
+}
+
+/// `a.localeCompare(b)` as Node.js answers it, for printable ASCII: punctuation before digits
+/// before letters, letters compared without case first, then lowercase before uppercase. Other
+/// text (non-ASCII, control characters) falls back to UTF-16 code-unit order.
+pub fn locale_cmp(a: &str, b: &str) -> Ordering {
+    let printable = |s: &str| s.bytes().all(|byte| (0x20..0x7f).contains(&byte));
+    if !printable(a) || !printable(b) {
+        return cmp_code_units(a, b);
+    }
+    let keys = |s: &str| s.bytes().map(primary).collect::<Vec<_>>();
+    keys(a).cmp(&keys(b)).then_with(|| {
+        // Same letters: the first case difference decides, lowercase first.
+        a.bytes()
+            .zip(b.bytes())
+            .find(|(x, y)| x != y)
+            .map_or(Ordering::Equal, |(x, y)| {
+                x.is_ascii_uppercase().cmp(&y.is_ascii_uppercase())
+            })
+    })
+}
+
+/// node-semver's `coerce`: the first run of one to three dot-separated numbers (each at most
+/// 16 digits, not inside a longer run of digits), as `X.Y.Z`.
+fn coerce(text: &str) -> Option<SemVer> {
+    let bytes = text.as_bytes();
+    let digits_at = |at: usize| {
+        bytes[at.min(bytes.len())..]
+            .iter()
+            .take_while(|byte| byte.is_ascii_digit())
+            .count()
+    };
+    let ends_ok = |at: usize| at >= bytes.len() || !bytes[at].is_ascii_digit();
+    // An optional `.digits` group at `at`, greedy, backtracking like the regex.
+    let groups = |at: usize| -> Vec<(usize, Option<&str>)> {
+        let mut options = Vec::new();
+        if bytes.get(at) == Some(&b'.') {
+            let run = digits_at(at + 1).min(16);
+            for len in (1..=run).rev() {
+                options.push((at + 1 + len, Some(&text[at + 1..at + 1 + len])));
+            }
+        }
+        options.push((at, None));
+        options
+    };
+    for start in 0..bytes.len() {
+        if start > 0 && bytes[start - 1].is_ascii_digit() {
+            continue;
+        }
+        let run = digits_at(start).min(16);
+        for len in (1..=run).rev() {
+            let major = &text[start..start + len];
+            for (after_minor, minor) in groups(start + len) {
+                for (after_patch, patch) in groups(after_minor) {
+                    if minor.is_none() && patch.is_some() {
+                        continue;
+                    }
+                    if ends_ok(after_patch) {
+                        let version = format!(
+                            "{}.{}.{}",
+                            major.trim_start_matches('0').parse::<u64>().unwrap_or(0),
+                            minor.map_or(0, |m| m.trim_start_matches('0').parse().unwrap_or(0)),
+                            patch.map_or(0, |p| p.trim_start_matches('0').parse().unwrap_or(0)),
+                        );
+                        return SemVer::parse(&version);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+fn comparable(version: Option<&str>) -> Option<SemVer> {
+    let version = version.filter(|v| !v.is_empty())?;
+    SemVer::parse(version).or_else(|| coerce(version))
+}
+
+/// The reference's `compareVersions`: semver order when both sides read as versions, else
+/// `localeCompare` of the text (a missing version reads as empty). Oldest first.
+pub fn compare_versions(a: Option<&str>, b: Option<&str>) -> Ordering {
+    match (comparable(a), comparable(b)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        _ => locale_cmp(a.unwrap_or_default(), b.unwrap_or_default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locale_order_is_nodes() {
+        // The order Node.js 20 gives these with `localeCompare`.
+        let mut words = vec![
+            "a-b", "a_b", "ab", "aB", "Ab", "a1", "a.b", "a b", "A", "b", "Z", "z", "1", "-a",
+            "_a", "a-c", "a--b", "aa",
+        ];
+        words.sort_by(|x, y| locale_cmp(x, y));
+        assert_eq!(
+            words.join(" "),
+            "_a -a 1 A a b a_b a--b a-b a-c a.b a1 aa ab aB Ab b z Z"
+        );
+    }
+
+    #[test]
+    fn versions_compare_like_the_reference() {
+        assert_eq!(
+            compare_versions(Some("1.0.0"), Some("2.0.0")),
+            Ordering::Less
+        );
+        assert_eq!(compare_versions(Some("10"), Some("9")), Ordering::Greater);
+        assert_eq!(compare_versions(Some("v2"), Some("1.5")), Ordering::Greater);
+        assert_eq!(
+            compare_versions(Some("1.0.0-beta"), Some("1.0.0")),
+            Ordering::Less
+        );
+        assert_eq!(
+            compare_versions(Some("latest"), Some("1.0.0")),
+            Ordering::Greater
+        );
+        assert_eq!(compare_versions(None, Some("1.0.0")), Ordering::Less);
+        assert_eq!(
+            coerce("1.2.3.4").map(|v| v.version_text()).as_deref(),
+            Some("1.2.3")
+        );
+        assert_eq!(
+            coerce("1.23456789012345678")
+                .map(|v| v.version_text())
+                .as_deref(),
+            Some("1.0.0")
+        );
+        assert_eq!(coerce("x"), None);
+    }
+}

@@ -1,0 +1,552 @@
+//! Policy a team can live with: the `catalog-diff.toml` configuration (default strategy,
+//! `fail-on`, per-message strategies), acknowledged breaks (`catalog-diff.ack.toml`), stable
+//! fingerprints for every finding, and the decision whether a diff trips the policy. Pure: the
+//! files' text and today's date come from the caller.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::diff::{
+    ArchitectureDiff, Impact, ImpactReason, ResourceRef, SchemaChange, SpecificationChange,
+};
+use crate::schema::{Op, Strategy};
+
+/// The configuration file's name, at the repository root.
+pub const CONFIG_FILE: &str = "catalog-diff.toml";
+/// The acknowledgements file's name, at the repository root.
+pub const ACK_FILE: &str = "catalog-diff.ack.toml";
+
+/// When the exit code says "stop".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FailOn {
+    /// A breaking change that is not acknowledged.
+    #[default]
+    Breaking,
+    /// Also a change without a verdict, or a catalog that cannot be judged.
+    Unknown,
+    /// Never: the report only.
+    Never,
+}
+
+/// A problem in a policy file, with the line it is on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}: {message}")]
+pub struct Error {
+    pub file: String,
+    pub line: usize,
+    pub message: String,
+}
+
+/// `catalog-diff.toml`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Config {
+    pub strategy: Option<Strategy>,
+    pub fail_on: Option<FailOn>,
+    pub dir: Option<String>,
+    pub proto_rules: Option<crate::schema::ProtoRules>,
+    /// Compare transitive strategies against every schema in the first-parent history too.
+    pub history: Option<bool>,
+    /// Per-message settings, keyed by message id, as a schema registry sets them per subject.
+    #[serde(default)]
+    pub messages: BTreeMap<String, MessageConfig>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MessageConfig {
+    pub strategy: Option<Strategy>,
+}
+
+impl Config {
+    /// Reads `text` (the file `file`); an unknown key or a bad value names its line.
+    pub fn parse(file: &str, text: &str) -> Result<Config, Error> {
+        toml::from_str(text).map_err(|error| toml_error(file, text, &error))
+    }
+
+    /// The strategy of every message this file names.
+    pub fn message_strategies(&self) -> BTreeMap<String, Strategy> {
+        self.messages
+            .iter()
+            .filter_map(|(id, config)| Some((id.clone(), config.strategy?)))
+            .collect()
+    }
+}
+
+fn toml_error(file: &str, text: &str, error: &toml::de::Error) -> Error {
+    let line = error.span().map_or(1, |span| {
+        text[..span.start.min(text.len())].matches('\n').count() + 1
+    });
+    Error {
+        file: file.to_owned(),
+        line,
+        message: error.message().trim_end().to_owned(),
+    }
+}
+
+/// A date as `YYYY-MM-DD`; compares in calendar order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Date {
+    pub year: i32,
+    pub month: u8,
+    pub day: u8,
+}
+
+impl Date {
+    /// `2027-01-31`; `None` for anything else, impossible days included.
+    pub fn parse(text: &str) -> Option<Date> {
+        let mut parts = text.trim().splitn(3, '-');
+        let (year, month, day) = (parts.next()?, parts.next()?, parts.next()?);
+        if year.len() != 4 || month.len() != 2 || day.len() != 2 {
+            return None;
+        }
+        let date = Date {
+            year: year.parse().ok()?,
+            month: month.parse().ok()?,
+            day: day.parse().ok()?,
+        };
+        (1..=12)
+            .contains(&date.month)
+            .then_some(())
+            .filter(|()| (1..=days_in_month(date.year, date.month)).contains(&date.day))
+            .map(|()| date)
+    }
+
+    /// The civil date of a count of days since 1970-01-01.
+    pub fn from_days(days: i64) -> Date {
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+        let year = (yoe + era * 400 + i64::from(month <= 2)) as i32;
+        Date { year, month, day }
+    }
+}
+
+fn days_in_month(year: i32, month: u8) -> u8 {
+    match month {
+        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+/// One acknowledged break.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Ack {
+    pub fingerprint: String,
+    pub reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires: Option<String>,
+    /// The line of the entry in the acknowledgements file.
+    #[serde(skip)]
+    pub line: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AckFile {
+    #[serde(default)]
+    ack: Vec<AckEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AckEntry {
+    fingerprint: toml::Spanned<String>,
+    reason: String,
+    owner: Option<String>,
+    expires: Option<toml::Spanned<String>>,
+}
+
+/// Reads `catalog-diff.ack.toml`: `[[ack]]` entries with `fingerprint`, `reason`, and
+/// optionally `owner` and `expires` (`YYYY-MM-DD`).
+pub fn parse_acks(file: &str, text: &str) -> Result<Vec<Ack>, Error> {
+    let parsed: AckFile = toml::from_str(text).map_err(|error| toml_error(file, text, &error))?;
+    let line_of = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
+    parsed
+        .ack
+        .into_iter()
+        .map(|entry| {
+            let line = line_of(entry.fingerprint.span().start);
+            if !is_fingerprint(entry.fingerprint.get_ref()) {
+                return Err(Error {
+                    file: file.to_owned(),
+                    line,
+                    message: format!(
+                        "`{}` is not a fingerprint (24 hexadecimal digits, as reports print them)",
+                        entry.fingerprint.get_ref()
+                    ),
+                });
+            }
+            if let Some(expires) = &entry.expires
+                && Date::parse(expires.get_ref()).is_none()
+            {
+                return Err(Error {
+                    file: file.to_owned(),
+                    line: line_of(expires.span().start),
+                    message: format!(
+                        "`expires = \"{}\"` is not a date: write it as YYYY-MM-DD",
+                        expires.get_ref()
+                    ),
+                });
+            }
+            Ok(Ack {
+                fingerprint: entry.fingerprint.into_inner(),
+                reason: entry.reason,
+                owner: entry.owner,
+                expires: entry.expires.map(toml::Spanned::into_inner),
+                line,
+            })
+        })
+        .collect()
+}
+
+/// The TOML text of one new entry, to append to the acknowledgements file.
+pub fn ack_entry_text(ack: &Ack) -> String {
+    let quote = |text: &str| toml::Value::String(text.to_owned()).to_string();
+    let mut out = format!(
+        "\n[[ack]]\nfingerprint = {}\nreason = {}\n",
+        quote(&ack.fingerprint),
+        quote(&ack.reason)
+    );
+    if let Some(owner) = &ack.owner {
+        out.push_str(&format!("owner = {}\n", quote(owner)));
+    }
+    if let Some(expires) = &ack.expires {
+        out.push_str(&format!("expires = {}\n", quote(expires)));
+    }
+    out
+}
+
+/// Whether `text` has the shape of a fingerprint.
+pub fn is_fingerprint(text: &str) -> bool {
+    text.len() == 24
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+}
+
+/// A stable name for a finding: it depends on the message's type and id, the schema file, the
+/// kind and the path of the change, never on a commit, a version or a line number.
+fn fingerprint(parts: &[&str]) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(b"catalog-diff finding v1");
+    for part in parts {
+        hasher.update([0u8]);
+        hasher.update(part.as_bytes());
+    }
+    hasher.finalize()[..12]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn schema_file(change: &SchemaChange) -> &str {
+    change
+        .after
+        .as_ref()
+        .or(change.before.as_ref())
+        .map_or("", |f| f.path.as_str())
+}
+
+/// The fingerprint of one op of a schema change.
+pub fn op_fingerprint(change: &SchemaChange, op: &Op) -> String {
+    let m = &change.message;
+    fingerprint(&[
+        "op",
+        &m.kind,
+        &m.id,
+        schema_file(change),
+        op.kind.id,
+        &op.path,
+    ])
+}
+
+/// The fingerprint of a schema change without a verdict.
+pub fn unknown_fingerprint(change: &SchemaChange) -> String {
+    let m = &change.message;
+    fingerprint(&["unknown", &m.kind, &m.id, schema_file(change)])
+}
+
+fn specification_file(change: &SpecificationChange) -> &str {
+    change
+        .after
+        .as_ref()
+        .or(change.before.as_ref())
+        .map_or("", |f| f.path.as_str())
+}
+
+/// The fingerprint of one op of a specification change (#17).
+pub fn specification_op_fingerprint(change: &SpecificationChange, op: &Op) -> String {
+    let r = &change.resource;
+    fingerprint(&[
+        "specification-op",
+        &r.kind,
+        &r.id,
+        specification_file(change),
+        op.kind.id,
+        &op.path,
+    ])
+}
+
+/// The fingerprint of a specification change without a verdict.
+pub fn specification_unknown_fingerprint(change: &SpecificationChange) -> String {
+    let r = &change.resource;
+    fingerprint(&[
+        "specification-unknown",
+        &r.kind,
+        &r.id,
+        specification_file(change),
+    ])
+}
+
+/// The fingerprint of an impact entry (a message removed while in use, say).
+pub fn impact_fingerprint(impact: &Impact) -> String {
+    let m = &impact.message;
+    let reason = serde_json::to_value(impact.reason)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    fingerprint(&["impact", &m.kind, &m.id, &reason])
+}
+
+/// Whether a finding is open, acknowledged, or acknowledged with an expiry that has passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Open,
+    Acknowledged,
+    Expired,
+}
+
+/// One finding the policy counts: a breaking op, a message removed while in use, or (under
+/// `fail-on unknown`) a schema change without a verdict.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Break {
+    pub fingerprint: String,
+    pub message: ResourceRef,
+    /// The op kind, `message_removed` or `unknown`.
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ack: Option<Ack>,
+}
+
+/// The policy's decision on one diff (our additive `policy` key).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Decision {
+    pub fail_on: FailOn,
+    /// The exit code is 1.
+    pub tripped: bool,
+    pub breaks: Vec<Break>,
+    /// Acknowledgements that match no finding of this diff (kept, reported, never tripping).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unused_acks: Vec<Ack>,
+}
+
+impl Decision {
+    /// The break with `fingerprint`, if the policy counted one.
+    pub fn find(&self, fingerprint: &str) -> Option<&Break> {
+        self.breaks.iter().find(|b| b.fingerprint == fingerprint)
+    }
+}
+
+/// Decides whether `diff` trips `fail_on`, acknowledged breaks set aside until they expire
+/// (an acknowledgement expiring on `today` still holds that day).
+pub fn decide(diff: &ArchitectureDiff, fail_on: FailOn, acks: &[Ack], today: Date) -> Decision {
+    let mut breaks = Vec::new();
+    let message = |change: &SchemaChange| ResourceRef {
+        kind: change.message.kind.clone(),
+        id: change.message.id.clone(),
+        version: change
+            .message
+            .version
+            .b
+            .clone()
+            .or(change.message.version.a.clone()),
+    };
+    for change in diff.schema_changes.iter().chain(&diff.transitive_checks) {
+        match change.breaking {
+            Some(true) => {
+                for op in change.ops.iter().filter(|op| op.breaking) {
+                    // One break per fingerprint: a transitive check may repeat a plain one.
+                    if breaks
+                        .iter()
+                        .any(|b: &(String, _, _, _)| b.0 == op_fingerprint(change, op))
+                    {
+                        continue;
+                    }
+                    breaks.push((
+                        op_fingerprint(change, op),
+                        message(change),
+                        op.kind.id.to_owned(),
+                        Some(op.path.clone()),
+                    ));
+                }
+            }
+            None if fail_on == FailOn::Unknown => breaks.push((
+                unknown_fingerprint(change),
+                message(change),
+                "unknown".to_owned(),
+                None,
+            )),
+            _ => {}
+        }
+    }
+    // Specification changes (#17): the resource that owns the specification is the subject.
+    for change in &diff.specification_changes {
+        let subject = ResourceRef {
+            kind: change.resource.kind.clone(),
+            id: change.resource.id.clone(),
+            version: change
+                .resource
+                .version
+                .b
+                .clone()
+                .or(change.resource.version.a.clone()),
+        };
+        match change.breaking {
+            Some(true) => {
+                for op in change.ops.iter().filter(|op| op.breaking) {
+                    breaks.push((
+                        specification_op_fingerprint(change, op),
+                        subject.clone(),
+                        op.kind.id.to_owned(),
+                        Some(op.path.clone()),
+                    ));
+                }
+            }
+            None if fail_on == FailOn::Unknown => breaks.push((
+                specification_unknown_fingerprint(change),
+                subject,
+                "unknown".to_owned(),
+                None,
+            )),
+            _ => {}
+        }
+    }
+    for impact in diff
+        .impact
+        .iter()
+        .filter(|i| i.reason == ImpactReason::MessageRemoved)
+    {
+        breaks.push((
+            impact_fingerprint(impact),
+            impact.message.clone(),
+            "message_removed".to_owned(),
+            None,
+        ));
+    }
+    let breaks: Vec<Break> = breaks
+        .into_iter()
+        .map(|(fingerprint, message, kind, path)| {
+            let ack = acks.iter().find(|a| a.fingerprint == fingerprint).cloned();
+            let status = match &ack {
+                None => Status::Open,
+                Some(ack) => match ack.expires.as_deref().and_then(Date::parse) {
+                    Some(expires) if expires < today => Status::Expired,
+                    _ => Status::Acknowledged,
+                },
+            };
+            Break {
+                fingerprint,
+                message,
+                kind,
+                path,
+                status,
+                ack,
+            }
+        })
+        .collect();
+    let unused_acks = acks
+        .iter()
+        .filter(|a| !breaks.iter().any(|b| b.fingerprint == a.fingerprint))
+        .cloned()
+        .collect();
+    let tripped =
+        fail_on != FailOn::Never && breaks.iter().any(|b| b.status != Status::Acknowledged);
+    Decision {
+        fail_on,
+        tripped,
+        breaks,
+        unused_acks,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_reads_and_names_the_line_of_a_problem() {
+        let config = Config::parse(
+            "catalog-diff.toml",
+            "strategy = \"forward\"\nfail-on = \"unknown\"\n\n[messages.\"order-created\"]\nstrategy = \"backward\"\n",
+        )
+        .expect("valid");
+        assert_eq!(config.strategy, Some(Strategy::Forward));
+        assert_eq!(config.fail_on, Some(FailOn::Unknown));
+        assert_eq!(
+            config.message_strategies().get("order-created"),
+            Some(&Strategy::Backward)
+        );
+        let error =
+            Config::parse("c.toml", "strategy = \"full\"\nstrategee = \"full\"\n").unwrap_err();
+        assert_eq!(error.line, 2, "{error}");
+        assert!(error.message.contains("strategee"), "{error}");
+        let error = Config::parse("c.toml", "\n\nfail-on = \"sometimes\"\n").unwrap_err();
+        assert_eq!(error.line, 3, "{error}");
+    }
+
+    #[test]
+    fn acks_read_and_round_trip() {
+        let ack = Ack {
+            fingerprint: "0123456789abcdef01234567".into(),
+            reason: "consumers \"migrated\"".into(),
+            owner: Some("team-orders".into()),
+            expires: Some("2027-01-31".into()),
+            // The entry starts with a blank line, so it can be appended to any file.
+            line: 3,
+        };
+        let text = ack_entry_text(&ack);
+        assert_eq!(parse_acks("a.toml", &text).expect("valid"), vec![ack]);
+        let bad = "[[ack]]\nfingerprint = \"nope\"\nreason = \"r\"\n";
+        assert_eq!(parse_acks("a.toml", bad).unwrap_err().line, 2);
+        let bad = "[[ack]]\nfingerprint = \"0123456789abcdef01234567\"\nreason = \"r\"\nexpires = \"31/01/2027\"\n";
+        assert_eq!(parse_acks("a.toml", bad).unwrap_err().line, 4);
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(Date::from_days(0).to_string(), "1970-01-01");
+        assert_eq!(Date::from_days(20_819).to_string(), "2027-01-01");
+        assert_eq!(
+            Date::parse("2024-02-29").map(|d| d.to_string()),
+            Some("2024-02-29".into())
+        );
+        assert_eq!(Date::parse("2023-02-29"), None);
+        assert!(Date::parse("2027-01-31") < Date::parse("2027-02-01"));
+    }
+}

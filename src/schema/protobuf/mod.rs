@@ -1,0 +1,721 @@
+//! Protobuf compatibility, the reference being `buf breaking` in its `WIRE_JSON` (default) and
+//! `WIRE` categories. A side is one `.proto` file compiled with the files it imports (protox,
+//! pure Rust: no `protoc` or `buf` at run time); `compare` walks the two compiled sides and
+//! lists what changed, `rules` holds one table per category. The walker never judges; the
+//! tables never walk.
+//!
+//! Imports resolve offline: the well-known types (`google/protobuf/*.proto`) are built in;
+//! any other import is looked up among the [`Files`] of the document's revision, first beside
+//! the importing file, then from the root. One that cannot be found is
+//! [`Error::UnresolvedImport`]. Text that does not compile is [`Error::Parse`] naming the file,
+//! line and column of the compiler's complaint.
+
+pub mod compare;
+pub mod rules;
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+
+use prost_reflect::DescriptorPool;
+use protox::file::{File, FileResolver, GoogleFileResolver};
+
+use super::Error;
+use super::format::{Document, Files, Format};
+use super::verdict::Change;
+
+/// Which `buf breaking` category judges a change.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProtoRules {
+    /// `WIRE_JSON`: binary and JSON readers (a rename breaks). The default, since events are
+    /// often JSON-encoded.
+    #[default]
+    WireJson,
+    /// `WIRE`: binary readers only (renames and `json_name` changes are safe).
+    Wire,
+}
+
+impl ProtoRules {
+    pub const ALL: [ProtoRules; 2] = [ProtoRules::WireJson, ProtoRules::Wire];
+
+    /// The flag value (`wire-json`, `wire`), also the key in fixtures' `expected.json`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProtoRules::WireJson => "wire-json",
+            ProtoRules::Wire => "wire",
+        }
+    }
+
+    /// buf's name for the category.
+    pub fn buf_category(self) -> &'static str {
+        match self {
+            ProtoRules::WireJson => "WIRE_JSON",
+            ProtoRules::Wire => "WIRE",
+        }
+    }
+}
+
+impl fmt::Display for ProtoRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A `--proto-rules` value that is not `wire-json` or `wire`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown Protobuf rules `{0}`: use wire-json or wire")]
+pub struct UnknownProtoRules(pub String);
+
+impl FromStr for ProtoRules {
+    type Err = UnknownProtoRules;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        ProtoRules::ALL
+            .into_iter()
+            .find(|rules| rules.as_str() == text)
+            .ok_or_else(|| UnknownProtoRules(text.to_owned()))
+    }
+}
+
+/// Every change between two Protobuf documents, each pointing at its row in `category`.
+pub fn changes(
+    before: Document<'_>,
+    after: Document<'_>,
+    category: ProtoRules,
+) -> Result<Vec<Change>, Error> {
+    let old = Compiled::new(before)?;
+    let new = Compiled::new(after)?;
+    Ok(compare::compare(&old, &new)
+        .into_iter()
+        .map(|found| Change {
+            rule: found.kind.rule(category),
+            op: found.op,
+            path: found.path,
+            what: found.what,
+        })
+        .collect())
+}
+
+/// One side compiled: the descriptors of the document and of everything it imports, and
+/// which files are the document's own (the document plus the imports found among its
+/// revision's files, by compiler name; the well-known types are not compared).
+pub struct Compiled {
+    pub pool: DescriptorPool,
+    /// The compiler's name of the document itself.
+    pub main: String,
+    /// Compiler names of the compared files.
+    pub own: BTreeSet<String>,
+}
+
+/// A parsed file of one side before compilation: its path (for messages) and its text.
+struct Source {
+    path: String,
+    text: String,
+}
+
+/// Whether an import is one of the well-known types the compiler carries.
+fn is_builtin(name: &str) -> bool {
+    name.starts_with("google/protobuf/") && GoogleFileResolver::new().open_file(name).is_ok()
+}
+
+impl Compiled {
+    /// Finds every file the document imports, then compiles them together.
+    pub fn new(document: Document<'_>) -> Result<Compiled, Error> {
+        let main = document.path.to_owned();
+        let mut sources: BTreeMap<String, Source> = BTreeMap::new();
+        sources.insert(
+            main.clone(),
+            Source {
+                path: document.path.to_owned(),
+                text: document.text.to_owned(),
+            },
+        );
+        let mut queue = VecDeque::from([main.clone()]);
+        while let Some(name) = queue.pop_front() {
+            let source = &sources[&name];
+            let parsed = File::from_source(&name, &source.text)
+                .map_err(|error| parse_error(&error, &source.path, &source.text))?;
+            let importer = source.path.clone();
+            for import in &parsed.file_descriptor_proto().dependency {
+                if sources.contains_key(import) || is_builtin(import) {
+                    continue;
+                }
+                let found = document
+                    .files
+                    .and_then(|files| find_import(files, &importer, import));
+                let Some((path, text)) = found else {
+                    return Err(Error::UnresolvedImport {
+                        format: Format::Protobuf,
+                        file: importer,
+                        import: import.clone(),
+                    });
+                };
+                sources.insert(import.clone(), Source { path, text });
+                queue.push_back(import.clone());
+            }
+        }
+        let own: BTreeSet<String> = sources.keys().cloned().collect();
+        let resolver = Resolver {
+            sources,
+            google: GoogleFileResolver::new(),
+        };
+        let paths: BTreeMap<String, (String, String)> = resolver
+            .sources
+            .iter()
+            .map(|(name, s)| (name.clone(), (s.path.clone(), s.text.clone())))
+            .collect();
+        let mut compiler = protox::Compiler::with_file_resolver(resolver);
+        compiler.include_imports(true);
+        compiler.open_file(&main).map_err(|error| {
+            let name = error.file().unwrap_or(&main).to_owned();
+            match paths.get(&name).or_else(|| paths.get(&main)) {
+                Some((path, text)) => parse_error(&error, path, text),
+                None => parse_error(&error, document.path, document.text),
+            }
+        })?;
+        let compiled = Compiled {
+            pool: compiler.descriptor_pool(),
+            main,
+            own,
+        };
+        compiled.check(&paths)?;
+        Ok(compiled)
+    }
+
+    /// What protoc and buf refuse but protox lets through: an enum that allows aliases without
+    /// having any, and a map whose values are an enum whose first value is not zero.
+    fn check(&self, paths: &BTreeMap<String, (String, String)>) -> Result<(), Error> {
+        let refuse = |file: &prost_reflect::FileDescriptor, at: &[i32], message: String| {
+            let (line, column) = file
+                .file_descriptor_proto()
+                .source_code_info
+                .as_ref()
+                .and_then(|info| info.location.iter().find(|l| l.path == at))
+                .map_or((1, 1), |l| {
+                    let at = |i: usize| l.span.get(i).map_or(1, |v| *v as usize + 1);
+                    (at(0), at(1))
+                });
+            Error::Parse {
+                format: Format::Protobuf,
+                file: paths
+                    .get(file.name())
+                    .map_or_else(|| file.name().to_owned(), |(path, _)| path.clone()),
+                syntax: "Protobuf",
+                line,
+                column,
+                message,
+            }
+        };
+        for enumeration in self.pool.all_enums() {
+            let file = enumeration.parent_file();
+            let allows = enumeration
+                .enum_descriptor_proto()
+                .options
+                .as_ref()
+                .is_some_and(|options| options.allow_alias());
+            if !self.own.contains(file.name()) || !allows {
+                continue;
+            }
+            let numbers: BTreeSet<i32> = enumeration.values().map(|v| v.number()).collect();
+            if numbers.len() == enumeration.values().len() {
+                let mut at = enumeration.path().to_vec();
+                at.extend([3, 2]);
+                return Err(refuse(
+                    &file,
+                    &at,
+                    format!(
+                        "enum `{}` sets `allow_alias` but no two values share a number",
+                        enumeration.full_name()
+                    ),
+                ));
+            }
+        }
+        for enumeration in self.pool.all_enums() {
+            let file = enumeration.parent_file();
+            if !self.own.contains(file.name()) {
+                continue;
+            }
+            let reserved: BTreeSet<&str> = enumeration.reserved_names().collect();
+            let mut seen: BTreeMap<String, (String, i32)> = BTreeMap::new();
+            for value in enumeration.values() {
+                let mut at = enumeration.path().to_vec();
+                let index = enumeration
+                    .enum_descriptor_proto()
+                    .value
+                    .iter()
+                    .position(|v| v.name() == value.name())
+                    .and_then(|i| i32::try_from(i).ok())
+                    .unwrap_or_default();
+                at.extend([2, index]);
+                if reserved.contains(value.name()) {
+                    return Err(refuse(
+                        &file,
+                        &at,
+                        format!("enum value `{}` uses a reserved name", value.name()),
+                    ));
+                }
+                // proto3 enums: names that read the same once the enum's prefix is dropped and
+                // they are camel-cased conflict in JSON, unless they alias one number.
+                if file.syntax() != prost_reflect::Syntax::Proto3 {
+                    continue;
+                }
+                let key = json_enum_key(enumeration.name(), value.name());
+                match seen.get(&key) {
+                    Some((other, number)) if *number != value.number() => {
+                        return Err(refuse(
+                            &file,
+                            &at,
+                            format!(
+                                "enum value `{}` conflicts with `{other}` once prefixes and case are ignored",
+                                value.name()
+                            ),
+                        ));
+                    }
+                    _ => {
+                        seen.insert(key, (value.name().to_owned(), value.number()));
+                    }
+                }
+            }
+        }
+        for message in self.pool.all_messages() {
+            let file = message.parent_file();
+            if !self.own.contains(file.name()) {
+                continue;
+            }
+            if file.syntax() == prost_reflect::Syntax::Proto3
+                && message.extension_ranges().len() > 0
+                && !message.full_name().starts_with("google.protobuf.")
+            {
+                return Err(refuse(
+                    &file,
+                    message.path(),
+                    format!(
+                        "message `{}` declares extension ranges, which proto3 does not allow",
+                        message.full_name()
+                    ),
+                ));
+            }
+            let reserved: BTreeSet<&str> = message.reserved_names().collect();
+            if let Some(field) = message.fields().find(|f| reserved.contains(f.name())) {
+                return Err(refuse(
+                    &file,
+                    field.path(),
+                    format!("field `{}` uses a reserved name", field.name()),
+                ));
+            }
+            for field in message.fields().filter(|f| f.is_map()) {
+                let prost_reflect::Kind::Message(entry) = field.kind() else {
+                    continue;
+                };
+                let prost_reflect::Kind::Enum(values) = entry.map_entry_value_field().kind() else {
+                    continue;
+                };
+                // In declaration order: the first value written is the enum's default.
+                if values
+                    .enum_descriptor_proto()
+                    .value
+                    .first()
+                    .is_none_or(|first| first.number() == 0)
+                {
+                    continue;
+                }
+                return Err(refuse(
+                    &file,
+                    field.path(),
+                    format!(
+                        "map field `{}` has values of enum `{}`, whose first value is not zero",
+                        field.name(),
+                        values.full_name()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An enum value's name as protoc compares proto3 names: the enum's name dropped from its
+/// front (ignoring case and underscores), then camel-cased.
+fn json_enum_key(enum_name: &str, value: &str) -> String {
+    let wanted: Vec<char> = enum_name
+        .chars()
+        .filter(|c| *c != '_')
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    let mut rest = value;
+    let mut matched = 0;
+    for (index, c) in value.char_indices() {
+        if matched == wanted.len() {
+            rest = &value[index..];
+            break;
+        }
+        if c == '_' {
+            continue;
+        }
+        if c.to_ascii_lowercase() != wanted[matched] {
+            break;
+        }
+        matched += 1;
+        if matched == wanted.len() {
+            rest = &value[index + c.len_utf8()..];
+        }
+    }
+    let stripped = if matched == wanted.len() {
+        rest.trim_start_matches('_')
+    } else {
+        value
+    };
+    let stripped = if stripped.is_empty() { value } else { stripped };
+    stripped
+        .split('_')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let mut chars = part.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_ascii_uppercase().to_string() + &chars.as_str().to_ascii_lowercase()
+            })
+        })
+        .collect()
+}
+
+/// `import` as seen from the file at `importer`: beside it, then from the root.
+fn find_import(files: &dyn Files, importer: &str, import: &str) -> Option<(String, String)> {
+    let folder = importer.rfind('/').map_or("", |i| &importer[..i]);
+    let beside = if folder.is_empty() {
+        normalize(import)
+    } else {
+        normalize(&format!("{folder}/{import}"))
+    };
+    [beside, normalize(import)]
+        .into_iter()
+        .flatten()
+        .find_map(|path| {
+            let bytes = files.read(&path)?;
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            Some((path, text))
+        })
+}
+
+/// `.` and `..` resolved lexically, keeping a leading `/`; `None` when `..` climbs out.
+fn normalize(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    let joined = parts.join("/");
+    Some(if path.starts_with('/') {
+        format!("/{joined}")
+    } else {
+        joined
+    })
+}
+
+/// Serves the side's own files by compiler name, and the well-known types.
+struct Resolver {
+    sources: BTreeMap<String, Source>,
+    google: GoogleFileResolver,
+}
+
+impl FileResolver for Resolver {
+    fn resolve_path(&self, path: &Path) -> Option<String> {
+        let name = path.to_str()?;
+        self.sources.contains_key(name).then(|| name.to_owned())
+    }
+
+    fn open_file(&self, name: &str) -> Result<File, protox::Error> {
+        match self.sources.get(name) {
+            Some(source) => File::from_source(name, &source.text),
+            None => self.google.open_file(name),
+        }
+    }
+}
+
+/// The compiler's complaint as [`Error::Parse`], placed at the first span it labels.
+fn parse_error(error: &protox::Error, path: &str, text: &str) -> Error {
+    use miette::Diagnostic;
+    let offset = error
+        .labels()
+        .and_then(|mut labels| labels.next())
+        .map(|label| label.offset());
+    let (line, column) = offset.map_or((1, 1), |offset| line_column(text, offset));
+    Error::Parse {
+        format: Format::Protobuf,
+        file: path.to_owned(),
+        syntax: "Protobuf",
+        line,
+        column,
+        message: error.to_string(),
+    }
+}
+
+/// The 1-based line and column (in characters) of a byte offset.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
+}
+
+/// The 1-based line where the element an op path names is declared in `text` (1 when it
+/// cannot be placed). Paths are `/<full name>` optionally followed by `/fields/<number>`,
+/// `/values/<number>` or `/methods/<name>`; an element that is not in this file (a map entry,
+/// an imported type) falls back to its nearest enclosing element.
+pub fn line_of(text: &str, path: &str) -> usize {
+    let Ok(file) = File::from_source("schema.proto", text) else {
+        return 1;
+    };
+    let proto = file.file_descriptor_proto();
+    let Some(info) = &proto.source_code_info else {
+        return 1;
+    };
+    let line = |source_path: &[i32]| {
+        info.location
+            .iter()
+            .find(|location| location.path == source_path)
+            .and_then(|location| location.span.first())
+            .map(|line| *line as usize + 1)
+    };
+    let mut segments = path.trim_start_matches('/').splitn(3, '/');
+    let element = segments.next().unwrap_or_default();
+    let member = (segments.next(), segments.next());
+    let package = proto.package();
+    let mut name = element
+        .strip_prefix(package)
+        .map(|rest| rest.trim_start_matches('.'))
+        .filter(|_| !package.is_empty())
+        .unwrap_or(element)
+        .to_owned();
+    let mut member = member;
+    loop {
+        if let Some(found) = locate(proto, &name, member).and_then(|p| line(&p)) {
+            return found;
+        }
+        match name.rfind('.') {
+            Some(dot) => {
+                name.truncate(dot);
+                member = (None, None);
+            }
+            None => return 1,
+        }
+    }
+}
+
+/// The source path of a (package-relative) element and, optionally, one of its members.
+fn locate(
+    proto: &prost_reflect::prost_types::FileDescriptorProto,
+    name: &str,
+    member: (Option<&str>, Option<&str>),
+) -> Option<Vec<i32>> {
+    use prost_reflect::prost_types::DescriptorProto;
+    let index = |i: usize| i32::try_from(i).ok();
+    let mut parts = name.split('.');
+    let first = parts.next()?;
+    let rest: Vec<&str> = parts.collect();
+    // Top-level: messages (4), enums (5), services (6).
+    if rest.is_empty() {
+        if let Some(i) = proto.enum_type.iter().position(|e| e.name() == first) {
+            let mut path = vec![5, index(i)?];
+            if let (Some("values"), Some(number)) = member {
+                let number: i32 = number.parse().ok()?;
+                let v = proto.enum_type[i]
+                    .value
+                    .iter()
+                    .position(|v| v.number() == number)?;
+                path.extend([2, index(v)?]);
+            }
+            return Some(path);
+        }
+        if let Some(i) = proto.service.iter().position(|s| s.name() == first) {
+            let mut path = vec![6, index(i)?];
+            if let (Some("methods"), Some(method)) = member {
+                let m = proto.service[i]
+                    .method
+                    .iter()
+                    .position(|m| m.name() == method)?;
+                path.extend([2, index(m)?]);
+            }
+            return Some(path);
+        }
+    }
+    let i = proto.message_type.iter().position(|m| m.name() == first)?;
+    let mut path = vec![4, index(i)?];
+    let mut message: &DescriptorProto = &proto.message_type[i];
+    for (depth, part) in rest.iter().enumerate() {
+        let last = depth + 1 == rest.len();
+        if last && let Some(e) = message.enum_type.iter().position(|e| e.name() == *part) {
+            path.extend([4, index(e)?]);
+            if let (Some("values"), Some(number)) = member {
+                let number: i32 = number.parse().ok()?;
+                let v = message.enum_type[e]
+                    .value
+                    .iter()
+                    .position(|v| v.number() == number)?;
+                path.extend([2, index(v)?]);
+            }
+            return Some(path);
+        }
+        let n = message.nested_type.iter().position(|m| m.name() == *part)?;
+        path.extend([3, index(n)?]);
+        message = &message.nested_type[n];
+    }
+    if let (Some("fields"), Some(number)) = member {
+        let number: i32 = number.parse().ok()?;
+        let f = message.field.iter().position(|f| f.number() == number)?;
+        path.extend([2, index(f)?]);
+    }
+    Some(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    struct Map(BTreeMap<&'static str, &'static str>);
+
+    impl Files for Map {
+        fn read(&self, path: &str) -> Option<Arc<[u8]>> {
+            self.0.get(path).map(|text| Arc::from(text.as_bytes()))
+        }
+    }
+
+    #[test]
+    fn rules_parse_and_reject() {
+        assert_eq!("wire".parse(), Ok(ProtoRules::Wire));
+        assert_eq!("wire-json".parse(), Ok(ProtoRules::WireJson));
+        assert!("WIRE".parse::<ProtoRules>().is_err());
+    }
+
+    #[test]
+    fn syntax_errors_name_file_line_and_column() {
+        let text = "syntax = \"proto3\";\nmessage A {\n  string a = 1\n}\n";
+        match Compiled::new(Document::new("events/a.proto", text)) {
+            Err(Error::Parse {
+                file, line, column, ..
+            }) => {
+                assert_eq!(file, "events/a.proto");
+                assert_eq!((line, column), (4, 1));
+            }
+            other => panic!("unexpected {:?}", other.err()),
+        }
+    }
+
+    #[test]
+    fn map_values_of_an_enum_not_starting_at_zero_are_refused() {
+        let text = "syntax = \"proto2\";\nenum E { A = 1; B = 2; Z = 0; }\nmessage M {\n  map<string, E> m = 1;\n}\n";
+        assert!(matches!(
+            Compiled::new(Document::new("a.proto", text)),
+            Err(Error::Parse {
+                line: 4,
+                column: 3,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn what_buf_refuses_is_refused() {
+        for text in [
+            "syntax = \"proto3\";\nenum E { E_UNSPECIFIED = 0; e_unspecified = 1; }\n",
+            "syntax = \"proto3\";\nmessage A { extensions 100 to 200; }\n",
+            "syntax = \"proto3\";\nmessage A { string a = 1; reserved \"a\"; }\n",
+            "syntax = \"proto2\";\nenum E { A = 0; B = 1; reserved \"B\"; }\n",
+            "syntax = \"proto3\";\nenum E { option allow_alias = true; A = 0; B = 1; }\n",
+        ] {
+            assert!(
+                matches!(
+                    Compiled::new(Document::new("a.proto", text)),
+                    Err(Error::Parse { .. })
+                ),
+                "{text}"
+            );
+        }
+        for text in [
+            "syntax = \"proto3\";\nenum Color { COLOR_UNSPECIFIED = 0; COLOR_RED = 1; RED = 2; }\n",
+            "syntax = \"proto3\";\nenum E { option allow_alias = true; E_A = 0; e_a = 0; }\n",
+            "syntax = \"proto2\";\nenum E { E_A = 0; e_a = 1; }\n",
+        ] {
+            let result = Compiled::new(Document::new("a.proto", text));
+            if text.contains("RED = 2") {
+                // COLOR_RED and RED read the same once the prefix is dropped.
+                assert!(matches!(result, Err(Error::Parse { .. })), "{text}");
+            } else {
+                assert!(result.is_ok(), "{text}");
+            }
+        }
+        assert_eq!(json_enum_key("Color", "COLOR_DARK_RED"), "DarkRed");
+        assert_eq!(json_enum_key("Color", "COLOR"), "Color");
+        assert_eq!(json_enum_key("FooBar", "FOO_BAR_X"), "X");
+    }
+
+    #[test]
+    fn undefined_types_are_compile_errors() {
+        let text = "syntax = \"proto3\";\nmessage A {\n  Missing a = 1;\n}\n";
+        assert!(matches!(
+            Compiled::new(Document::new("a.proto", text)),
+            Err(Error::Parse { line: 3, .. })
+        ));
+    }
+
+    #[test]
+    fn imports_resolve_beside_then_at_the_root_and_builtin() {
+        let files = Map(BTreeMap::from([
+            (
+                "events/money.proto",
+                "syntax = \"proto3\";\npackage acme;\nmessage Money { int64 cents = 1; }\n",
+            ),
+            (
+                "common/ids.proto",
+                "syntax = \"proto3\";\npackage acme;\nmessage Id { string v = 1; }\n",
+            ),
+        ]));
+        let text = "syntax = \"proto3\";\npackage acme;\nimport \"money.proto\";\nimport \"common/ids.proto\";\nimport \"google/protobuf/timestamp.proto\";\nmessage A { Money m = 1; Id id = 2; google.protobuf.Timestamp at = 3; }\n";
+        let compiled = Compiled::new(Document::new("events/a.proto", text).with_files(&files))
+            .expect("compiles");
+        assert_eq!(compiled.own.len(), 3);
+        let missing = Compiled::new(Document::new("events/a.proto", text));
+        assert!(
+            matches!(missing, Err(Error::UnresolvedImport { import, .. }) if import == "money.proto")
+        );
+    }
+
+    #[test]
+    fn any_prefix_of_a_file_compiles_or_fails_cleanly() {
+        let text = "syntax = \"proto2\";\npackage a.b;\nimport \"google/protobuf/any.proto\";\n// é\nmessage M {\n  optional group G = 1 { optional int32 x = 2 [default = -3]; }\n  map<string, E> m = 3;\n  oneof o { string s = 4; }\n  extensions 100 to max;\n  reserved 10 to 20, 30;\n  reserved \"gone\";\n}\nenum E { option allow_alias = true; Z = 0; A = 1; B = 1; }\nextend M { optional string ext = 100; }\nservice S { rpc R(M) returns (stream M); }\n";
+        let full = Document::new("full.proto", text);
+        for end in (0..=text.len()).filter(|end| text.is_char_boundary(*end)) {
+            let prefix = Document::new("prefix.proto", &text[..end]);
+            for category in ProtoRules::ALL {
+                let _ = changes(prefix, full, category);
+                let _ = changes(full, prefix, category);
+            }
+            let _ = line_of(&text[..end], "/a.b.M/fields/3");
+        }
+        assert!(changes(full, full, ProtoRules::Wire).is_ok_and(|c| c.is_empty()));
+    }
+
+    #[test]
+    fn paths_map_to_lines() {
+        let text = "syntax = \"proto3\";\npackage acme.v1;\n\nmessage Order {\n  string id = 1;\n  map<string, string> tags = 2;\n  enum State {\n    STATE_UNSPECIFIED = 0;\n  }\n}\nenum Kind { KIND_UNSPECIFIED = 0; }\n";
+        assert_eq!(line_of(text, "/acme.v1.Order"), 4);
+        assert_eq!(line_of(text, "/acme.v1.Order/fields/1"), 5);
+        assert_eq!(line_of(text, "/acme.v1.Order/fields/2"), 6);
+        assert_eq!(line_of(text, "/acme.v1.Order.TagsEntry/fields/2"), 4);
+        assert_eq!(line_of(text, "/acme.v1.Order.State/values/0"), 8);
+        assert_eq!(line_of(text, "/acme.v1.Kind"), 11);
+        assert_eq!(line_of(text, "/elsewhere.Thing"), 1);
+        assert_eq!(line_of("not proto", "/x"), 1);
+    }
+}

@@ -1,0 +1,127 @@
+//! The parse cache on disk (issue #19): used when it is sound, ignored and rewritten when it is
+//! not, never written inside the repository, never left half-written by a run that dies.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use crate::support::TestRepo;
+
+const FILE: &str = "parse-cache-v1.jsonl";
+
+fn run(cwd: &Path, cache: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .env("CATALOG_DIFF_CACHE", cache)
+        .output()
+        .expect("the binary runs")
+}
+
+fn catalog() -> TestRepo {
+    let repo = TestRepo::new();
+    for n in 0..20 {
+        repo.write(
+            &format!("events/E{n}/index.mdx"),
+            &format!("---\nid: E{n}\nversion: 1.0.{n}\nschemaPath: schema.json\n---\n"),
+        );
+        repo.write(
+            &format!("events/E{n}/schema.json"),
+            &format!(r#"{{"type": "object", "properties": {{"n{n}": {{"type": "string"}}}}}}"#),
+        );
+    }
+    repo.commit_all("twenty events");
+    repo.write(
+        "events/E3/schema.json",
+        r#"{"type": "object", "required": ["n3"]}"#,
+    );
+    repo.commit_all("E3 changes");
+    repo
+}
+
+#[test]
+fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
+    let repo = catalog();
+    let cache = tempfile::tempdir().expect("temp dir");
+    let args = ["HEAD~1..HEAD", "--format", "json"];
+    let reference = run(
+        &repo.path(),
+        cache.path(),
+        &["HEAD~1..HEAD", "--format", "json", "--no-cache"],
+    );
+    assert!(
+        !cache.path().join(FILE).exists(),
+        "--no-cache writes nothing"
+    );
+    let cold = run(&repo.path(), cache.path(), &args);
+    let file = cache.path().join(FILE);
+    let written = std::fs::read(&file).expect("the cache was written");
+    let warm = run(&repo.path(), cache.path(), &args);
+    assert_eq!(cold.stdout, reference.stdout);
+    assert_eq!(warm.stdout, reference.stdout);
+    assert_eq!(warm.status.code(), reference.status.code());
+
+    // A writer killed mid-write leaves a truncated file (or a stray temporary one): ignored.
+    for broken in [
+        written[..written.len() / 2].to_vec(),
+        b"catalog-diff parse cache 999\n".to_vec(),
+        b"\x00\x01garbage".to_vec(),
+    ] {
+        std::fs::write(&file, &broken).expect("write");
+        std::fs::write(
+            cache.path().join(format!(".{FILE}.1.2.tmp")),
+            &written[..10],
+        )
+        .expect("write");
+        let again = run(&repo.path(), cache.path(), &args);
+        assert_eq!(again.stdout, reference.stdout);
+        assert_eq!(
+            std::fs::read(&file).expect("rewritten"),
+            written,
+            "rebuilt whole"
+        );
+    }
+}
+
+#[test]
+fn killed_runs_never_leave_a_broken_cache() {
+    let repo = catalog();
+    let cache = tempfile::tempdir().expect("temp dir");
+    let reference = run(
+        &repo.path(),
+        cache.path(),
+        &["log", "--format", "json", "--no-cache"],
+    );
+    for delay_ms in [0u64, 2, 5, 10, 20] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+            .args(["log", "--format", "json"])
+            .current_dir(repo.path())
+            .env("CATALOG_DIFF_CACHE", cache.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn");
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        let after = run(&repo.path(), cache.path(), &["log", "--format", "json"]);
+        assert_eq!(
+            after.stdout, reference.stdout,
+            "after a kill at {delay_ms} ms"
+        );
+    }
+}
+
+#[test]
+fn a_cache_folder_inside_the_repository_is_not_used() {
+    let repo = catalog();
+    let inside = repo.path().join(".cache");
+    let out = run(&repo.path(), &inside, &["HEAD~1..HEAD"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("inside the repository"));
+    assert!(!inside.exists(), "nothing written into the work tree");
+    assert_eq!(
+        repo.git(&["status", "--porcelain"]),
+        "",
+        "the repository is untouched"
+    );
+}

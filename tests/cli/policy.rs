@@ -1,0 +1,332 @@
+//! Policy (issue #18) on scripted repositories: the configuration file and its per-message
+//! strategies, transitive strategies, fingerprints, acknowledged breaks, SARIF.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+use crate::support::TestRepo;
+
+fn run(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out.stdout)))
+}
+
+fn event(id: &str, version: &str) -> String {
+    format!("---\nid: {id}\nversion: {version}\nschemaPath: schema.json\n---\n")
+}
+
+const REQUIRED_ID: &str =
+    r#"{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}"#;
+const OPTIONAL_ID: &str = r#"{"type": "object", "properties": {"id": {"type": "string"}}}"#;
+
+/// Two events with a required `id`, each consumed by a service; `main` holds them.
+fn two_events() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("events/OrderCreated/index.mdx", &event("OrderCreated", "1.0.0")),
+        ("events/OrderCreated/schema.json", REQUIRED_ID),
+        ("events/OrderPaid/index.mdx", &event("OrderPaid", "1.0.0")),
+        ("events/OrderPaid/schema.json", REQUIRED_ID),
+        (
+            "services/Billing/index.mdx",
+            "---\nid: Billing\nversion: 1.0.0\nreceives:\n  - id: OrderCreated\n  - id: OrderPaid\n---\n",
+        ),
+    ]);
+    repo.commit_all("two events");
+    repo
+}
+
+/// Both events lose their required `id` (forward-breaking) on the working tree.
+fn loosen_both(repo: &TestRepo) {
+    repo.write("events/OrderCreated/schema.json", OPTIONAL_ID);
+    repo.write("events/OrderPaid/schema.json", OPTIONAL_ID);
+}
+
+#[test]
+fn a_per_message_strategy_passes_one_message_while_another_still_fails() {
+    let repo = two_events();
+    loosen_both(&repo);
+    repo.write(
+        "catalog-diff.toml",
+        "# consumers of OrderCreated upgrade first\n[messages.\"OrderCreated\"]\nstrategy = \"backward\"\n",
+    );
+    let out = run(&repo.path(), &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let doc = json(&out);
+    let changes = doc["schemaChanges"].as_array().expect("changes");
+    let by_id = |id: &str| {
+        changes
+            .iter()
+            .find(|c| c["message"]["id"] == id)
+            .unwrap_or_else(|| panic!("{id}"))
+    };
+    assert_eq!(by_id("OrderCreated")["strategy"], "backward");
+    assert_eq!(by_id("OrderCreated")["breaking"], false);
+    assert_eq!(by_id("OrderPaid")["strategy"], "full");
+    assert_eq!(by_id("OrderPaid")["breaking"], true);
+    // A flag wins over the file.
+    let out = run(&repo.path(), &["--fail-on", "never"]);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_transitive_check_fails_against_a_version_two_releases_back() {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("events/E/versioned/1.0.0/index.mdx", &event("E", "1.0.0")),
+        ("events/E/versioned/1.0.0/schema.json", OPTIONAL_ID),
+        ("events/E/versioned/2.0.0/index.mdx", &event("E", "2.0.0")),
+        ("events/E/versioned/2.0.0/schema.json", OPTIONAL_ID),
+        ("events/E/index.mdx", &event("E", "3.0.0")),
+        ("events/E/schema.json", REQUIRED_ID),
+    ]);
+    repo.commit_all("three versions");
+    repo.write(
+        "events/E/schema.json",
+        r#"{"type": "object", "properties": {"id": {"type": "string"}, "note": {"type": "string"}}, "required": ["id"]}"#,
+    );
+    repo.commit_all("a note");
+    let plain = run(&repo.path(), &["HEAD~1..HEAD", "--strategy", "backward"]);
+    assert_eq!(plain.status.code(), Some(0), "{}", text(&plain.stdout));
+    let out = run(
+        &repo.path(),
+        &[
+            "HEAD~1..HEAD",
+            "--strategy",
+            "backward-transitive",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let doc = json(&out);
+    assert_eq!(doc["compatibility"]["strategy"], "backward-transitive");
+    assert_eq!(
+        doc["summary"]["breaking"], false,
+        "v1 keys keep their meaning"
+    );
+    let against: Vec<&str> = doc["transitiveChecks"]
+        .as_array()
+        .expect("checks")
+        .iter()
+        .filter(|c| c["breaking"] == true)
+        .map(|c| c["message"]["version"]["a"].as_str().expect("a version"))
+        .collect();
+    assert_eq!(
+        against,
+        ["2.0.0", "1.0.0"],
+        "newest first, as the Index orders versions"
+    );
+    let stdout = text(
+        &run(
+            &repo.path(),
+            &["HEAD~1..HEAD", "--strategy", "backward-transitive"],
+        )
+        .stdout,
+    );
+    assert!(stdout.contains("(backward, against 1.0.0)"), "{stdout}");
+    // --history also finds the schema the file had in earlier commits.
+    let out = run(
+        &repo.path(),
+        &[
+            "HEAD~1..HEAD",
+            "--strategy",
+            "backward-transitive",
+            "--history",
+            "--format",
+            "json",
+        ],
+    );
+    let doc = json(&out);
+    assert!(
+        doc["transitiveChecks"]
+            .as_array()
+            .expect("checks")
+            .iter()
+            .all(|c| c.get("againstCommit").is_none())
+    );
+}
+
+fn fingerprints(out: &Output) -> Vec<String> {
+    let doc = json(out);
+    doc["policy"]["breaks"]
+        .as_array()
+        .map(|breaks| {
+            breaks
+                .iter()
+                .map(|b| b["fingerprint"].as_str().expect("a fingerprint").to_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn fingerprints_survive_unrelated_lines_and_new_commits_and_acks_hold_until_they_expire() {
+    let repo = two_events();
+    repo.write("catalog-diff.toml", "fail-on = \"breaking\"\n");
+    repo.commit_all("a configuration");
+    repo.write("events/OrderPaid/schema.json", OPTIONAL_ID);
+    let first = fingerprints(&run(&repo.path(), &["--format", "json"]));
+    assert_eq!(first.len(), 1, "one breaking op");
+    // Unrelated lines above the changed property, in another commit: the same fingerprint.
+    repo.commit_all("OrderPaid id optional");
+    repo.write(
+        "events/OrderPaid/schema.json",
+        "{\n  \"title\": \"Paid\",\n  \"description\": \"an order was paid\",\n  \"type\": \"object\",\n  \"properties\": {\"id\": {\"type\": \"string\"}}\n}\n",
+    );
+    repo.commit_all("documented");
+    let later = fingerprints(&run(&repo.path(), &["HEAD~2..HEAD", "--format", "json"]));
+    assert_eq!(first, later);
+
+    // Acknowledged: exit 0 and said so; expired: exit 1 again, and said so.
+    let fingerprint = &first[0];
+    let out = run(
+        &repo.path(),
+        &[
+            "ack",
+            fingerprint,
+            "--reason",
+            "consumers migrated",
+            "--owner",
+            "billing",
+            "--expires",
+            "2999-01-01",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = run(&repo.path(), &["HEAD~2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains(&format!(
+        "fingerprint {fingerprint} (acknowledged by billing until 2999-01-01: consumers migrated)"
+    )));
+    let acks = std::fs::read_to_string(repo.path().join("catalog-diff.ack.toml")).expect("written");
+    std::fs::write(
+        repo.path().join("catalog-diff.ack.toml"),
+        acks.replace("2999-01-01", "2001-01-01"),
+    )
+    .expect("write");
+    let out = run(&repo.path(), &["HEAD~2"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("acknowledgement EXPIRED by billing until 2001-01-01"));
+}
+
+#[test]
+fn malformed_policy_files_name_the_line() {
+    let repo = two_events();
+    repo.write(
+        "catalog-diff.toml",
+        "strategy = \"full\"\n\nfail_on = \"breaking\"\n",
+    );
+    let out = run(&repo.path(), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("catalog-diff.toml:3:"),
+        "{}",
+        text(&out.stderr)
+    );
+    repo.write("catalog-diff.toml", "strategy = \"sideways\"\n");
+    let out = run(&repo.path(), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("catalog-diff.toml:1:"),
+        "{}",
+        text(&out.stderr)
+    );
+    repo.remove("catalog-diff.toml");
+    repo.write(
+        "catalog-diff.ack.toml",
+        "[[ack]]\nfingerprint = \"0123456789abcdef01234567\"\nreason = \"r\"\n\n[[ack]]\nfingerprint = \"short\"\nreason = \"r\"\n",
+    );
+    let out = run(&repo.path(), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("catalog-diff.ack.toml:6:"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(&repo.path(), &["ack", "zz", "--reason", "r"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_configuration_is_read_from_the_candidate_revision_and_log_honours_it() {
+    let repo = two_events();
+    loosen_both(&repo);
+    repo.write("catalog-diff.toml", "strategy = \"backward\"\n");
+    repo.commit_all("loosen, and a backward policy");
+    // The candidate commit's file holds: backward passes a loosened `required`.
+    assert_eq!(run(&repo.path(), &["HEAD~1..HEAD"]).status.code(), Some(0));
+    assert_eq!(run(&repo.path(), &["log"]).status.code(), Some(0));
+    assert_eq!(
+        run(&repo.path(), &["log", "--strategy", "full"])
+            .status
+            .code(),
+        Some(1)
+    );
+}
+
+/// SARIF is checked structurally against what the 2.1.0 schema requires of the parts we
+/// write, rather than with a JSON Schema validator: the output is made from serde types, so
+/// the shape is fixed by construction, and this test pins the required properties.
+#[test]
+fn sarif_output_has_what_code_scanning_needs() {
+    let repo = two_events();
+    loosen_both(&repo);
+    let out = run(&repo.path(), &["--format", "sarif"]);
+    assert_eq!(out.status.code(), Some(1));
+    let log = json(&out);
+    assert_eq!(log["version"], "2.1.0");
+    assert!(
+        log["$schema"]
+            .as_str()
+            .expect("$schema")
+            .contains("sarif-2.1.0")
+    );
+    let run0 = &log["runs"][0];
+    assert_eq!(run0["tool"]["driver"]["name"], "catalog-diff");
+    let rules = run0["tool"]["driver"]["rules"].as_array().expect("rules");
+    let results = run0["results"].as_array().expect("results");
+    assert_eq!(results.len(), 2, "one result per breaking op");
+    for result in results {
+        let index = result["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+        assert_eq!(rules[index]["id"], result["ruleId"]);
+        assert_eq!(result["ruleId"], "required.removed");
+        assert_eq!(result["level"], "error");
+        assert!(!result["message"]["text"].as_str().expect("text").is_empty());
+        let location = &result["locations"][0]["physicalLocation"];
+        let uri = location["artifactLocation"]["uri"].as_str().expect("uri");
+        assert!(
+            uri.starts_with("events/") && uri.ends_with("/schema.json"),
+            "{uri}"
+        );
+        assert!(location["region"]["startLine"].as_u64().expect("line") >= 1);
+        assert_eq!(
+            result["partialFingerprints"]["catalogDiff/v1"]
+                .as_str()
+                .expect("fp")
+                .len(),
+            24
+        );
+    }
+    assert!(
+        !rules[0]["shortDescription"]["text"]
+            .as_str()
+            .expect("short")
+            .is_empty()
+    );
+    assert!(!rules[0]["help"]["text"].as_str().expect("help").is_empty());
+}

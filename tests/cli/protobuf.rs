@@ -1,0 +1,333 @@
+//! Protobuf message schemas in a catalog kept in git, from the command line: a `.proto` schema
+//! that imports a sibling file, a file from the catalog root and a well-known type is judged
+//! with `buf breaking`'s rules, imports read from the same commit, with impact on producers and
+//! consumers; `--proto-rules` on the diff, `log` and `hook install`; a missing import or a file
+//! that does not compile is an unknown verdict, never a failed diff.
+
+use std::process::Output;
+
+use crate::support::TestRepo;
+
+const EVENT: &str = "---\nid: OrderPlaced\nversion: 1.0.0\nschemaPath: schema.proto\n---\n";
+const PRODUCER: &str =
+    "---\nid: Orders\nversion: 1.0.0\nowners:\n  - team-orders\nsends:\n  - id: OrderPlaced\n---\n";
+const CONSUMER: &str = "---\nid: Billing\nversion: 1.0.0\nowners:\n  - team-billing\nreceives:\n  - id: OrderPlaced\n---\n";
+
+const SCHEMA: &str = r#"syntax = "proto3";
+
+package acme.orders.v1;
+
+import "google/protobuf/timestamp.proto";
+import "money.proto";
+import "common/ids.proto";
+
+message OrderPlaced {
+  acme.common.v1.OrderId order_id = 1;
+  acme.common.v1.Money total = 2;
+  google.protobuf.Timestamp placed_at = 3;
+  int64 item_count = 4;
+}
+"#;
+
+const MONEY: &str = r#"syntax = "proto3";
+
+package acme.common.v1;
+
+message Money {
+  int64 cents = 1;
+  string currency = 2;
+}
+"#;
+
+const IDS: &str = r#"syntax = "proto3";
+
+package acme.common.v1;
+
+message OrderId {
+  string value = 1;
+}
+"#;
+
+fn run(repo: &TestRepo, args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+        .args(args)
+        .current_dir(repo.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("runs")
+}
+
+fn json(output: &Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+/// A catalog whose event is described in Protobuf, with a producer and a consumer.
+fn catalog() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("events/OrderPlaced/index.mdx", EVENT),
+        ("events/OrderPlaced/schema.proto", SCHEMA),
+        ("events/OrderPlaced/money.proto", MONEY),
+        ("common/ids.proto", IDS),
+        ("services/Orders/index.mdx", PRODUCER),
+        ("services/Billing/index.mdx", CONSUMER),
+    ]);
+    repo.commit_all("catalog");
+    repo
+}
+
+#[test]
+fn a_field_type_change_is_breaking_with_impact() {
+    let repo = catalog();
+    repo.write(
+        "events/OrderPlaced/schema.proto",
+        &SCHEMA.replace("int64 item_count", "string item_count"),
+    );
+    repo.commit_all("item count as text");
+    let output = run(&repo, &["HEAD~1..HEAD", "--format", "json"]);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let diff = json(&output);
+    assert_eq!(diff["summary"]["schemaBreaking"], 1);
+    let change = &diff["schemaChanges"][0];
+    assert_eq!(change["breaking"], true);
+    assert_eq!(change["direction"], "both");
+    let op = &change["ops"][0];
+    assert_eq!(op["kind"], "field.type.changed");
+    assert_eq!(op["path"], "/acme.orders.v1.OrderPlaced/fields/4");
+    let reason = op["reason"].as_str().expect("a reason");
+    assert!(
+        reason.contains("`item_count`") && reason.contains("FIELD_WIRE"),
+        "{reason}"
+    );
+    let impact = &diff["impact"][0];
+    assert_eq!(impact["producers"][0]["id"], "Orders");
+    assert_eq!(impact["consumers"][0]["id"], "Billing");
+    assert_eq!(impact["consumers"][0]["owners"][0], "team-billing");
+    // The text report names the file and the field.
+    let text = String::from_utf8_lossy(&run(&repo, &["HEAD~1..HEAD"]).stdout).into_owned();
+    assert!(text.contains("item_count"), "{text}");
+}
+
+#[test]
+fn imports_are_read_from_each_side_of_the_diff() {
+    let repo = catalog();
+    // Only the sibling changes in a way that breaks; the schema itself gets a comment.
+    repo.write(
+        "events/OrderPlaced/money.proto",
+        &MONEY.replace("int64 cents", "string cents"),
+    );
+    repo.write(
+        "events/OrderPlaced/schema.proto",
+        &format!("// Placed orders.\n{SCHEMA}"),
+    );
+    repo.commit_all("cents as text");
+    let diff = json(&run(&repo, &["HEAD~1..HEAD", "--format", "json"]));
+    let change = &diff["schemaChanges"][0];
+    assert_eq!(change["breaking"], true, "{change}");
+    assert_eq!(change["ops"][0]["path"], "/acme.common.v1.Money/fields/1");
+    // The same pair of schema texts, judged again in the log with the other imports, is not
+    // served from a verdict cached for the first ones.
+    repo.write("events/OrderPlaced/money.proto", MONEY);
+    repo.write("events/OrderPlaced/schema.proto", SCHEMA);
+    repo.commit_all("back");
+    repo.write(
+        "events/OrderPlaced/schema.proto",
+        &format!("// Placed orders.\n{SCHEMA}"),
+    );
+    repo.commit_all("comment only");
+    let log = run(&repo, &["log", "--format", "json"]);
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&log.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect();
+    let verdicts: Vec<&serde_json::Value> = lines
+        .iter()
+        .map(|step| &step["diff"]["schemaChanges"][0]["breaking"])
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            &serde_json::Value::Null,
+            &serde_json::Value::Bool(true),
+            &serde_json::Value::Bool(true),
+            &serde_json::Value::Bool(false)
+        ],
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn proto_rules_pick_the_buf_category() {
+    let repo = catalog();
+    repo.write(
+        "events/OrderPlaced/schema.proto",
+        &SCHEMA.replace("item_count", "items_count"),
+    );
+    repo.commit_all("rename a field");
+    assert_eq!(run(&repo, &["HEAD~1..HEAD"]).status.code(), Some(1));
+    let wire = run(
+        &repo,
+        &["HEAD~1..HEAD", "--proto-rules", "wire", "--format", "json"],
+    );
+    assert_eq!(wire.status.code(), Some(0));
+    let change = &json(&wire)["schemaChanges"][0];
+    assert_eq!(change["breaking"], false);
+    assert_eq!(change["ops"][0]["kind"], "field.renamed");
+    assert_eq!(
+        run(&repo, &["log", "--proto-rules", "wire"]).status.code(),
+        Some(0)
+    );
+    assert_eq!(run(&repo, &["log"]).status.code(), Some(1));
+    let bad = run(&repo, &["HEAD~1..HEAD", "--proto-rules", "binary"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("wire-json or wire"));
+}
+
+#[test]
+fn a_missing_import_or_a_broken_file_is_an_unknown_verdict() {
+    let repo = catalog();
+    repo.write(
+        "events/OrderPlaced/schema.proto",
+        &SCHEMA.replace(
+            "import \"money.proto\";",
+            "import \"money.proto\";\nimport \"missing.proto\";",
+        ),
+    );
+    repo.commit_all("import a file that is not there");
+    let output = run(&repo, &["HEAD~1..HEAD", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let change = &json(&output)["schemaChanges"][0];
+    assert!(change["breaking"].is_null());
+    let reason = change["unknownReason"].as_str().expect("a reason");
+    assert!(reason.contains("missing.proto"), "{reason}");
+    assert_eq!(
+        run(&repo, &["HEAD~1..HEAD", "--fail-on", "unknown"])
+            .status
+            .code(),
+        Some(1)
+    );
+
+    repo.write(
+        "events/OrderPlaced/schema.proto",
+        "syntax = \"proto3\";\nmessage {\n",
+    );
+    repo.commit_all("broken");
+    let output = run(&repo, &["HEAD~2..HEAD", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let diff = json(&output);
+    let change = &diff["schemaChanges"][0];
+    let reason = change["unknownReason"].as_str().expect("a reason");
+    assert!(
+        reason.contains("events/OrderPlaced/schema.proto") && reason.contains("line 2"),
+        "{reason}"
+    );
+    // The problem is also a diagnostic of the candidate side, at the file and line.
+    let diagnostic = diff["diagnostics"]
+        .as_array()
+        .and_then(|list| {
+            list.iter()
+                .find(|d| d["file"] == "events/OrderPlaced/schema.proto")
+        })
+        .unwrap_or_else(|| panic!("no diagnostic: {diff}"));
+    assert_eq!(diagnostic["side"], "b");
+    assert_eq!(diagnostic["line"], 2);
+}
+
+#[test]
+fn the_hook_passes_the_proto_rules_on() {
+    let repo = catalog();
+    let output = run(&repo, &["hook", "install", "--proto-rules", "wire"]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let script = std::fs::read_to_string(repo.path().join(".git/hooks/pre-commit"))
+        .expect("the hook was written");
+    assert!(script.contains("--proto-rules wire"), "{script}");
+    // A rename is staged: safe under WIRE, so the hook lets the commit through.
+    repo.write(
+        "events/OrderPlaced/schema.proto",
+        &SCHEMA.replace("item_count", "items_count"),
+    );
+    repo.git(&["add", "-A"]);
+    let staged = run(&repo, &["--staged", "--proto-rules", "wire"]);
+    assert_eq!(staged.status.code(), Some(0));
+    assert_eq!(run(&repo, &["--staged"]).status.code(), Some(1));
+}
+
+#[test]
+fn the_schema_command_reads_imports_beside_the_file_and_names_broken_files() {
+    let repo = catalog();
+    let folder = repo.path().join("events/OrderPlaced");
+    std::fs::write(
+        folder.join("after.proto"),
+        SCHEMA
+            .replace("import \"common/ids.proto\";\n", "")
+            .replace("acme.common.v1.OrderId order_id", "string order_id"),
+    )
+    .expect("write");
+    let schema = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+            .arg("schema")
+            .args(args)
+            .current_dir(&folder)
+            .output()
+            .expect("runs")
+    };
+    // From the event's folder, `common/ids.proto` is not there: exit 2 naming the import.
+    let missing = schema(&["schema.proto", "after.proto"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("common/ids.proto"));
+    // From the catalog root it is.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+        .args([
+            "schema",
+            "--format",
+            "json",
+            "events/OrderPlaced/schema.proto",
+            "events/OrderPlaced/after.proto",
+        ])
+        .current_dir(repo.path())
+        .output()
+        .expect("runs");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let ops = json(&output)["ops"].clone();
+    assert!(
+        ops.as_array()
+            .expect("ops")
+            .iter()
+            .any(|op| op["kind"] == "field.type.changed"
+                && op["path"] == "/acme.orders.v1.OrderPlaced/fields/1"),
+        "{ops}"
+    );
+    std::fs::write(
+        folder.join("broken.proto"),
+        "syntax = \"proto3\";\nmessage A {\n  string a = 1\n}\n",
+    )
+    .expect("write");
+    let broken = schema(&["broken.proto", "after.proto"]);
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&broken.stderr).contains("broken.proto:4:1"),
+        "{}",
+        String::from_utf8_lossy(&broken.stderr)
+    );
+}
