@@ -234,9 +234,9 @@ impl Cut {
 
 /// Moves `scope` to `after` (the catalog once `changes` are applied) and builds both sides of
 /// the change on its reach with `build` (`true` for the after side). `None` when the change has
-/// no reach, when a cut misses a schema file the catalog has (one named through `../`), or when
-/// some resource names a schema file that does not exist (every diff lists it, see
-/// [`Scope::names_missing_schema`]): then only whole builds are faithful.
+/// no reach, or when a cut misses a schema file the catalog has (one named through `../`): then
+/// only whole builds are faithful. (Resources naming a schema file that does not exist are in
+/// every reach: every diff lists that file.)
 pub fn cut(
     scope: &mut Scope,
     after: &FileSet,
@@ -247,9 +247,6 @@ pub fn cut(
     let reach = scope
         .reach(after, &changes.paths, cache)
         .filter(|_| !changes.special)?;
-    if scope.names_missing_schema(after) {
-        return None;
-    }
     let (before_cut, after_cut) = (build(&reach.before, false), build(&reach.after, true));
     let was = |path: &str| match changes.paths.get(path) {
         Some(before) => before.is_some(),

@@ -176,16 +176,22 @@ impl Scope {
         self.facts.insert(path.to_owned(), facts);
     }
 
-    /// Whether some resource names a schema file that `files` does not have. The diff reports
-    /// such a file as a changed schema without a verdict on every diff, as the reference does, so
-    /// a cut that leaves the resource out would miss it: the sides are then built whole.
-    pub fn names_missing_schema(&self, files: &FileSet) -> bool {
-        self.facts.iter().any(|(path, facts)| {
-            let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
-            facts.schema_paths.iter().any(|named| {
-                super::build::join(folder, named).is_none_or(|full| files.get(&full).is_none())
+    /// The resource files naming a schema file that one side does not have. The diff reports
+    /// such a file as a changed schema without a verdict on every diff, as the reference does,
+    /// so every reach holds them.
+    fn naming_missing_schema(&self, before: &dyn Files, after: &dyn Files) -> Vec<String> {
+        self.facts
+            .iter()
+            .filter(|(path, facts)| {
+                let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
+                facts.schema_paths.iter().any(|named| {
+                    super::build::join(folder, named).is_none_or(|full| {
+                        before.blob(&full).is_none() || after.blob(&full).is_none()
+                    })
+                })
             })
-        })
+            .map(|(path, _)| path.clone())
+            .collect()
     }
 
     /// Moves the scope to `after` (the catalog once `changes` are applied; `changes` maps each
@@ -247,6 +253,7 @@ impl Scope {
         note(self, &readers, false);
 
         let mut reach: BTreeSet<String> = changed.union(&readers).cloned().collect();
+        reach.extend(self.naming_missing_schema(&before, after));
         let lookup = |map: &HashMap<String, BTreeSet<String>>, id: &String| {
             map.get(id)
                 .into_iter()

@@ -172,8 +172,8 @@ impl Format {
             .map(|(_, ext)| ext.to_ascii_lowercase())
             .unwrap_or_default();
         match extension.as_str() {
-            "json" | "yaml" | "yml" => match json_schema::parse(path, text) {
-                Ok(_) => Ok(Format::JsonSchema),
+            "json" | "yaml" | "yml" => match json_schema::check(path, text) {
+                Ok(()) => Ok(Format::JsonSchema),
                 Err(Error::NotASchema { format }) => Err(Undetected {
                     reason: format!("`{path}` does not use JSON Schema keywords"),
                     kind: UndetectedKind::NotASchema(format),

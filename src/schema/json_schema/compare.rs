@@ -32,7 +32,8 @@
 //! the node is read as `{}`. Recursion is bounded by [`MAX_DEPTH`], which the reference has no
 //! need of.
 
-use std::collections::HashSet;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -206,7 +207,7 @@ fn escape(segment: &str) -> String {
 
 /// The entries of an object in JavaScript's `Object.keys` order: integer-like keys first, in
 /// ascending order, then the others as written. Arrays list their items under their indexes.
-fn entries(value: Option<&Value>) -> Vec<(String, &Value)> {
+fn entries(value: Option<&Value>) -> Vec<(Cow<'_, str>, &Value)> {
     match value {
         Some(Value::Object(map)) => {
             let mut integers: Vec<(u32, &String, &Value)> = Vec::new();
@@ -214,20 +215,20 @@ fn entries(value: Option<&Value>) -> Vec<(String, &Value)> {
             for (key, item) in map {
                 match array_index(key) {
                     Some(index) => integers.push((index, key, item)),
-                    None => others.push((key.clone(), item)),
+                    None => others.push((Cow::Borrowed(key.as_str()), item)),
                 }
             }
             integers.sort_by_key(|(index, ..)| *index);
             integers
                 .into_iter()
-                .map(|(_, key, item)| (key.clone(), item))
+                .map(|(_, key, item)| (Cow::Borrowed(key.as_str()), item))
                 .chain(others)
                 .collect()
         }
         Some(Value::Array(items)) => items
             .iter()
             .enumerate()
-            .map(|(i, item)| (i.to_string(), item))
+            .map(|(i, item)| (Cow::Owned(i.to_string()), item))
             .collect(),
         _ => Vec::new(),
     }
@@ -246,15 +247,13 @@ fn array_index(key: &str) -> Option<u32> {
 
 /// The `required` names, first occurrence first (a JavaScript `Set`).
 fn required_of(node: Node<'_>) -> Vec<&str> {
-    let mut names: Vec<&str> = Vec::new();
-    for name in node.array("required").into_iter().flatten() {
-        if let Some(name) = name.as_str()
-            && !names.contains(&name)
-        {
-            names.push(name);
-        }
-    }
-    names
+    let mut seen = HashSet::new();
+    node.array("required")
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter(|name| seen.insert(*name))
+        .collect()
 }
 
 /// The types a node allows; `None` when it has no `type`. Non-string entries compare as text.
@@ -632,20 +631,27 @@ impl<'a> Walker<'a> {
     ) -> Result<(), Error> {
         let before = entries(old.get("properties"));
         let after = entries(new.get("properties"));
-        let find = |list: &[(String, &'a Value)], name: &str| {
-            list.iter()
-                .find(|(key, _)| key == name)
-                .map(|(_, value)| *value)
-        };
-        let mut names: Vec<&str> = before.iter().map(|(name, _)| name.as_str()).collect();
+        // Looked up by name, in the order the reference walks them (before's, then after's new).
+        let before_by_name: HashMap<&str, &'a Value> = before
+            .iter()
+            .map(|(key, value)| (key.as_ref(), *value))
+            .collect();
+        let after_by_name: HashMap<&str, &'a Value> = after
+            .iter()
+            .map(|(key, value)| (key.as_ref(), *value))
+            .collect();
+        let mut names: Vec<&str> = before.iter().map(|(name, _)| name.as_ref()).collect();
         for (name, _) in &after {
-            if find(&before, name).is_none() {
+            if !before_by_name.contains_key(name.as_ref()) {
                 names.push(name);
             }
         }
         for name in names {
             let path = format!("{pointer}/properties/{}", escape(name));
-            match (find(&before, name), find(&after, name)) {
+            match (
+                before_by_name.get(name).copied(),
+                after_by_name.get(name).copied(),
+            ) {
                 (None, Some(added)) => {
                     let kind = if old.get("additionalProperties") == Some(&Value::Bool(false)) {
                         ChangeKind::PropertyAddedToClosedObject
@@ -671,16 +677,20 @@ impl<'a> Walker<'a> {
 
     fn required(&mut self, old: Node, new: Node, pointer: &str) {
         let (before, after) = (required_of(old), required_of(new));
-        let properties = entries(new.get("properties"));
+        let (before_set, after_set): (HashSet<&str>, HashSet<&str>) = (
+            before.iter().copied().collect(),
+            after.iter().copied().collect(),
+        );
+        let properties: HashMap<Cow<'_, str>, &Value> =
+            entries(new.get("properties")).into_iter().collect();
         let (no, yes) = (Value::Bool(false), Value::Bool(true));
         for name in &after {
-            if before.contains(name) {
+            if before_set.contains(name) {
                 continue;
             }
             let has_default = properties
-                .iter()
-                .find(|(key, _)| key == name)
-                .and_then(|(_, property)| property.get("default"))
+                .get(*name)
+                .and_then(|property| property.get("default"))
                 .is_some();
             let kind = if has_default {
                 ChangeKind::RequiredAddedWithDefault
@@ -691,7 +701,7 @@ impl<'a> Walker<'a> {
             self.emit(kind, path, "required", Some(&no), Some(&yes));
         }
         for name in &before {
-            if !after.contains(name) {
+            if !after_set.contains(name) {
                 let path = format!("{pointer}/properties/{}", escape(name));
                 self.emit(
                     ChangeKind::RequiredRemoved,

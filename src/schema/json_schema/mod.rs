@@ -77,6 +77,31 @@ fn json_error(path: &str, text: &str, error: serde_json::Error) -> Error {
     }
 }
 
+/// Whether `text` is a JSON Schema, as [`parse`] decides it, without building the document:
+/// JSON is checked whole but only its top-level keys are kept (a 60 MB schema is detected
+/// without a second tree in memory).
+pub fn check(path: &str, text: &str) -> Result<(), Error> {
+    let lower = path.to_ascii_lowercase();
+    if lower.ends_with(".yaml") || lower.ends_with(".yml") {
+        return parse(path, text).map(drop);
+    }
+    let trimmed = text.trim_start_matches([' ', '\t', '\r', '\n']);
+    let schema = if trimmed.starts_with('{') {
+        let keys: std::collections::HashMap<String, serde::de::IgnoredAny> =
+            serde_json::from_str(text).map_err(|error| json_error(path, text, error))?;
+        SCHEMA_MARKERS.iter().any(|key| keys.contains_key(*key))
+    } else {
+        looks_like_schema(&parse_text(path, text)?)
+    };
+    if schema {
+        Ok(())
+    } else {
+        Err(Error::NotASchema {
+            format: Format::JsonSchema,
+        })
+    }
+}
+
 /// [`parse_text`], refusing documents that use no JSON Schema keyword (an example payload).
 pub fn parse(path: &str, text: &str) -> Result<Value, Error> {
     let value = parse_text(path, text)?;
