@@ -4,10 +4,11 @@
 #   frontmatter     every file of testdata/frontmatter/ and the Markdown of testdata/index/
 #   version         versions and ranges the conformance data uses
 #   index_build     each testdata/index case's files, 0xFF-separated, in the target's path order
+#   spec_compare    before, a 0xFF separator, after, from testdata/{asyncapi,openapi}/<kind>/<case>/
 set -eu
 cd "$(dirname "$0")"
 mkdir -p corpus/schema_compare corpus/frontmatter corpus/version corpus/index_build \
-  corpus/avro_compare corpus/proto_compare
+  corpus/avro_compare corpus/proto_compare corpus/spec_compare
 for before in ../testdata/avro/*/*/before.avsc; do
   case=$(dirname "$before")
   { cat "$before"; printf '\377'; cat "$case/after.avsc"; } > "corpus/avro_compare/$(basename "$case")"
@@ -36,5 +37,9 @@ for case in ../testdata/index/*/catalog; do
     [ -n "$event" ] && cat "$(dirname "$event")/schema.json" 2>/dev/null; printf '\377\377'
     [ -n "$service" ] && cat "$service"; printf '\377'
   } > "corpus/index_build/$(basename "$(dirname "$case")")" || true
+done
+for before in ../testdata/asyncapi/*/*/before.* ../testdata/openapi/*/*/before.*; do
+  case=$(dirname "$before")
+  { cat "$before"; printf '\377'; cat "$case"/after.*; } > "corpus/spec_compare/$(basename "$(dirname "$case")")-$(basename "$case")"
 done
 echo "corpus seeded: $(find corpus -type f | wc -l) files"

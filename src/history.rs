@@ -16,7 +16,8 @@ use crate::catalog::build::{self, Built, ParseCache};
 use crate::catalog::scope::Scope;
 use crate::catalog::{Before, Diagnostic, FileSet, Index, Severity};
 use crate::diff::{
-    self, ArchitectureDiff, EdgeChanges, Prepared, ResourceChanges, VerdictCache, summarize,
+    self, ArchitectureDiff, EdgeChanges, Prepared, ResourceChanges, SpecificationSummary,
+    VerdictCache, summarize,
 };
 use crate::git::{self, CommitId, CommitInfo, Repo};
 use crate::pipeline::{build_options, cut, revert};
@@ -298,12 +299,17 @@ impl Walker<'_> {
                 self.parse_cache,
                 &|files, after| self.build(files, if after { commit } else { start }),
             );
+            // A specification change is joined to messages and parties beyond the reach of the
+            // change: such a step is diffed whole.
+            let cut = cut.and_then(|cut| {
+                let diff = self.diff(&cut.before.index, &cut.after.index, &changes);
+                diff.specification_changes.is_empty().then_some((cut, diff))
+            });
             let (diff, locations, previous) = match cut {
-                Some(cut) => {
+                Some((cut, diff)) => {
                     whole = None;
                     self.outcome.cut += 1;
                     cut.carry(&mut diagnostics, &cut.after);
-                    let diff = self.diff(&cut.before.index, &cut.after.index, &changes);
                     let locations = Locations::of(&diff, &cut.before.index, &cut.after.index);
                     (diff, locations, None)
                 }
@@ -443,13 +449,20 @@ pub fn select(diff: &ArchitectureDiff, selection: &Selection) -> ArchitectureDif
     let schema_changes = keep(&diff.schema_changes, |c| c.message.id == id);
     let transitive_checks = keep(&diff.transitive_checks, |c| c.message.id == id);
     let impact = keep(&diff.impact, |i| i.message.id == id);
+    // A specification change is about the message when it belongs to it or reaches it.
+    let specification_changes = keep(&diff.specification_changes, |c| {
+        c.resource.id == id || c.impact.iter().any(|i| i.message.id == id)
+    });
+    let mut summary = summarize(&resources, &edges, &schema_changes, &impact);
+    summary.specifications = SpecificationSummary::of(&specification_changes);
     ArchitectureDiff {
-        summary: summarize(&resources, &edges, &schema_changes, &impact),
+        summary,
         resources,
         edges,
         schema_changes,
         transitive_checks,
         impact,
+        specification_changes,
         ..diff.clone()
     }
 }
@@ -473,4 +486,5 @@ pub fn is_empty(diff: &ArchitectureDiff) -> bool {
         && s.edges_added + s.edges_removed == 0
         && diff.schema_changes.iter().all(still_missing)
         && diff.impact.is_empty()
+        && diff.specification_changes.is_empty()
 }

@@ -6,6 +6,7 @@
 //! - [`catalog::build`]: FileSet -> [`catalog::Index`] (the SDK's `buildIndex`), pure
 //! - [`catalog::resolve`]: Index -> edges (the SDK's `resolve`), pure
 //! - [`schema`]: two schema documents (JSON Schema, Avro, Protobuf) -> a [`schema::Verdict`], pure
+//! - [`spec`]: two AsyncAPI or OpenAPI documents -> a [`spec::Verdict`], pure
 //! - [`diff`]: two Indexes -> an [`diff::ArchitectureDiff`], pure
 //! - [`pipeline`]: the whole diff in one call, [`pipeline::diff_revisions`]: read, index, resolve, compare
 //! - [`history`]: a first-parent commit list -> one ArchitectureDiff per changed commit (`log`)
@@ -25,4 +26,5 @@ pub mod pipeline;
 pub mod policy;
 pub mod report;
 pub mod schema;
+pub mod spec;
 pub mod suggest;

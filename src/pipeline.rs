@@ -278,8 +278,10 @@ pub struct SideBySide {
 
 /// Diffs catalog `before` against catalog `after` (labelled `labels`). The candidate is built
 /// whole, so its problems are all found; the baseline is built only on the reach of the
-/// change when it has one, and its problems are carried over from the candidate's. The result
-/// equals two whole builds (tests/history_diff.rs holds them side by side).
+/// change when it has one, and its problems are carried over from the candidate's; a change
+/// to a specification is joined to messages and parties beyond that reach, so it is diffed on
+/// whole builds. The result equals two whole builds (tests/history_diff.rs holds them side by
+/// side).
 pub fn diff_files(
     before: &FileSet,
     after: &FileSet,
@@ -318,9 +320,13 @@ pub fn diff_files(
     let Some(cut) = cut else {
         return whole(build(before, &labels.0), whole_after);
     };
+    let diff = compare(&cut.before.index, &cut.after.index);
+    // A specification change is joined to messages and parties beyond the reach of the change.
+    if !diff.specification_changes.is_empty() {
+        return whole(build(before, &labels.0), whole_after);
+    }
     let mut before_diagnostics = whole_after.diagnostics.clone();
     cut.carry(&mut before_diagnostics, &cut.before);
-    let diff = compare(&cut.before.index, &cut.after.index);
     SideBySide {
         locations: Locations::of(&diff, &cut.before.index, &cut.after.index),
         diff,

@@ -9,7 +9,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::diff::{ArchitectureDiff, Impact, ImpactReason, ResourceRef, SchemaChange};
+use crate::diff::{
+    ArchitectureDiff, Impact, ImpactReason, ResourceRef, SchemaChange, SpecificationChange,
+};
 use crate::schema::{Op, Strategy};
 
 /// The configuration file's name, at the repository root.
@@ -285,6 +287,38 @@ pub fn unknown_fingerprint(change: &SchemaChange) -> String {
     fingerprint(&["unknown", &m.kind, &m.id, schema_file(change)])
 }
 
+fn specification_file(change: &SpecificationChange) -> &str {
+    change
+        .after
+        .as_ref()
+        .or(change.before.as_ref())
+        .map_or("", |f| f.path.as_str())
+}
+
+/// The fingerprint of one op of a specification change (#17).
+pub fn specification_op_fingerprint(change: &SpecificationChange, op: &Op) -> String {
+    let r = &change.resource;
+    fingerprint(&[
+        "specification-op",
+        &r.kind,
+        &r.id,
+        specification_file(change),
+        op.kind.id,
+        &op.path,
+    ])
+}
+
+/// The fingerprint of a specification change without a verdict.
+pub fn specification_unknown_fingerprint(change: &SpecificationChange) -> String {
+    let r = &change.resource;
+    fingerprint(&[
+        "specification-unknown",
+        &r.kind,
+        &r.id,
+        specification_file(change),
+    ])
+}
+
 /// The fingerprint of an impact entry (a message removed while in use, say).
 pub fn impact_fingerprint(impact: &Impact) -> String {
     let m = &impact.message;
@@ -375,6 +409,38 @@ pub fn decide(diff: &ArchitectureDiff, fail_on: FailOn, acks: &[Ack], today: Dat
             None if fail_on == FailOn::Unknown => breaks.push((
                 unknown_fingerprint(change),
                 message(change),
+                "unknown".to_owned(),
+                None,
+            )),
+            _ => {}
+        }
+    }
+    // Specification changes (#17): the resource that owns the specification is the subject.
+    for change in &diff.specification_changes {
+        let subject = ResourceRef {
+            kind: change.resource.kind.clone(),
+            id: change.resource.id.clone(),
+            version: change
+                .resource
+                .version
+                .b
+                .clone()
+                .or(change.resource.version.a.clone()),
+        };
+        match change.breaking {
+            Some(true) => {
+                for op in change.ops.iter().filter(|op| op.breaking) {
+                    breaks.push((
+                        specification_op_fingerprint(change, op),
+                        subject.clone(),
+                        op.kind.id.to_owned(),
+                        Some(op.path.clone()),
+                    ));
+                }
+            }
+            None if fail_on == FailOn::Unknown => breaks.push((
+                specification_unknown_fingerprint(change),
+                subject,
                 "unknown".to_owned(),
                 None,
             )),

@@ -93,12 +93,23 @@ fn assert_walk_equals_whole_builds(repo: &Repo, dir: &str) -> (usize, usize) {
             // An invalid catalog has no diff; the commit after it is diffed against the last
             // valid one.
             let baseline = step.against.or(step.parent);
-            let a = history::build_at(repo, baseline, &options, &cache).expect("baseline");
-            let b =
-                history::build_at(repo, Some(step.commit.id), &options, &cache).expect("commit");
+            // Both sides' files too: specifications are read from them (#17).
+            let read = |commit| {
+                let files = history::read_at(repo, commit, &options).expect("a catalog");
+                (
+                    history::build_files(&files, commit, &options, &cache),
+                    files,
+                )
+            };
+            let ((a, a_files), (b, b_files)) = (read(baseline), read(Some(step.commit.id)));
             let invalid = b.diagnostics.iter().any(|d| d.severity == Severity::Error);
             let expected = (!invalid).then(|| {
-                let mut expected = diff::diff(&a.index, &b.index, &options.diff);
+                let mut expected = diff::diff_with_files(
+                    (&a.index, &a_files),
+                    (&b.index, &b_files),
+                    &options.diff,
+                    &diff::VerdictCache::default(),
+                );
                 expected.refs.a.commit = baseline.map(|p| p.to_string()).unwrap_or_default();
                 expected
             });
@@ -333,7 +344,12 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
             &cache,
         );
         let (whole_a, whole_b) = (whole(a), whole(b));
-        let expected = diff::diff(&whole_a.index, &whole_b.index, &options);
+        let expected = diff::diff_with_files(
+            (&whole_a.index, &a.1),
+            (&whole_b.index, &b.1),
+            &options,
+            &diff::VerdictCache::default(),
+        );
         let json = |d: &diff::ArchitectureDiff| serde_json::to_value(d).expect("json");
         assert_eq!(json(&got.diff), json(&expected), "{} -> {}", a.0, b.0);
         assert_eq!(

@@ -48,8 +48,9 @@ pub struct PolicyArgs {
     #[arg(long, value_parser = parse_strategy)]
     pub strategy: Option<Strategy>,
     /// breaking: exit 1 when a diff (for `log`, some step) has a break that is not
-    /// acknowledged; unknown: also when a schema change has no verdict or a catalog cannot be
-    /// judged; never: exit 0 whenever it ran. Default: the configuration's, else breaking.
+    /// acknowledged; unknown: also when a schema or specification change has no verdict or a
+    /// catalog cannot be judged; never: exit 0 whenever it ran. Default: the configuration's,
+    /// else breaking.
     #[arg(long, value_enum)]
     pub fail_on: Option<FailOn>,
     /// The configuration file. Default: catalog-diff.toml at the repository root of the side

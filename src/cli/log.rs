@@ -230,7 +230,7 @@ impl State {
             return Decision { shown: None, flow };
         }
         self.changed += 1;
-        let breaking = view.summary.breaking;
+        let breaking = view.is_breaking();
         if breaking {
             self.broke += 1;
         }

@@ -11,6 +11,7 @@ mod log;
 mod progress;
 mod schema;
 mod settings;
+mod spec;
 
 use std::process::ExitCode;
 
@@ -62,6 +63,8 @@ enum Command {
     Log(log::LogArgs),
     /// Judge two schema files directly (paths on disk): JSON Schema, Avro or Protobuf.
     Schema(schema::SchemaArgs),
+    /// Judge two AsyncAPI or OpenAPI specification files directly (paths on disk).
+    Spec(spec::SpecArgs),
     /// Install or uninstall the git pre-commit hook that runs `catalog-diff --staged`.
     #[command(after_help = PLAIN_HELP)]
     Hook(hook::HookArgs),
@@ -96,6 +99,7 @@ pub fn main() -> ExitCode {
         Some(Command::Index(args)) => index::run(args),
         Some(Command::Log(args)) => log::run(args),
         Some(Command::Schema(args)) => schema::run(args),
+        Some(Command::Spec(args)) => spec::run(args),
         Some(Command::Hook(args)) => hook::run(args),
         Some(Command::Ack(args)) => ack::run(args),
         Some(Command::Completions { shell }) => completions(shell),

@@ -92,25 +92,23 @@ impl Loaded {
     }
 }
 
-/// The text of a file, read no further than `limit` bytes (a pipe or `/dev/zero` included), a
-/// leading byte order mark dropped.
-fn read_bounded(role: &str, path: &Path, limit: u64) -> anyhow::Result<String> {
+/// The text of a file (`what` it is, in words: "before schema"), read no further than `limit`
+/// bytes (a pipe or `/dev/zero` included), a leading byte order mark dropped.
+pub(super) fn read_bounded(what: &str, path: &Path, limit: u64) -> anyhow::Result<String> {
     use std::io::Read;
     let shown = path.display();
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|file| file.take(limit + 1).read_to_end(&mut bytes))
-        .with_context(|| format!("cannot read the {role} schema {shown}; check the path"))?;
+        .with_context(|| format!("cannot read the {what} {shown}; check the path"))?;
     if bytes.len() as u64 > limit {
         anyhow::bail!(
-            "{shown}: the {role} schema is larger than {limit} bytes; raise the limit with --max-file-size if it is really a schema"
+            "{shown}: the {what} is larger than {limit} bytes; raise the limit with --max-file-size if it is really one"
         );
     }
     let text = String::from_utf8(bytes).map_err(|error| {
         let at = error.utf8_error().valid_up_to();
-        anyhow::anyhow!(
-            "{shown}: the {role} schema is not UTF-8 text (byte {at}); save it as UTF-8"
-        )
+        anyhow::anyhow!("{shown}: the {what} is not UTF-8 text (byte {at}); save it as UTF-8")
     })?;
     Ok(match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_owned(),
@@ -119,7 +117,7 @@ fn read_bounded(role: &str, path: &Path, limit: u64) -> anyhow::Result<String> {
 }
 
 fn load(role: &str, path: &Path, forced: Option<Format>, limit: u64) -> anyhow::Result<Loaded> {
-    let text = read_bounded(role, path, limit)?;
+    let text = read_bounded(&format!("{role} schema"), path, limit)?;
     let shown = path.display().to_string();
     let format = match forced {
         Some(format) => format,
@@ -230,7 +228,7 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
 }
 
 /// Write the report; a closed pipe (`| head`) is not an error for the user.
-fn print_stdout(text: &str) -> anyhow::Result<()> {
+pub(super) fn print_stdout(text: &str) -> anyhow::Result<()> {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
     match stdout

@@ -17,6 +17,7 @@ use serde_json::{Map, Value};
 
 use super::impact::{self, Graph};
 use super::order::{compare_versions, locale_cmp};
+use super::specification::{SpecificationSummary, specification_changes};
 use super::*;
 use crate::catalog::version::{cmp_code_units, index_order, is_higher};
 use crate::catalog::{Diagnostic, Index, Resource, Severity};
@@ -147,12 +148,12 @@ pub fn diff_with_files(
 /// One side of a diff with its resources grouped and its graph resolved, so a history walk
 /// does that once per commit and uses the result as candidate and then as baseline.
 pub struct Prepared<'a> {
-    index: &'a Index,
+    pub(super) index: &'a Index,
     side: Side<'a>,
-    graph: Graph,
-    /// The side's catalog files, where schema imports are looked up (none: only built-in
-    /// imports resolve).
-    files: Option<&'a dyn Files>,
+    pub(super) graph: Graph,
+    /// The side's catalog files, where schema imports and specifications are read (none: only
+    /// built-in imports resolve, and a changed specification gets no verdict).
+    pub(super) files: Option<&'a dyn Files>,
 }
 
 impl<'a> Prepared<'a> {
@@ -193,9 +194,11 @@ pub fn diff_prepared(
         &resources.removed,
         &edges.removed,
     );
+    let specification_changes = specification_changes(a, b, options.strategy);
     let (a, b) = (a.index, b.index);
 
-    let summary = summarize(&resources, &edges, &schema_changes, &impact);
+    let mut summary = summarize(&resources, &edges, &schema_changes, &impact);
+    summary.specifications = SpecificationSummary::of(&specification_changes);
     ArchitectureDiff {
         schema_version: 1,
         refs: Refs {
@@ -217,6 +220,7 @@ pub fn diff_prepared(
         schema_changes,
         impact,
         transitive_checks,
+        specification_changes,
         diagnostics,
         policy: None,
     }
@@ -250,6 +254,7 @@ pub fn summarize(
             .iter()
             .filter(|c| c.breaking.is_none())
             .count(),
+        specifications: None,
     }
 }
 

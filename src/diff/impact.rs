@@ -183,7 +183,7 @@ impl Graph {
 
     /// The direct `direction` edges to a message version (any edge that did not resolve, and
     /// every version when none is given), as parties sorted by id then version.
-    fn parties(&self, direction: &str, id: &str, version: Option<&str>) -> Vec<Party> {
+    pub(super) fn parties(&self, direction: &str, id: &str, version: Option<&str>) -> Vec<Party> {
         let at = self
             .by_target
             .get(id)
@@ -204,6 +204,28 @@ impl Graph {
             .map(EntityInfo::party)
             .collect();
         sort_parties(parties)
+    }
+}
+
+impl Graph {
+    /// The version a direct pointer of `from` (its id and version) to `id` resolved to, when
+    /// one did (a specification's owner names the version of the message it speaks of).
+    pub(super) fn resolved_from(
+        &self,
+        from: (&str, Option<&str>),
+        id: &str,
+    ) -> Option<Option<String>> {
+        self.by_target
+            .get(id)?
+            .iter()
+            .map(|&i| &self.edges[i])
+            .find(|e| {
+                e.via.is_none()
+                    && e.is_resolved
+                    && e.from == from.0
+                    && e.from_version.as_deref() == from.1
+            })
+            .map(|e| e.resolved.clone())
     }
 }
 

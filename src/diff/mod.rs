@@ -6,10 +6,12 @@
 mod assemble;
 mod impact;
 mod order;
+mod specification;
 
 pub use assemble::{
     Options, Prepared, VerdictCache, diff, diff_cached, diff_prepared, diff_with_files, summarize,
 };
+pub use specification::{SpecificationChange, SpecificationSummary};
 
 use serde::Serialize;
 
@@ -31,6 +33,10 @@ pub struct ArchitectureDiff {
     /// earlier version the catalog keeps (`message.version.a` is that version).
     #[serde(rename = "transitiveChecks", skip_serializing_if = "Vec::is_empty")]
     pub transitive_checks: Vec<SchemaChange>,
+    /// Our extension: the AsyncAPI and OpenAPI files that changed, judged, each with the
+    /// catalog messages it hurts (only when there are any; see `diff::specification`).
+    #[serde(rename = "specificationChanges", skip_serializing_if = "Vec::is_empty")]
+    pub specification_changes: Vec<SpecificationChange>,
     /// Our extension: catalog problems found on either side (side `a` or `b`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<SideDiagnostic>,
@@ -69,6 +75,11 @@ pub struct Summary {
     pub schema_changes: usize,
     pub schema_breaking: usize,
     pub schema_unknown: usize,
+    /// Our extension: `specificationChanges`, `specificationBreaking`, `specificationUnknown`,
+    /// present only when there are specification changes. `breaking` above keeps its v1
+    /// meaning (message schemas and removals).
+    #[serde(flatten)]
+    pub specifications: Option<SpecificationSummary>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
@@ -193,6 +204,9 @@ pub enum ImpactReason {
     MessageRemoved,
     ProducerRemoved,
     ConsumerRemoved,
+    /// Our extension, only inside `specificationChanges`: a breaking specification change
+    /// reaches this message.
+    SpecificationBreakingChange,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq, Eq, PartialOrd, Ord)]

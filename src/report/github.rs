@@ -47,6 +47,9 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
             &body,
         );
     }
+    for (level, place, title, body) in super::specification::annotations(diff) {
+        out.push(level, place.as_ref(), &title, &body);
+    }
     for impact in &findings.removed_in_use {
         let m = &impact.message;
         let place = file(locations.resource(&m.kind, &m.id, m.version.as_deref()));

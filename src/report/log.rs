@@ -46,13 +46,13 @@ fn text_entry(step: &Step, view: Option<&ArchitectureDiff>, color: bool) -> Stri
                     short(&against.to_string())
                 ));
             }
-            if view.summary.breaking {
+            if view.is_breaking() {
                 line.push_str(&format!("  {}", breaking_label(view)));
             }
         }
     }
     line.push('\n');
-    if let Some(view) = view.filter(|view| view.summary.breaking) {
+    if let Some(view) = view.filter(|view| view.is_breaking()) {
         for detail in super::breaking_details(view, &step.locations, color).lines() {
             if !detail.trim().is_empty() {
                 line.push_str(&format!("  {detail}\n"));
@@ -88,6 +88,10 @@ fn breaking_label(view: &ArchitectureDiff) -> String {
     {
         messages.push(impact.message.id.clone());
         directions.push("removed".to_owned());
+    }
+    for (id, direction) in super::specification::breaking_ids(view) {
+        messages.push(id);
+        directions.extend(direction.map(str::to_owned));
     }
     for list in [&mut messages, &mut directions] {
         list.sort();

@@ -33,7 +33,7 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     let md = escape_markdown;
     let mut out = String::new();
     let s = &diff.summary;
-    let verdict = if s.breaking {
+    let verdict = if diff.is_breaking() {
         ":x: **Breaking changes**"
     } else {
         ":white_check_mark: **No breaking changes**"
@@ -64,6 +64,7 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         s.edges_added,
         s.edges_removed
     );
+    out.push_str(&super::specification::markdown(diff));
 
     if !findings.breaking.is_empty() {
         let _ = writeln!(out, "#### Breaking schema changes\n");
@@ -201,7 +202,7 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     out
 }
 
-fn section(out: &mut String, title: &str, items: &[String]) {
+pub(super) fn section(out: &mut String, title: &str, items: &[String]) {
     if items.is_empty() {
         return;
     }

@@ -9,6 +9,7 @@ mod locate;
 mod log;
 mod markdown;
 pub mod sarif;
+mod specification;
 mod text;
 
 use std::borrow::Cow;
@@ -226,7 +227,7 @@ pub fn summary_line(diff: &ArchitectureDiff) -> String {
         .iter()
         .filter(|c| c.breaking == Some(true))
         .count();
-    if !s.breaking && transitive == 0 {
+    if !diff.is_breaking() {
         return format!("compatible: {counts} [strategy {strategy}]");
     }
     let removed = diff
@@ -246,15 +247,32 @@ pub fn summary_line(diff: &ArchitectureDiff) -> String {
             "{transitive} schema(s) breaking against earlier versions"
         ));
     }
+    if let Some(specs) = s
+        .specifications
+        .as_ref()
+        .filter(|s| s.specification_breaking > 0)
+    {
+        broke.push(format!(
+            "{} breaking specification change(s)",
+            specs.specification_breaking
+        ));
+    }
     format!(
         "BREAKING: {}; {counts} [strategy {strategy}]",
         broke.join(", ")
     )
 }
 
-/// `1 schema change(s) (1 breaking, 0 unknown), resources +0 -0 ~0, edges +0 -0`.
+/// `1 schema change(s) (1 breaking, 0 unknown), resources +0 -0 ~0, edges +0 -0`, then the
+/// specification changes when there are any.
 pub fn counts(s: &crate::diff::Summary) -> String {
-    format!(
+    let specs = s.specifications.as_ref().map_or(String::new(), |specs| {
+        format!(
+            ", {} specification change(s) ({} breaking, {} unknown)",
+            specs.specification_changes, specs.specification_breaking, specs.specification_unknown
+        )
+    });
+    let counts = format!(
         "{} schema change(s) ({} breaking, {} unknown), resources +{} -{} ~{}, edges +{} -{}",
         s.schema_changes,
         s.schema_breaking,
@@ -264,7 +282,8 @@ pub fn counts(s: &crate::diff::Summary) -> String {
         s.resources_changed,
         s.edges_added,
         s.edges_removed,
-    )
+    );
+    counts + &specs
 }
 
 /// What a transitive check compared with: `1.0.0`, or `commit 0123abcd` from the history.

@@ -1,6 +1,7 @@
-//! SARIF 2.1.0 for code-scanning tools: one result per breaking op (level `error`), per
-//! message removed while in use (`error`), per schema change without a verdict (`warning`) and
-//! per catalog problem (`warning` or `note`); a rule per kind with its words from the rules
+//! SARIF 2.1.0 for code-scanning tools: one result per breaking op (level `error`, schema and
+//! specification ops alike), per message removed while in use (`error`), per schema or
+//! specification change without a verdict (`warning`) and per catalog problem (`warning` or
+//! `note`); a rule per kind with its words from the rules
 //! table; locations at the file and line of the finding; `partialFingerprints` from the
 //! policy's fingerprints, so GitHub code scanning follows a break across pushes; acknowledged
 //! breaks carry an external suppression with the acknowledgement's reason. Serde types only.
@@ -251,6 +252,10 @@ pub fn log(diff: &ArchitectureDiff, context: &Context<'_>) -> Log {
         let place = context.locations.schema(change).cloned();
         let fingerprint = policy::unknown_fingerprint(change);
         builder.push(rule, "warning", message, place.as_ref(), Some(fingerprint));
+    }
+    for (rule, level, message, place, fingerprint) in super::specification::sarif_findings(diff) {
+        let rule = builder.rule(rule);
+        builder.push(rule, level, message, place.as_ref(), Some(fingerprint));
     }
     for (sides, diagnostic) in &findings.problems {
         let rule = builder.rule(CATALOG_PROBLEM);

@@ -7,16 +7,16 @@ use std::fmt::Write;
 use super::*;
 use crate::diff::{ArchitectureDiff, Edge, End};
 
-struct Paint(bool);
+pub(super) struct Paint(bool);
 
 impl Paint {
-    fn red(&self, s: &str) -> String {
+    pub(super) fn red(&self, s: &str) -> String {
         self.wrap("1;31", s)
     }
-    fn yellow(&self, s: &str) -> String {
+    pub(super) fn yellow(&self, s: &str) -> String {
         self.wrap("33", s)
     }
-    fn green(&self, s: &str) -> String {
+    pub(super) fn green(&self, s: &str) -> String {
         self.wrap("32", s)
     }
     fn bold(&self, s: &str) -> String {
@@ -80,6 +80,7 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
             }
         }
     }
+    out.push_str(&super::specification::text_rest(diff, &paint));
 
     let resources = &diff.resources;
     if !(resources.added.is_empty() && resources.removed.is_empty() && resources.changed.is_empty())
@@ -139,7 +140,7 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         let _ = writeln!(out, "\n{}", policy_line(decision));
     }
     let summary = summary_line(diff);
-    let summary = if diff.summary.breaking {
+    let summary = if diff.is_breaking() {
         paint.red(&summary)
     } else {
         paint.green(&summary)
@@ -227,6 +228,7 @@ fn breaking_sections(
             let _ = writeln!(out, "    {}", fingerprint_note(&fingerprint, decision));
         }
     }
+    out.push_str(&super::specification::text_breaking(diff, paint));
     out
 }
 

@@ -21,6 +21,7 @@ fn every_command_help_is_snapshotted() {
         &["index"],
         &["log"],
         &["schema"],
+        &["spec"],
         &["hook"],
         &["hook", "install"],
         &["hook", "uninstall"],

@@ -363,11 +363,18 @@ fn examples_default_walk_equals_pairwise_diffs() {
             .map(|id| CommitId(gix::ObjectId::from_hex(id.as_bytes()).expect("a commit id")))
     };
     for entry in &entries {
-        let a = history::build_at(&repo, commit(&entry["parent"]), &options, &cache)
-            .expect("parent catalog");
-        let b = history::build_at(&repo, commit(&entry["commit"]), &options, &cache)
-            .expect("commit catalog");
-        let pair = diff::diff(&a.index, &b.index, &options.diff);
+        let read = |at| {
+            let files = history::read_at(&repo, commit(at), &options).expect("a catalog");
+            let built = history::build_files(&files, commit(at), &options, &cache);
+            (built, files)
+        };
+        let ((a, a_files), (b, b_files)) = (read(&entry["parent"]), read(&entry["commit"]));
+        let pair = diff::diff_with_files(
+            (&a.index, &a_files),
+            (&b.index, &b_files),
+            &options.diff,
+            &diff::VerdictCache::default(),
+        );
         let expected = serde_json::to_value(&pair.summary).expect("summary json");
         assert_eq!(
             entry["diff"]["summary"], expected,
@@ -384,6 +391,10 @@ fn examples_default_walk_equals_pairwise_diffs() {
         assert_eq!(
             verdicts(&entry["diff"]["schemaChanges"]),
             verdicts(&pair_json["schemaChanges"])
+        );
+        assert_eq!(
+            verdicts(&entry["diff"]["specificationChanges"]),
+            verdicts(&pair_json["specificationChanges"])
         );
     }
 }

@@ -19,3 +19,4 @@ mod log;
 mod policy;
 mod protobuf;
 mod reference_rules;
+mod spec;

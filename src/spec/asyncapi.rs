@@ -1,0 +1,762 @@
+//! The AsyncAPI walker (2.x and 3.x): channels by key (3.x: their address), operations by key
+//! (2.x: a channel's `publish` or `subscribe`; their action, channel and messages), and each
+//! message's content type, schema format, payload and headers, which [`payload`] judges in the
+//! role of the operations that carry the message. It says what changed and where; the rules
+//! table says whether it breaks.
+//!
+//! A 3.x operation without `messages` carries every message of its channel; a 3.x message no
+//! operation names is judged in both roles. Traits contribute a message's `contentType` and
+//! `headers` when the message has none of its own.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use super::document::{Parsed, Target, child, follow, unescape};
+use super::payload::{self, Body, Payload};
+use super::rules::Role;
+use super::{Element, Found, Spec, rule};
+use crate::schema::verdict::OpKind;
+
+#[derive(Debug)]
+struct Channel {
+    at: String,
+    /// 3.x `address` (`None`: null or absent).
+    address: Option<String>,
+    /// Message ids it carries (3.x: its `messages` keys; 2.x: those of its operations).
+    messages: BTreeSet<String>,
+    /// Why the channel cannot be read (a ref that points nowhere), with the ref text.
+    unresolved: Option<(String, String)>,
+}
+
+#[derive(Debug)]
+struct Operation {
+    at: String,
+    /// `send`, `receive` (3.x) or `publish`, `subscribe` (2.x).
+    action: String,
+    /// The key of its channel (3.x; for 2.x the channel it sits in).
+    channel: String,
+    messages: BTreeSet<String>,
+}
+
+#[derive(Debug, Default)]
+struct Message {
+    id: String,
+    at: String,
+    content_type: Option<(String, String)>,
+    schema_format: Option<String>,
+    payload: Option<String>,
+    headers: Option<(String, Option<String>)>,
+    role: Option<Role>,
+    unresolved: Option<(String, String)>,
+}
+
+#[derive(Debug, Default)]
+struct Model {
+    v3: bool,
+    channels: BTreeMap<String, Channel>,
+    operations: BTreeMap<String, Operation>,
+    /// Each use of a message: 3.x by (channel, key), 2.x by (operation, id).
+    messages: BTreeMap<(String, String), Message>,
+}
+
+/// The key of the channel a 3.x ref names (`#/channels/orders` -> `orders`); another target
+/// (a components channel, a bundled file) is named by the ref itself.
+fn channel_key(reference: &str) -> String {
+    let fragment = reference.strip_prefix('#').unwrap_or(reference);
+    match fragment.strip_prefix("/channels/") {
+        Some(rest) => unescape(rest.split('/').next().unwrap_or(rest)),
+        None => reference.to_owned(),
+    }
+}
+
+/// `(channel key, message key)` of a 3.x operation's message ref
+/// (`#/channels/orders/messages/OrderCreated`).
+fn message_ref(reference: &str) -> Option<(String, String)> {
+    let fragment = reference.strip_prefix('#')?;
+    let rest = fragment.strip_prefix("/channels/")?;
+    let mut parts = rest.split('/');
+    let channel = parts.next()?;
+    if parts.next()? != "messages" {
+        return None;
+    }
+    Some((unescape(channel), unescape(parts.next()?)))
+}
+
+/// The last segment of a ref's pointer (`#/components/messages/A` -> `A`).
+fn last_segment(reference: &str) -> String {
+    unescape(reference.rsplit('/').next().unwrap_or(reference))
+}
+
+fn str_at<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
+    value.get(key).and_then(Value::as_str)
+}
+
+fn object_entries(value: Option<&Value>) -> Vec<(&String, &Value)> {
+    match value {
+        Some(Value::Object(map)) => map.iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+impl Model {
+    fn read(parsed: &Parsed) -> Model {
+        let root = &parsed.root;
+        let v3 = parsed.kind == super::Kind::AsyncApi3;
+        let default_type = str_at(root, "defaultContentType")
+            .map(|t| (t.to_owned(), "/defaultContentType".to_owned()));
+        let mut model = Model {
+            v3,
+            ..Model::default()
+        };
+        for (key, node) in object_entries(root.get("channels")) {
+            let at = child("/channels", key);
+            let (channel, target) = match follow(parsed, node, &at) {
+                Target::Found(value, resolved) => (value, resolved),
+                Target::Unresolved(reference, why) => {
+                    model.channels.insert(
+                        key.clone(),
+                        Channel {
+                            at,
+                            address: None,
+                            messages: BTreeSet::new(),
+                            unresolved: Some((reference, why)),
+                        },
+                    );
+                    continue;
+                }
+            };
+            let mut entry = Channel {
+                at: at.clone(),
+                address: str_at(channel, "address").map(str::to_owned),
+                messages: BTreeSet::new(),
+                unresolved: None,
+            };
+            if v3 {
+                for (name, message) in object_entries(channel.get("messages")) {
+                    let message_at = child(&child(&target, "messages"), name);
+                    let read =
+                        read_message(parsed, message, &message_at, name, &default_type, true);
+                    entry.messages.insert(name.clone());
+                    model.messages.insert((key.clone(), name.clone()), read);
+                }
+            } else {
+                for action in ["publish", "subscribe"] {
+                    let Some(operation) = channel.get(action) else {
+                        continue;
+                    };
+                    // Keyed and shown by where the channel is named, read where it is.
+                    let op_key = child(&at, action);
+                    let op_at = child(&target, action);
+                    let operation = match follow(parsed, operation, &op_at) {
+                        Target::Found(value, _) => value,
+                        Target::Unresolved(..) => operation,
+                    };
+                    let role = if action == "publish" {
+                        Role::Input
+                    } else {
+                        Role::Output
+                    };
+                    let mut ids = BTreeSet::new();
+                    for (index, (node, node_at)) in
+                        v2_messages(operation, &op_at).into_iter().enumerate()
+                    {
+                        let fallback = match node.get("$ref").and_then(Value::as_str) {
+                            Some(reference) if reference.contains("/components/messages/") => {
+                                last_segment(reference)
+                            }
+                            _ => format!("{key}/{action}/message/{index}"),
+                        };
+                        let mut message =
+                            read_message(parsed, node, &node_at, &fallback, &default_type, false);
+                        message.role = Some(role);
+                        ids.insert(message.id.clone());
+                        entry.messages.insert(message.id.clone());
+                        model
+                            .messages
+                            .insert((op_key.clone(), message.id.clone()), message);
+                    }
+                    model.operations.insert(
+                        op_key.clone(),
+                        Operation {
+                            at: op_key.clone(),
+                            action: action.to_owned(),
+                            channel: key.clone(),
+                            messages: ids,
+                        },
+                    );
+                }
+            }
+            model.channels.insert(key.clone(), entry);
+        }
+        if v3 {
+            model.read_operations(parsed);
+        }
+        model
+    }
+
+    /// 3.x operations, and the roles they give the messages they carry.
+    fn read_operations(&mut self, parsed: &Parsed) {
+        for (key, node) in object_entries(parsed.root.get("operations")) {
+            let at = child("/operations", key);
+            let operation = match follow(parsed, node, &at) {
+                Target::Found(value, _) => value,
+                Target::Unresolved(..) => node,
+            };
+            let action = str_at(operation, "action").unwrap_or_default().to_owned();
+            let role = match action.as_str() {
+                "receive" => Role::Input,
+                "send" => Role::Output,
+                _ => Role::Both,
+            };
+            let channel = operation
+                .get("channel")
+                .and_then(|c| c.get("$ref"))
+                .and_then(Value::as_str)
+                .map(channel_key)
+                .unwrap_or_default();
+            let messages = self.carried(operation.get("messages"), &channel);
+            self.give_role(&messages, role);
+            // A reply travels the other way.
+            if let Some(reply) = operation.get("reply") {
+                let reply_channel = reply
+                    .get("channel")
+                    .and_then(|c| c.get("$ref"))
+                    .and_then(Value::as_str)
+                    .map(channel_key)
+                    .unwrap_or_else(|| channel.clone());
+                let replies = self.carried(reply.get("messages"), &reply_channel);
+                let opposite = match role {
+                    Role::Input => Role::Output,
+                    Role::Output => Role::Input,
+                    Role::Both => Role::Both,
+                };
+                self.give_role(&replies, opposite);
+            }
+            self.operations.insert(
+                key.clone(),
+                Operation {
+                    at,
+                    action,
+                    channel,
+                    messages: messages.into_iter().map(|(_, id)| id).collect(),
+                },
+            );
+        }
+    }
+
+    /// The (channel, message) pairs a 3.x `messages` list names; all of the channel's when
+    /// there is no list.
+    fn carried(&self, list: Option<&Value>, channel: &str) -> BTreeSet<(String, String)> {
+        match list {
+            Some(Value::Array(refs)) => refs
+                .iter()
+                .filter_map(|r| r.get("$ref").and_then(Value::as_str))
+                .map(|reference| {
+                    message_ref(reference)
+                        .unwrap_or_else(|| (channel.to_owned(), last_segment(reference)))
+                })
+                .collect(),
+            _ => self
+                .channels
+                .get(channel)
+                .map(|c| {
+                    c.messages
+                        .iter()
+                        .map(|id| (channel.to_owned(), id.clone()))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }
+    }
+
+    fn give_role(&mut self, messages: &BTreeSet<(String, String)>, role: Role) {
+        for key in messages {
+            if let Some(message) = self.messages.get_mut(key) {
+                message.role = Some(message.role.map_or(role, |r| r.and(role)));
+            }
+        }
+    }
+
+    /// Whether some 3.x operation names this channel message.
+    fn names(&self, channel: &str, id: &str) -> bool {
+        self.operations
+            .values()
+            .any(|op| op.channel == channel && op.messages.contains(id))
+    }
+}
+
+/// A 2.x operation's messages: one, or the branches of a `oneOf`.
+fn v2_messages<'a>(operation: &'a Value, at: &str) -> Vec<(&'a Value, String)> {
+    let Some(message) = operation.get("message") else {
+        return Vec::new();
+    };
+    let at = child(at, "message");
+    match message.get("oneOf") {
+        Some(Value::Array(branches)) => branches
+            .iter()
+            .enumerate()
+            .map(|(i, branch)| (branch, child(&child(&at, "oneOf"), &i.to_string())))
+            .collect(),
+        _ => vec![(message, at)],
+    }
+}
+
+/// One message: where it really is, its id, content type, schema format, payload and headers.
+fn read_message(
+    parsed: &Parsed,
+    node: &Value,
+    at: &str,
+    key: &str,
+    default_type: &Option<(String, String)>,
+    v3: bool,
+) -> Message {
+    let (message, target) = match follow(parsed, node, at) {
+        Target::Found(value, resolved) => (value, resolved),
+        Target::Unresolved(reference, why) => {
+            return Message {
+                id: key.to_owned(),
+                at: at.to_owned(),
+                unresolved: Some((reference, why)),
+                ..Message::default()
+            };
+        }
+    };
+    let id = if v3 {
+        key.to_owned()
+    } else {
+        str_at(message, "messageId")
+            .or_else(|| {
+                node.get("$ref")
+                    .and_then(Value::as_str)
+                    .filter(|r| r.contains("/components/messages/"))
+                    .map(|_| key)
+            })
+            .or_else(|| str_at(message, "name"))
+            .unwrap_or(key)
+            .to_owned()
+    };
+    // Traits give what the message itself leaves out.
+    let traits: Vec<(&Value, String)> = match message.get("traits") {
+        Some(Value::Array(list)) => list
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| {
+                let trait_at = child(&child(&target, "traits"), &i.to_string());
+                match follow(parsed, t, &trait_at) {
+                    Target::Found(value, resolved) => Some((value, resolved)),
+                    Target::Unresolved(..) => None,
+                }
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let own_or_trait = |key: &str| -> Option<(&Value, String)> {
+        message
+            .get(key)
+            .map(|v| (v, child(&target, key)))
+            .or_else(|| {
+                traits
+                    .iter()
+                    .find_map(|(t, t_at)| t.get(key).map(|v| (v, child(t_at, key))))
+            })
+    };
+    let content_type = own_or_trait("contentType")
+        .and_then(|(v, at)| v.as_str().map(|t| (t.to_owned(), at)))
+        .or_else(|| default_type.clone());
+    let mut schema_format = if v3 {
+        None
+    } else {
+        own_or_trait("schemaFormat").and_then(|(v, _)| v.as_str().map(str::to_owned))
+    };
+    let mut payload = message.get("payload").map(|_| child(&target, "payload"));
+    if v3 && let Some(payload_at) = &payload {
+        // A multi-format schema object: `{schemaFormat, schema}`.
+        let node = &message["payload"];
+        if let Target::Found(value, resolved) = follow(parsed, node, payload_at)
+            && value.get("schema").is_some()
+            && let Some(format) = str_at(value, "schemaFormat")
+        {
+            schema_format = Some(format.to_owned());
+            payload = Some(child(&resolved, "schema"));
+        }
+    }
+    let headers = own_or_trait("headers").map(|(node, headers_at)| {
+        if v3
+            && let Target::Found(value, resolved) = follow(parsed, node, &headers_at)
+            && value.get("schema").is_some()
+            && let Some(format) = str_at(value, "schemaFormat")
+        {
+            return (child(&resolved, "schema"), Some(format.to_owned()));
+        }
+        (headers_at, None)
+    });
+    Message {
+        id,
+        at: target,
+        content_type,
+        schema_format,
+        payload,
+        headers,
+        role: None,
+        unresolved: None,
+    }
+}
+
+/// `orders/{id}` and `orders/{orderId}` have the same shape.
+fn shape(address: &str) -> String {
+    let mut out = String::with_capacity(address.len());
+    let mut depth = 0;
+    for c in address.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                if depth == 1 {
+                    out.push_str("{}");
+                }
+            }
+            '}' if depth > 0 => depth -= 1,
+            _ if depth > 0 => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn ids(set: &BTreeSet<String>) -> Vec<Element> {
+    set.iter().cloned().map(Element::Message).collect()
+}
+
+fn describe_operation(model: &Model, key: &str, op: &Operation) -> String {
+    if model.v3 {
+        format!("operation `{key}` ({} on `{}`)", op.action, op.channel)
+    } else {
+        format!("`{}` on channel `{}`", op.action, op.channel)
+    }
+}
+
+/// Compare two AsyncAPI documents: structure here, bodies through [`payload`].
+pub(super) fn compare(
+    before: &mut Parsed,
+    after: &mut Parsed,
+    file: &str,
+) -> Result<Found, crate::schema::Error> {
+    let old = Model::read(before);
+    let new = Model::read(after);
+    let mut found = Found::default();
+    let spec = Spec::AsyncApi;
+    let push = |found: &mut Found, id: &str, op: OpKind, path: &str, what: String, elements| {
+        found.push(rule(spec, id), op, path, what, elements);
+    };
+
+    // Channels.
+    for (key, channel) in &old.channels {
+        let Some(next) = new.channels.get(key) else {
+            push(
+                &mut found,
+                "channel.removed",
+                OpKind::Remove,
+                &channel.at,
+                format!("channel `{key}` was removed"),
+                ids(&channel.messages),
+            );
+            continue;
+        };
+        match (&channel.unresolved, &next.unresolved) {
+            (None, None) => {}
+            (Some((a, _)), Some((b, _))) if a == b => continue,
+            (_, Some((_, why))) | (Some((_, why)), None) => {
+                found.unknown(&next.at, why.clone(), ids(&channel.messages));
+                continue;
+            }
+        }
+        if old.v3 && new.v3 {
+            let (a, b) = (channel.address.as_deref(), next.address.as_deref());
+            if a.map(shape) != b.map(shape) {
+                push(
+                    &mut found,
+                    "channel.address.changed",
+                    OpKind::Replace,
+                    &child(&next.at, "address"),
+                    format!(
+                        "channel `{key}` moved from address {} to {}",
+                        a.map_or("(none)".to_owned(), |a| format!("`{a}`")),
+                        b.map_or("(none)".to_owned(), |b| format!("`{b}`"))
+                    ),
+                    ids(&channel.messages.union(&next.messages).cloned().collect()),
+                );
+            }
+            for id in channel.messages.difference(&next.messages) {
+                if !old.names(key, id) {
+                    push(
+                        &mut found,
+                        "channel.message.removed",
+                        OpKind::Remove,
+                        &child(&child(&channel.at, "messages"), id),
+                        format!("message `{id}` was removed from channel `{key}`"),
+                        vec![Element::Message(id.clone())],
+                    );
+                }
+            }
+            for id in next.messages.difference(&channel.messages) {
+                if !new.names(key, id) {
+                    push(
+                        &mut found,
+                        "channel.message.added",
+                        OpKind::Add,
+                        &child(&child(&next.at, "messages"), id),
+                        format!("message `{id}` was added to channel `{key}`"),
+                        vec![Element::Message(id.clone())],
+                    );
+                }
+            }
+        }
+    }
+    for (key, channel) in &new.channels {
+        if !old.channels.contains_key(key) {
+            push(
+                &mut found,
+                "channel.added",
+                OpKind::Add,
+                &channel.at,
+                format!("channel `{key}` was added"),
+                ids(&channel.messages),
+            );
+        }
+    }
+
+    // Operations (2.x ones go with their channel when it comes or goes).
+    let channel_gone = |model: &Model, other: &Model, op: &Operation| {
+        !model.v3 && !other.channels.contains_key(&op.channel)
+    };
+    for (key, op) in &old.operations {
+        let Some(next) = new.operations.get(key) else {
+            if !channel_gone(&old, &new, op) {
+                push(
+                    &mut found,
+                    "operation.removed",
+                    OpKind::Remove,
+                    &op.at,
+                    format!("{} was removed", describe_operation(&old, key, op)),
+                    ids(&op.messages),
+                );
+            }
+            continue;
+        };
+        if op.action != next.action {
+            push(
+                &mut found,
+                "operation.action.changed",
+                OpKind::Replace,
+                &child(&next.at, "action"),
+                format!(
+                    "operation `{key}` changed from `{}` to `{}`",
+                    op.action, next.action
+                ),
+                ids(&op.messages.union(&next.messages).cloned().collect()),
+            );
+        }
+        if op.channel != next.channel {
+            push(
+                &mut found,
+                "operation.channel.changed",
+                OpKind::Replace,
+                &child(&next.at, "channel"),
+                format!(
+                    "operation `{key}` moved from channel `{}` to `{}`",
+                    op.channel, next.channel
+                ),
+                ids(&op.messages.union(&next.messages).cloned().collect()),
+            );
+        }
+        let messages_at = if new.v3 {
+            child(&next.at, "messages")
+        } else {
+            child(&next.at, "message")
+        };
+        for id in op.messages.difference(&next.messages) {
+            push(
+                &mut found,
+                "operation.message.removed",
+                OpKind::Remove,
+                &messages_at,
+                format!(
+                    "message `{id}` was removed from {}",
+                    describe_operation(&new, key, next)
+                ),
+                vec![Element::Message(id.clone())],
+            );
+        }
+        for id in next.messages.difference(&op.messages) {
+            push(
+                &mut found,
+                "operation.message.added",
+                OpKind::Add,
+                &messages_at,
+                format!(
+                    "message `{id}` was added to {}",
+                    describe_operation(&new, key, next)
+                ),
+                vec![Element::Message(id.clone())],
+            );
+        }
+    }
+    for (key, op) in &new.operations {
+        if !old.operations.contains_key(key) && !channel_gone(&new, &old, op) {
+            push(
+                &mut found,
+                "operation.added",
+                OpKind::Add,
+                &op.at,
+                format!("{} was added", describe_operation(&new, key, op)),
+                ids(&op.messages),
+            );
+        }
+    }
+
+    // Messages carried on both sides: their encoding, then their schemas.
+    let mut bodies = Vec::new();
+    for (use_key, message) in &old.messages {
+        let Some(next) = new.messages.get(use_key) else {
+            continue;
+        };
+        let elements = vec![Element::Message(next.id.clone())];
+        match (&message.unresolved, &next.unresolved) {
+            (None, None) => {}
+            (Some((a, _)), Some((b, _))) if a == b => continue,
+            (_, Some((_, why))) | (Some((_, why)), None) => {
+                found.unknown(&next.at, why.clone(), elements);
+                continue;
+            }
+        }
+        let type_of = |m: &Message| m.content_type.as_ref().map(|(t, _)| t.to_ascii_lowercase());
+        if type_of(message) != type_of(next) {
+            let path = next
+                .content_type
+                .as_ref()
+                .map(|(_, at)| at.clone())
+                .unwrap_or_else(|| child(&next.at, "contentType"));
+            push(
+                &mut found,
+                "message.content-type.changed",
+                OpKind::Replace,
+                &path,
+                format!(
+                    "message `{}` content type changed from {} to {}",
+                    next.id,
+                    quoted(message.content_type.as_ref().map(|(t, _)| t.as_str())),
+                    quoted(next.content_type.as_ref().map(|(t, _)| t.as_str()))
+                ),
+                elements.clone(),
+            );
+        }
+        let role = next
+            .role
+            .map_or(Role::Both, |r| message.role.map_or(r, |o| o.and(r)));
+        let family = |m: &Message| payload::format_family(m.schema_format.as_deref());
+        if family(message) != family(next) {
+            push(
+                &mut found,
+                "message.schema-format.changed",
+                OpKind::Replace,
+                &next
+                    .payload
+                    .clone()
+                    .unwrap_or_else(|| child(&next.at, "payload")),
+                format!(
+                    "message `{}` payload format changed from {} to {}",
+                    next.id,
+                    quoted(message.schema_format.as_deref()),
+                    quoted(next.schema_format.as_deref())
+                ),
+                elements.clone(),
+            );
+        } else if message.payload.is_some() || next.payload.is_some() {
+            bodies.push(Body {
+                before: message.payload.clone(),
+                after: next.payload.clone(),
+                role,
+                elements: elements.clone(),
+                what: format!("payload of message `{}`", next.id),
+                payload: body_format(
+                    next.schema_format.as_deref(),
+                    &message.payload,
+                    &next.payload,
+                ),
+            });
+        }
+        let (old_headers, new_headers) = (&message.headers, &next.headers);
+        if old_headers.is_some() || new_headers.is_some() {
+            let format_of =
+                |h: &Option<(String, Option<String>)>| h.as_ref().and_then(|(_, f)| f.clone());
+            let (before_at, after_at) = (
+                old_headers.as_ref().map(|(at, _)| at.clone()),
+                new_headers.as_ref().map(|(at, _)| at.clone()),
+            );
+            if payload::format_family(format_of(old_headers).as_deref())
+                != payload::format_family(format_of(new_headers).as_deref())
+            {
+                push(
+                    &mut found,
+                    "message.schema-format.changed",
+                    OpKind::Replace,
+                    after_at.as_deref().unwrap_or(&next.at),
+                    format!("message `{}` headers format changed", next.id),
+                    elements.clone(),
+                );
+            } else {
+                bodies.push(Body {
+                    payload: body_format(format_of(new_headers).as_deref(), &before_at, &after_at),
+                    before: before_at,
+                    after: after_at,
+                    role,
+                    elements,
+                    what: format!("headers of message `{}`", next.id),
+                });
+            }
+        }
+    }
+    payload::compare_bodies(before, after, &bodies, file, &mut found)?;
+    Ok(found)
+}
+
+/// The format a body is judged in; a side without a schema accepts anything, which only JSON
+/// Schema can say.
+fn body_format(declared: Option<&str>, before: &Option<String>, after: &Option<String>) -> Payload {
+    match payload::schema_format(declared) {
+        Payload::Format(format)
+            if format != crate::schema::Format::JsonSchema
+                && (before.is_none() || after.is_none()) =>
+        {
+            Payload::Unsupported(format!(
+                "the {format} schema is absent on one side, so the two cannot be compared"
+            ))
+        }
+        other => other,
+    }
+}
+
+fn quoted(text: Option<&str>) -> String {
+    text.map_or("(none)".to_owned(), |t| format!("`{t}`"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_ignore_parameter_names() {
+        assert_eq!(shape("users/{userId}/signup"), shape("users/{id}/signup"));
+        assert_ne!(shape("users/{id}"), shape("users/{id}/x"));
+    }
+
+    #[test]
+    fn refs_name_channels_and_messages() {
+        assert_eq!(channel_key("#/channels/order~1created"), "order/created");
+        assert_eq!(
+            message_ref("#/channels/orders/messages/OrderCreated"),
+            Some(("orders".into(), "OrderCreated".into()))
+        );
+        assert_eq!(message_ref("#/components/messages/A"), None);
+    }
+}

@@ -1,0 +1,130 @@
+//! Where each node of a YAML text starts, as the tree `schema::located` builds for JSON, so an
+//! op's pointer into a YAML specification maps back to a line. Only positions are kept: values
+//! are read elsewhere (`catalog::yaml`, js-yaml semantics). Built from saphyr-parser events with
+//! an explicit stack; nesting past [`MAX_DEPTH`] and text that does not parse give `None`, and an
+//! alias is located at the alias itself (what a reader of the text sees), never expanded.
+
+use saphyr_parser::{Event, Parser};
+
+use crate::schema::MAX_DEPTH;
+use crate::schema::located::{Located, Node};
+
+/// The located tree of a specification's text: JSON when it parses as JSON, else YAML.
+pub fn locate(text: &str) -> Option<Located> {
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if (trimmed.starts_with('{') || trimmed.starts_with('['))
+        && let Some(tree) = Located::parse(text)
+    {
+        return Some(tree);
+    }
+    locate_yaml(text)
+}
+
+enum Open {
+    Seq(usize, Vec<Located>),
+    /// Line, members, and the key read (with its line) waiting for its value.
+    Map(
+        usize,
+        Vec<(String, usize, Located)>,
+        Option<(String, usize)>,
+    ),
+}
+
+/// The located tree of YAML text (its first document).
+pub fn locate_yaml(text: &str) -> Option<Located> {
+    let mut stack: Vec<Open> = Vec::new();
+    for event in Parser::new_from_str(text.strip_prefix('\u{feff}').unwrap_or(text)) {
+        let (event, span) = event.ok()?;
+        let line = span.start.line();
+        let node = match event {
+            Event::Scalar(value, ..) => Located {
+                line,
+                node: Node::Scalar(Some(value.into_owned())),
+            },
+            Event::Alias(_) => Located {
+                line,
+                node: Node::Scalar(None),
+            },
+            Event::SequenceStart(..) => {
+                if stack.len() >= MAX_DEPTH {
+                    return None;
+                }
+                stack.push(Open::Seq(line, Vec::new()));
+                continue;
+            }
+            Event::MappingStart(..) => {
+                if stack.len() >= MAX_DEPTH {
+                    return None;
+                }
+                stack.push(Open::Map(line, Vec::new(), None));
+                continue;
+            }
+            Event::SequenceEnd | Event::MappingEnd => match stack.pop()? {
+                Open::Seq(line, items) => Located {
+                    line,
+                    node: Node::Array(items),
+                },
+                Open::Map(line, members, _) => Located {
+                    line,
+                    node: Node::Object(members),
+                },
+            },
+            Event::DocumentEnd if stack.is_empty() => break,
+            _ => continue,
+        };
+        match stack.last_mut() {
+            None => return Some(node),
+            Some(Open::Seq(_, items)) => items.push(node),
+            Some(Open::Map(_, members, pending)) => match pending.take() {
+                Some((key, key_line)) => members.push((key, key_line, node)),
+                None => {
+                    // A key: scalars by their text (YAML `200:` is the key "200"); a complex
+                    // key is kept under an empty name, since no pointer can name it.
+                    let key = match node.node {
+                        Node::Scalar(Some(text)) => text,
+                        _ => String::new(),
+                    };
+                    *pending = Some((key, node.line));
+                }
+            },
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_pointers_map_to_lines() {
+        let text = "openapi: 3.0.3\npaths:\n  /orders/{id}:\n    get:\n      responses:\n        200:\n          description: ok\n        '404':\n          description: missing\n";
+        let root = locate(text).expect("YAML");
+        assert_eq!(root.pointer_line("/paths/~1orders~1{id}/get"), 4);
+        assert_eq!(
+            root.pointer_line("/paths/~1orders~1{id}/get/responses/200"),
+            6
+        );
+        assert_eq!(
+            root.pointer_line("/paths/~1orders~1{id}/get/responses/404/description"),
+            9
+        );
+        assert_eq!(root.pointer_line("/paths/~1missing/get"), 2);
+    }
+
+    #[test]
+    fn flow_collections_sequences_and_json() {
+        let text = "tags: [a, b]\nlist:\n  - x: 1\n  - y: 2\n";
+        let root = locate(text).expect("YAML");
+        assert_eq!(root.pointer_line("/list/1/y"), 4);
+        let json = "{\n  \"a\": {\n    \"b\": 1\n  }\n}";
+        assert_eq!(locate(json).expect("JSON").pointer_line("/a/b"), 3);
+    }
+
+    #[test]
+    fn bad_or_deep_text_is_none() {
+        assert!(locate_yaml("a: [\n").is_none());
+        let deep = "[".repeat(MAX_DEPTH + 5);
+        assert!(locate_yaml(&deep).is_none());
+    }
+}

@@ -1,0 +1,394 @@
+//! API specifications (AsyncAPI 2.x / 3.x, OpenAPI 3.0 / 3.1): read one ([`document`]), walk
+//! two of the same kind for what changed (`asyncapi`, `openapi`; bodies and payloads go
+//! through the schema engines, `payload`), and judge the changes with the rules tables of
+//! [`rules`] through the one `judge` every format shares. The walkers say what changed and
+//! where; the tables say whether it breaks; nothing here reads files (a [`Load`] does) or prints.
+//!
+//! A verdict also says which elements each op touches ([`Element`]: an AsyncAPI message, an
+//! OpenAPI operation), so a diff can join a change to the catalog's messages and their parties.
+
+mod asyncapi;
+pub mod document;
+pub mod lines;
+mod openapi;
+mod payload;
+pub mod rules;
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::schema::verdict::{Change, OpKind, Rule, judge};
+use crate::schema::{Direction, Op, Strategy};
+
+pub use document::{Kind, Load};
+pub use rules::Role;
+
+/// The specification languages, as tables and fixture folders know them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Spec {
+    AsyncApi,
+    OpenApi,
+}
+
+impl Spec {
+    pub const ALL: [Spec; 2] = [Spec::AsyncApi, Spec::OpenApi];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Spec::AsyncApi => "AsyncAPI",
+            Spec::OpenApi => "OpenAPI",
+        }
+    }
+
+    /// The folder of its fixtures under `testdata/` and its id in README markers.
+    pub fn id(self) -> &'static str {
+        match self {
+            Spec::AsyncApi => "asyncapi",
+            Spec::OpenApi => "openapi",
+        }
+    }
+
+    /// Its rules table (the structural rows; bodies and payloads use their format's rows).
+    pub fn rules(self) -> &'static [Rule] {
+        match self {
+            Spec::AsyncApi => &rules::ASYNCAPI_RULES,
+            Spec::OpenApi => &rules::OPENAPI_RULES,
+        }
+    }
+
+    fn of(kind: Kind) -> Spec {
+        if kind.is_asyncapi() {
+            Spec::AsyncApi
+        } else {
+            Spec::OpenApi
+        }
+    }
+}
+
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Everything that stops two specifications from being compared at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// The text does not parse in its syntax.
+    #[error("`{file}` is not valid {syntax} (line {line}, column {column}): {message}")]
+    Parse {
+        file: String,
+        syntax: &'static str,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// It parses, but it is no API specification.
+    #[error("`{file}` is not an AsyncAPI or OpenAPI document: {reason}")]
+    NotASpecification { file: String, reason: String },
+    /// Nesting deeper than the limit every format shares.
+    #[error("`{file}` nests deeper than {limit} levels")]
+    TooDeep { file: String, limit: usize },
+    /// The two files are different languages.
+    #[error(
+        "`{before}` is {before_kind} but `{after}` is {after_kind}; compare two documents of the same kind"
+    )]
+    KindChanged {
+        before: String,
+        before_kind: &'static str,
+        after: String,
+        after_kind: &'static str,
+    },
+}
+
+impl Error {
+    /// The file the error is about.
+    pub fn file(&self) -> &str {
+        match self {
+            Error::Parse { file, .. }
+            | Error::NotASpecification { file, .. }
+            | Error::TooDeep { file, .. } => file,
+            Error::KindChanged { after, .. } => after,
+        }
+    }
+}
+
+/// One specification file to compare: its path (catalog path in a diff, the path given on the
+/// command line for `catalog-diff spec`), its text, and how to read the files its relative
+/// `$ref`s name (joined to the path; each side reads from its own tree).
+#[derive(Clone, Copy)]
+pub struct Source<'a> {
+    pub path: &'a str,
+    pub text: &'a str,
+    pub load: Load<'a>,
+}
+
+/// What an op is about, for the join to the catalog.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Element {
+    /// An AsyncAPI message, by its id (3.x: its key in the channel; 2.x: `messageId`, else its
+    /// name in `components.messages`, else its `name`).
+    Message(String),
+    /// An OpenAPI operation: upper-case method and the path template as written (a webhook's
+    /// name for a webhook).
+    Operation {
+        method: String,
+        path: String,
+        webhook: bool,
+    },
+}
+
+impl fmt::Display for Element {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Element::Message(id) => write!(f, "message {id}"),
+            Element::Operation {
+                method,
+                path,
+                webhook: false,
+            } => write!(f, "{method} {path}"),
+            Element::Operation { method, path, .. } => write!(f, "webhook {path} {method}"),
+        }
+    }
+}
+
+/// A part of a specification that could not be judged, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Unknown {
+    pub path: String,
+    pub reason: String,
+    #[serde(skip)]
+    pub elements: Vec<Element>,
+}
+
+/// The outcome of judging two specifications under one strategy. Serialises as `{breaking,
+/// direction, ops}` (plus `unknown` and `unknownReason` when there are any), the op shape of
+/// schema changes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// `null` when something could not be judged and nothing that was judged breaks.
+    pub breaking: Option<bool>,
+    pub direction: Option<Direction>,
+    pub ops: Vec<Op>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unknown: Vec<Unknown>,
+    /// Why there is no verdict at all (a specification we do not judge), or a summary of the
+    /// unknown parts.
+    #[serde(rename = "unknownReason", skip_serializing_if = "Option::is_none")]
+    pub unknown_reason: Option<String>,
+    /// The elements each op touches, in op order (not part of the JSON).
+    #[serde(skip)]
+    pub elements: Vec<Vec<Element>>,
+    /// Which language the documents are, when they were read.
+    #[serde(skip)]
+    pub kind: Option<Kind>,
+}
+
+impl Verdict {
+    /// No verdict at all, for `reason`.
+    pub fn unknown(reason: String) -> Verdict {
+        Verdict {
+            breaking: None,
+            direction: None,
+            ops: Vec::new(),
+            unknown: Vec::new(),
+            unknown_reason: Some(reason),
+            elements: Vec::new(),
+            kind: None,
+        }
+    }
+}
+
+/// What a walker found, unjudged: changes with the elements each touches, and unknown parts.
+#[derive(Default)]
+pub(crate) struct Found {
+    changes: Vec<Change>,
+    elements: Vec<Vec<Element>>,
+    unknown: Vec<Unknown>,
+}
+
+impl Found {
+    fn push(
+        &mut self,
+        rule: &'static Rule,
+        op: OpKind,
+        path: &str,
+        what: String,
+        elements: Vec<Element>,
+    ) {
+        let path = document::display(path);
+        // One place reached from many (a message in several channels): one op, every element.
+        if let Some(at) = self
+            .changes
+            .iter()
+            .position(|c| c.rule == rule && c.op == op && c.path == path)
+        {
+            for element in elements {
+                if !self.elements[at].contains(&element) {
+                    self.elements[at].push(element);
+                }
+            }
+            return;
+        }
+        self.changes.push(Change {
+            rule,
+            op,
+            path,
+            what,
+        });
+        self.elements.push(elements);
+    }
+
+    fn unknown(&mut self, path: &str, reason: String, elements: Vec<Element>) {
+        let path = document::display(path);
+        if !self
+            .unknown
+            .iter()
+            .any(|u| u.path == path && u.reason == reason)
+        {
+            self.unknown.push(Unknown {
+                path,
+                reason,
+                elements,
+            });
+        }
+    }
+}
+
+/// A rule of a specification table by id (the walkers name rows by id; a test checks each
+/// exists).
+fn rule(spec: Spec, id: &str) -> &'static Rule {
+    spec.rules()
+        .iter()
+        .find(|rule| rule.id == id)
+        .unwrap_or_else(|| panic!("the {spec} rules table has a row `{id}`"))
+}
+
+/// Compare two specifications and judge the changes under `strategy`. A specification
+/// catalog-diff does not judge (Swagger 2.0, AsyncAPI 1.x) gives an unknown verdict with the
+/// reason; text that is not a specification, or two different languages, is an error.
+pub fn compare(
+    before: Source<'_>,
+    after: Source<'_>,
+    strategy: Strategy,
+) -> Result<Verdict, Error> {
+    let old = document::read(before.path, before.text, before.load)?;
+    let new = document::read(after.path, after.text, after.load)?;
+    let (mut old, mut new) = match (old, new) {
+        (Ok(old), Ok(new)) => (old, new),
+        (Err(reason), _) | (_, Err(reason)) => return Ok(Verdict::unknown(reason)),
+    };
+    if Spec::of(old.kind) != Spec::of(new.kind) {
+        return Err(Error::KindChanged {
+            before: before.path.to_owned(),
+            before_kind: old.kind.name(),
+            after: after.path.to_owned(),
+            after_kind: new.kind.name(),
+        });
+    }
+    let kind = new.kind;
+    let found = if kind.is_asyncapi() {
+        asyncapi::compare(&mut old, &mut new, after.path)
+    } else {
+        openapi::compare(&mut old, &mut new, after.path)
+    }
+    .map_err(|error| match error {
+        crate::schema::Error::TooDeep { limit, .. } => Error::TooDeep {
+            file: after.path.to_owned(),
+            limit,
+        },
+        other => Error::NotASpecification {
+            file: after.path.to_owned(),
+            reason: other.to_string(),
+        },
+    })?;
+    let judged = judge(found.changes, strategy);
+    let unknown_reason = match found.unknown.as_slice() {
+        [] => None,
+        [one] => Some(format!("{} could not be judged: {}", one.path, one.reason)),
+        [first, rest @ ..] => Some(format!(
+            "{} parts could not be judged, first {}: {}",
+            rest.len() + 1,
+            first.path,
+            first.reason
+        )),
+    };
+    Ok(Verdict {
+        breaking: if judged.breaking {
+            Some(true)
+        } else if found.unknown.is_empty() {
+            Some(false)
+        } else {
+            None
+        },
+        direction: judged.direction,
+        ops: judged.ops,
+        unknown: found.unknown,
+        unknown_reason,
+        elements: found.elements,
+        kind: Some(kind),
+    })
+}
+
+/// The 1-based line where the node an op path names starts, in the text of the file the path
+/// lies in (`file#pointer` paths lie in a bundled file, which `text_of` reads). 1 when it
+/// cannot be placed.
+pub fn line_of(text: &str, path: &str) -> usize {
+    let (_, pointer) = document::split_display(path);
+    lines::locate(text).map_or(1, |root| root.pointer_line(pointer))
+}
+
+/// A one-line summary, then one sentence per op and per part that could not be judged.
+pub fn explain(verdict: &Verdict) -> String {
+    let total = verdict.ops.len();
+    let breaking = verdict.ops.iter().filter(|op| op.breaking).count();
+    let mut out = match (verdict.breaking, verdict.direction) {
+        (Some(true), direction) => format!(
+            "Breaking ({}): {breaking} of {total} change(s) break compatibility.",
+            direction.map_or("?", Direction::as_str)
+        ),
+        (Some(false), _) if total == 0 => {
+            "No changes: the specifications describe the same exchanges.".to_owned()
+        }
+        (Some(false), _) => format!("Compatible: {total} change(s), none breaking."),
+        (None, _) if total == 0 && verdict.unknown.is_empty() => format!(
+            "No verdict: {}.",
+            verdict.unknown_reason.as_deref().unwrap_or("unknown")
+        ),
+        (None, _) => format!(
+            "No verdict: {} part(s) could not be judged; {total} change(s), none breaking.",
+            verdict.unknown.len()
+        ),
+    };
+    out.push('\n');
+    for op in &verdict.ops {
+        match op.direction {
+            Some(direction) => out.push_str(&format!(
+                "BREAKING ({}) {}: {}\n",
+                direction.as_str(),
+                op.path,
+                op.reason
+            )),
+            None => out.push_str(&format!("ok {}: {}\n", op.path, op.reason)),
+        }
+    }
+    for unknown in &verdict.unknown {
+        out.push_str(&format!("unknown {}: {}\n", unknown.path, unknown.reason));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walkers_name_only_rows_that_exist() {
+        for spec in Spec::ALL {
+            for row in spec.rules() {
+                assert_eq!(rule(spec, row.id), row);
+            }
+        }
+    }
+}

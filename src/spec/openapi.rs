@@ -1,0 +1,853 @@
+//! The OpenAPI walker (3.0 and 3.1): operations by method and path shape (`/orders/{id}` is
+//! `/orders/{orderId}`), webhooks by name and method (3.1); per operation its parameters (path
+//! ones by position in the template, the others by location and name), request body and
+//! responses, whose schemas [`payload`] judges in their role: a request is read by the service,
+//! a response by its clients, and the other way round for a webhook, which the service calls.
+//! It says what changed and where; the rules table says whether it breaks.
+//!
+//! Not compared: security requirements, servers, callbacks, links and response headers.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::document::{Parsed, Target, child, follow};
+use super::payload::{Body, Payload};
+use super::rules::Role;
+use super::{Element, Found, Spec, rule};
+use crate::schema::Format;
+use crate::schema::verdict::OpKind;
+
+const METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+/// Header parameters OpenAPI says to ignore (they are described elsewhere).
+const IGNORED_HEADERS: &[&str] = &["accept", "content-type", "authorization"];
+
+#[derive(Debug)]
+struct Param {
+    at: String,
+    name: String,
+    location: String,
+    required: bool,
+    /// `schema`, or the schema of the one `content` media type.
+    schema: Option<String>,
+    /// How the value is written: style and explode, or `content` with its media type.
+    serialization: String,
+}
+
+#[derive(Debug)]
+struct RequestBody {
+    at: String,
+    required: bool,
+    content: BTreeMap<String, Option<String>>,
+}
+
+#[derive(Debug)]
+struct Response {
+    at: String,
+    content: BTreeMap<String, Option<String>>,
+}
+
+#[derive(Debug)]
+struct Operation {
+    at: String,
+    element: Element,
+    deprecated: bool,
+    params: BTreeMap<String, Param>,
+    /// Parameters that are refs pointing nowhere: (ref, why).
+    unresolved_params: Vec<(String, String)>,
+    body: Option<Result<RequestBody, (String, String)>>,
+    responses: BTreeMap<String, Result<Response, (String, String)>>,
+    unresolved: Option<(String, String)>,
+}
+
+impl Operation {
+    fn label(&self) -> String {
+        format!("`{}`", self.element)
+    }
+
+    /// The role of what the service reads (requests; a webhook's responses).
+    fn input(&self) -> Role {
+        match self.element {
+            Element::Operation { webhook: true, .. } => Role::Output,
+            _ => Role::Input,
+        }
+    }
+
+    fn output(&self) -> Role {
+        match self.input() {
+            Role::Input => Role::Output,
+            _ => Role::Input,
+        }
+    }
+}
+
+/// `/orders/{}`: the path with parameter names left out.
+fn shape(template: &str) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut inside = false;
+    for c in template.chars() {
+        match c {
+            '{' if !inside => {
+                inside = true;
+                out.push_str("{}");
+            }
+            '}' if inside => inside = false,
+            _ if inside => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The parameter names of a path template, in order.
+fn template_names(template: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        names.push(&rest[open + 1..open + close]);
+        rest = &rest[open + close + 1..];
+    }
+    names
+}
+
+fn content(parsed: &Parsed, value: &Value, at: &str) -> BTreeMap<String, Option<String>> {
+    let mut out = BTreeMap::new();
+    if let Some(Value::Object(map)) = value.get("content") {
+        let content_at = child(at, "content");
+        for (media, node) in map {
+            let media_at = child(&content_at, media);
+            let resolved = match follow(parsed, node, &media_at) {
+                Target::Found(value, resolved) => Some((value, resolved)),
+                Target::Unresolved(..) => None,
+            };
+            let schema = resolved.and_then(|(value, resolved)| {
+                value.get("schema").map(|_| child(&resolved, "schema"))
+            });
+            out.insert(media.trim().to_ascii_lowercase(), schema);
+        }
+    }
+    out
+}
+
+/// Styles that write a single primitive value as it is (`label` and `matrix` add a prefix).
+const PLAIN_FOR_PRIMITIVES: &[&str] = &[
+    "form",
+    "simple",
+    "spaceDelimited",
+    "pipeDelimited",
+    "deepObject",
+];
+
+/// Whether a parameter's schema is one primitive type (string, number, integer, boolean).
+fn is_primitive(parsed: &Parsed, schema: Option<&Value>, at: &str) -> bool {
+    let Some(schema) = schema else {
+        return false;
+    };
+    let Target::Found(schema, _) = follow(parsed, schema, &child(at, "schema")) else {
+        return false;
+    };
+    let primitive = |t: &Value| {
+        matches!(
+            t.as_str(),
+            Some("string" | "number" | "integer" | "boolean" | "null")
+        )
+    };
+    match schema.get("type") {
+        Some(Value::Array(types)) => !types.is_empty() && types.iter().all(primitive),
+        Some(single) => primitive(single),
+        None => false,
+    }
+}
+
+fn read_param(parsed: &Parsed, node: &Value, at: &str) -> Result<Param, (String, String)> {
+    let (value, resolved) = match follow(parsed, node, at) {
+        Target::Found(value, resolved) => (value, resolved),
+        Target::Unresolved(reference, why) => return Err((reference, why)),
+    };
+    let location = value
+        .get("in")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let name = value
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let required = location == "path" || value.get("required") == Some(&Value::Bool(true));
+    let (schema, serialization) = match value.get("content") {
+        Some(_) => {
+            let media = content(parsed, value, &resolved);
+            let first = media.into_iter().next();
+            (
+                first.as_ref().and_then(|(_, schema)| schema.clone()),
+                format!(
+                    "content {}",
+                    first.map(|(media, _)| media).unwrap_or_default()
+                ),
+            )
+        }
+        None => {
+            let style = value
+                .get("style")
+                .and_then(Value::as_str)
+                .unwrap_or(match location.as_str() {
+                    "query" | "cookie" => "form",
+                    _ => "simple",
+                })
+                .to_owned();
+            let explode = value
+                .get("explode")
+                .and_then(Value::as_bool)
+                .unwrap_or(style == "form");
+            let serialization = if is_primitive(parsed, value.get("schema"), &resolved)
+                && PLAIN_FOR_PRIMITIVES.contains(&style.as_str())
+            {
+                // `status=NEW` whatever the explode flag or the delimiter: only arrays and
+                // objects are written differently by these styles.
+                "a plain value".to_owned()
+            } else {
+                format!("style {style}, explode {explode}")
+            };
+            (
+                value.get("schema").map(|_| child(&resolved, "schema")),
+                serialization,
+            )
+        }
+    };
+    Ok(Param {
+        at: resolved,
+        name,
+        location,
+        required,
+        schema,
+        serialization,
+    })
+}
+
+fn read_operation(
+    parsed: &Parsed,
+    op: &Value,
+    at: String,
+    element: Element,
+    template: &str,
+    shared: &[(&Value, String)],
+) -> Operation {
+    let (op, resolved) = match follow(parsed, op, &at) {
+        Target::Found(value, resolved) => (value, resolved),
+        Target::Unresolved(reference, why) => {
+            return Operation {
+                at,
+                element,
+                deprecated: false,
+                params: BTreeMap::new(),
+                unresolved_params: Vec::new(),
+                body: None,
+                responses: BTreeMap::new(),
+                unresolved: Some((reference, why)),
+            };
+        }
+    };
+    let names = template_names(template);
+    let mut params = BTreeMap::new();
+    let mut unresolved_params = Vec::new();
+    let own: Vec<(&Value, String)> = match op.get("parameters") {
+        Some(Value::Array(list)) => list
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p, child(&child(&resolved, "parameters"), &i.to_string())))
+            .collect(),
+        _ => Vec::new(),
+    };
+    // Path-level parameters first; the operation's own override them.
+    for (node, node_at) in shared.iter().map(|(n, a)| (*n, a.clone())).chain(own) {
+        let param = match read_param(parsed, node, &node_at) {
+            Ok(param) => param,
+            Err(unresolved) => {
+                unresolved_params.push(unresolved);
+                continue;
+            }
+        };
+        if param.location == "header"
+            && IGNORED_HEADERS.contains(&param.name.to_ascii_lowercase().as_str())
+        {
+            continue;
+        }
+        let key = match param.location.as_str() {
+            "path" => match names.iter().position(|n| *n == param.name) {
+                Some(index) => format!("path#{index}"),
+                None => format!("path:{}", param.name),
+            },
+            "header" => format!("header:{}", param.name.to_ascii_lowercase()),
+            other => format!("{other}:{}", param.name),
+        };
+        params.insert(key, param);
+    }
+    let body = op.get("requestBody").map(|node| {
+        let body_at = child(&resolved, "requestBody");
+        match follow(parsed, node, &body_at) {
+            Target::Found(value, body_at) => Ok(RequestBody {
+                required: value.get("required") == Some(&Value::Bool(true)),
+                content: content(parsed, value, &body_at),
+                at: body_at,
+            }),
+            Target::Unresolved(reference, why) => Err((reference, why)),
+        }
+    });
+    let mut responses = BTreeMap::new();
+    if let Some(Value::Object(map)) = op.get("responses") {
+        let responses_at = child(&resolved, "responses");
+        for (code, node) in map {
+            let code_at = child(&responses_at, code);
+            let response = match follow(parsed, node, &code_at) {
+                Target::Found(value, response_at) => Ok(Response {
+                    content: content(parsed, value, &response_at),
+                    at: response_at,
+                }),
+                Target::Unresolved(reference, why) => Err((reference, why)),
+            };
+            responses.insert(code.to_ascii_uppercase(), response);
+        }
+    }
+    Operation {
+        at: resolved,
+        element,
+        deprecated: op.get("deprecated") == Some(&Value::Bool(true)),
+        params,
+        unresolved_params,
+        body,
+        responses,
+        unresolved: None,
+    }
+}
+
+/// Every operation of a document, by (webhook, method, path shape).
+fn operations(parsed: &Parsed) -> BTreeMap<(bool, String, String), Operation> {
+    let mut out = BTreeMap::new();
+    for (webhook, section) in [(false, "paths"), (true, "webhooks")] {
+        let Some(Value::Object(items)) = parsed.root.get(section) else {
+            continue;
+        };
+        for (template, node) in items {
+            let item_at = child(&format!("/{section}"), template);
+            let (item, resolved) = match follow(parsed, node, &item_at) {
+                Target::Found(value, resolved) => (value, resolved),
+                Target::Unresolved(..) => continue,
+            };
+            let shared: Vec<(&Value, String)> = match item.get("parameters") {
+                Some(Value::Array(list)) => list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (p, child(&child(&resolved, "parameters"), &i.to_string())))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            for method in METHODS {
+                let Some(op) = item.get(*method) else {
+                    continue;
+                };
+                let element = Element::Operation {
+                    method: method.to_ascii_uppercase(),
+                    path: template.clone(),
+                    webhook,
+                };
+                let key = (
+                    webhook,
+                    method.to_string(),
+                    if webhook {
+                        template.clone()
+                    } else {
+                        shape(template)
+                    },
+                );
+                let op = read_operation(
+                    parsed,
+                    op,
+                    child(&item_at, method),
+                    element,
+                    template,
+                    &shared,
+                );
+                out.insert(key, op);
+            }
+        }
+    }
+    out
+}
+
+fn is_success(code: &str) -> bool {
+    code.starts_with('2')
+}
+
+/// Compare two OpenAPI documents: structure here, schemas through [`payload`].
+pub(super) fn compare(
+    before: &mut Parsed,
+    after: &mut Parsed,
+    file: &str,
+) -> Result<Found, crate::schema::Error> {
+    let old = operations(before);
+    let new = operations(after);
+    let mut found = Found::default();
+    let mut bodies = Vec::new();
+    for (key, op) in &old {
+        let Some(next) = new.get(key) else {
+            push_rule(
+                &mut found,
+                "operation.removed",
+                OpKind::Remove,
+                &op.at,
+                format!("operation {} was removed", op.label()),
+                &op.element,
+            );
+            continue;
+        };
+        let element = &next.element;
+        match (&op.unresolved, &next.unresolved) {
+            (None, None) => {}
+            (Some((a, _)), Some((b, _))) if a == b => continue,
+            (_, Some((_, why))) | (Some((_, why)), None) => {
+                found.unknown(&next.at, why.clone(), vec![element.clone()]);
+                continue;
+            }
+        }
+        if !op.deprecated && next.deprecated {
+            push_rule(
+                &mut found,
+                "operation.deprecated",
+                OpKind::Replace,
+                &child(&next.at, "deprecated"),
+                format!("operation {} is now deprecated", next.label()),
+                element,
+            );
+        }
+        parameters(op, next, &mut found, &mut bodies);
+        request_body(op, next, &mut found, &mut bodies);
+        responses(op, next, &mut found, &mut bodies);
+    }
+    for (key, op) in &new {
+        if !old.contains_key(key) {
+            push_rule(
+                &mut found,
+                "operation.added",
+                OpKind::Add,
+                &op.at,
+                format!("operation {} was added", op.label()),
+                &op.element,
+            );
+        }
+    }
+    super::payload::compare_bodies(before, after, &bodies, file, &mut found)?;
+    Ok(found)
+}
+
+fn push_rule(found: &mut Found, id: &str, op: OpKind, path: &str, what: String, element: &Element) {
+    found.push(
+        rule(Spec::OpenApi, id),
+        op,
+        path,
+        what,
+        vec![element.clone()],
+    );
+}
+
+fn json_body(
+    before: Option<String>,
+    after: Option<String>,
+    role: Role,
+    element: &Element,
+    what: String,
+) -> Body {
+    Body {
+        before,
+        after,
+        role,
+        elements: vec![element.clone()],
+        what,
+        payload: Payload::Format(Format::JsonSchema),
+    }
+}
+
+fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut Vec<Body>) {
+    let element = &next.element;
+    let refs = |o: &Operation| {
+        o.unresolved_params
+            .iter()
+            .map(|(r, _)| r.clone())
+            .collect::<Vec<_>>()
+    };
+    if refs(op) != refs(next) {
+        let why = next
+            .unresolved_params
+            .first()
+            .or(op.unresolved_params.first())
+            .map(|(_, why)| why.clone())
+            .unwrap_or_default();
+        found.unknown(&child(&next.at, "parameters"), why, vec![element.clone()]);
+    }
+    for (key, param) in &op.params {
+        let label = format!(
+            "{} parameter `{}` of {}",
+            param.location,
+            param.name,
+            next.label()
+        );
+        let Some(new) = next.params.get(key) else {
+            push_rule(
+                found,
+                "parameter.removed",
+                OpKind::Remove,
+                &param.at,
+                format!("{label} was removed"),
+                element,
+            );
+            if param.required {
+                push_rule(
+                    found,
+                    "parameter.required.removed",
+                    OpKind::Remove,
+                    &param.at,
+                    format!("required {label} was removed"),
+                    element,
+                );
+            }
+            continue;
+        };
+        let label = format!(
+            "{} parameter `{}` of {}",
+            new.location,
+            new.name,
+            next.label()
+        );
+        match (param.required, new.required) {
+            (false, true) => push_rule(
+                found,
+                "parameter.required.added",
+                OpKind::Replace,
+                &child(&new.at, "required"),
+                format!("{label} is now required"),
+                element,
+            ),
+            (true, false) => push_rule(
+                found,
+                "parameter.required.removed",
+                OpKind::Replace,
+                &child(&new.at, "required"),
+                format!("{label} is no longer required"),
+                element,
+            ),
+            _ => {}
+        }
+        if param.serialization != new.serialization {
+            push_rule(
+                found,
+                "parameter.serialization.changed",
+                OpKind::Replace,
+                &new.at,
+                format!(
+                    "{label} changed from {} to {}",
+                    param.serialization, new.serialization
+                ),
+                element,
+            );
+        } else if param.schema.is_some() || new.schema.is_some() {
+            bodies.push(json_body(
+                param.schema.clone(),
+                new.schema.clone(),
+                next.input(),
+                element,
+                label,
+            ));
+        }
+    }
+    for (key, new) in &next.params {
+        if op.params.contains_key(key) {
+            continue;
+        }
+        let label = format!(
+            "{} parameter `{}` of {}",
+            new.location,
+            new.name,
+            next.label()
+        );
+        if new.required {
+            push_rule(
+                found,
+                "parameter.required.added",
+                OpKind::Add,
+                &new.at,
+                format!("required {label} was added"),
+                element,
+            );
+        } else {
+            push_rule(
+                found,
+                "parameter.added",
+                OpKind::Add,
+                &new.at,
+                format!("optional {label} was added"),
+                element,
+            );
+        }
+    }
+}
+
+fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut Vec<Body>) {
+    let element = &next.element;
+    let label = format!("the request body of {}", next.label());
+    match (&op.body, &next.body) {
+        (None, None) => {}
+        (Some(Err((a, _))), Some(Err((b, _)))) if a == b => {}
+        (_, Some(Err((_, why)))) | (Some(Err((_, why))), _) => {
+            found.unknown(
+                &child(&next.at, "requestBody"),
+                why.clone(),
+                vec![element.clone()],
+            );
+        }
+        (Some(Ok(body)), None) => {
+            push_rule(
+                found,
+                "request-body.removed",
+                OpKind::Remove,
+                &body.at,
+                format!("{label} was removed"),
+                element,
+            );
+            if body.required {
+                push_rule(
+                    found,
+                    "request-body.required.removed",
+                    OpKind::Remove,
+                    &body.at,
+                    format!("required {label} was removed"),
+                    element,
+                );
+            }
+        }
+        (None, Some(Ok(body))) => {
+            if body.required {
+                push_rule(
+                    found,
+                    "request-body.required.added",
+                    OpKind::Add,
+                    &body.at,
+                    format!("a required request body was added to {}", next.label()),
+                    element,
+                );
+            } else {
+                push_rule(
+                    found,
+                    "request-body.added",
+                    OpKind::Add,
+                    &body.at,
+                    format!("an optional request body was added to {}", next.label()),
+                    element,
+                );
+            }
+        }
+        (Some(Ok(old)), Some(Ok(new))) => {
+            match (old.required, new.required) {
+                (false, true) => push_rule(
+                    found,
+                    "request-body.required.added",
+                    OpKind::Replace,
+                    &child(&new.at, "required"),
+                    format!("{label} is now required"),
+                    element,
+                ),
+                (true, false) => push_rule(
+                    found,
+                    "request-body.required.removed",
+                    OpKind::Replace,
+                    &child(&new.at, "required"),
+                    format!("{label} is no longer required"),
+                    element,
+                ),
+                _ => {}
+            }
+            for (media, schema) in &old.content {
+                match new.content.get(media) {
+                    None => push_rule(
+                        found,
+                        "request-body.media-type.removed",
+                        OpKind::Remove,
+                        &child(&child(&old.at, "content"), media),
+                        format!("{} no longer accepts `{media}`", next.label()),
+                        element,
+                    ),
+                    Some(after) => {
+                        if schema.is_some() || after.is_some() {
+                            bodies.push(json_body(
+                                schema.clone(),
+                                after.clone(),
+                                next.input(),
+                                element,
+                                format!("request body `{media}` of {}", next.label()),
+                            ));
+                        }
+                    }
+                }
+            }
+            for media in new.content.keys().filter(|m| !old.content.contains_key(*m)) {
+                push_rule(
+                    found,
+                    "request-body.media-type.added",
+                    OpKind::Add,
+                    &child(&child(&new.at, "content"), media),
+                    format!("{} now accepts `{media}`", next.label()),
+                    element,
+                );
+            }
+        }
+    }
+}
+
+fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut Vec<Body>) {
+    let element = &next.element;
+    let removed: Vec<&String> = op
+        .responses
+        .keys()
+        .filter(|c| !next.responses.contains_key(*c))
+        .collect();
+    let added: Vec<&String> = next
+        .responses
+        .keys()
+        .filter(|c| !op.responses.contains_key(*c))
+        .collect();
+    let removed_success: Vec<&String> = removed.iter().copied().filter(|c| is_success(c)).collect();
+    let added_success: Vec<&String> = added.iter().copied().filter(|c| is_success(c)).collect();
+    let replaced = !removed_success.is_empty() && !added_success.is_empty();
+    let at_of = |r: &Result<Response, (String, String)>, fallback: &str| match r {
+        Ok(response) => response.at.clone(),
+        Err(_) => fallback.to_owned(),
+    };
+    let responses_at = child(&next.at, "responses");
+    for code in &removed {
+        let old_at = at_of(
+            &op.responses[*code],
+            &child(&child(&op.at, "responses"), code),
+        );
+        if is_success(code) && replaced {
+            let new_code = added_success[0];
+            push_rule(
+                found,
+                "response.success-status.changed",
+                OpKind::Replace,
+                &at_of(&next.responses[new_code], &child(&responses_at, new_code)),
+                format!(
+                    "the success status of {} changed from `{code}` to `{new_code}`",
+                    next.label()
+                ),
+                element,
+            );
+        } else if is_success(code) {
+            push_rule(
+                found,
+                "response.removed",
+                OpKind::Remove,
+                &old_at,
+                format!("success response `{code}` of {} was removed", next.label()),
+                element,
+            );
+        } else {
+            push_rule(
+                found,
+                "response.error.removed",
+                OpKind::Remove,
+                &old_at,
+                format!("response `{code}` of {} was removed", next.label()),
+                element,
+            );
+        }
+    }
+    for code in &added {
+        if replaced && is_success(code) {
+            continue;
+        }
+        let new_at = at_of(&next.responses[*code], &child(&responses_at, code));
+        push_rule(
+            found,
+            "response.added",
+            OpKind::Add,
+            &new_at,
+            format!("response `{code}` of {} was added", next.label()),
+            element,
+        );
+    }
+    // Pairs of responses to compare: the same status, and one success status for another.
+    let mut pairs: Vec<(&String, &String)> = op
+        .responses
+        .keys()
+        .filter(|c| next.responses.contains_key(*c))
+        .map(|c| (c, c))
+        .collect();
+    if removed_success.len() == 1 && added_success.len() == 1 {
+        pairs.push((removed_success[0], added_success[0]));
+    }
+    for (old_code, new_code) in pairs {
+        let label = format!("response `{new_code}` of {}", next.label());
+        let (old, new) = match (&op.responses[old_code], &next.responses[new_code]) {
+            (Ok(old), Ok(new)) => (old, new),
+            (Err((a, _)), Err((b, _))) if a == b => continue,
+            (_, Err((_, why))) | (Err((_, why)), _) => {
+                found.unknown(
+                    &child(&responses_at, new_code),
+                    why.clone(),
+                    vec![element.clone()],
+                );
+                continue;
+            }
+        };
+        for (media, schema) in &old.content {
+            match new.content.get(media) {
+                None => push_rule(
+                    found,
+                    "response.media-type.removed",
+                    OpKind::Remove,
+                    &child(&child(&old.at, "content"), media),
+                    format!("{label} no longer offers `{media}`"),
+                    element,
+                ),
+                Some(after) => {
+                    if schema.is_some() || after.is_some() {
+                        bodies.push(json_body(
+                            schema.clone(),
+                            after.clone(),
+                            next.output(),
+                            element,
+                            format!("{label} `{media}`"),
+                        ));
+                    }
+                }
+            }
+        }
+        for media in new.content.keys().filter(|m| !old.content.contains_key(*m)) {
+            push_rule(
+                found,
+                "response.media-type.added",
+                OpKind::Add,
+                &child(&child(&new.at, "content"), media),
+                format!("{label} now offers `{media}`"),
+                element,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_compare_by_shape() {
+        assert_eq!(shape("/orders/{id}"), shape("/orders/{orderId}"));
+        assert_ne!(shape("/orders/{id}"), shape("/orders/{id}/items"));
+        assert_eq!(template_names("/a/{x}/b/{y}"), vec!["x", "y"]);
+    }
+}

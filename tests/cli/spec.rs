@@ -1,0 +1,404 @@
+//! `catalog-diff spec BEFORE AFTER` end to end: exit codes, the exact JSON shape, errors that
+//! name the file, unknown verdicts that say why, and bounded reads.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata")
+}
+
+fn run(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+        .arg("spec")
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+/// The diff (not `spec`) in `cwd`.
+fn run_diff(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const REMOVED: &str = "openapi/operation.removed/3.1-cancel-order";
+
+#[test]
+fn breaking_exits_1_and_explains() {
+    let out = run(&fixtures().join(REMOVED), &["before.yaml", "after.yaml"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains(
+            "BREAKING (forward) /paths/~1orders~1{orderId}/delete: operation `DELETE /orders/{orderId}` was removed"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
+    let backward = run(
+        &fixtures().join(REMOVED),
+        &["--strategy", "backward", "before.yaml", "after.yaml"],
+    );
+    assert_eq!(backward.status.code(), Some(0));
+    assert!(text(&backward.stdout).starts_with("Compatible: 1 change(s), none breaking."));
+}
+
+#[test]
+fn json_is_exactly_the_verdict() {
+    let out = run(
+        &fixtures().join(REMOVED),
+        &["--format", "json", "before.yaml", "after.yaml"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let expected = concat!(
+        "{\n",
+        "  \"breaking\": true,\n",
+        "  \"direction\": \"forward\",\n",
+        "  \"ops\": [\n",
+        "    {\n",
+        "      \"op\": \"remove\",\n",
+        "      \"path\": \"/paths/~1orders~1{orderId}/delete\",\n",
+        "      \"kind\": \"operation.removed\",\n",
+        "      \"reason\": \"operation `DELETE /orders/{orderId}` was removed: clients still on the old specification call it\",\n",
+        "      \"breaking\": true\n",
+        "    }\n",
+        "  ]\n",
+        "}\n"
+    );
+    assert_eq!(text(&out.stdout), expected);
+}
+
+#[test]
+fn a_payload_change_names_its_role() {
+    let out = run(
+        &fixtures().join("asyncapi/required.added/v3-receive-payload-read-by-service"),
+        &["--strategy", "forward", "before.yaml", "after.yaml"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).contains(
+            "payload of message `CreateOrder` (read by the service): `channel` is now required"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn files_that_do_not_parse_or_are_no_specification_are_exit_2_naming_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let good = fixtures().join(REMOVED).join("before.yaml");
+    let broken = dir.path().join("broken.yaml");
+    std::fs::write(&broken, "openapi: 3.0.0\npaths: [\n").expect("write");
+    let schema = dir.path().join("schema.json");
+    std::fs::write(&schema, r#"{"type": "object"}"#).expect("write");
+    let asyncapi = fixtures().join("asyncapi/channel.added/v3-audit-channel/before.yaml");
+    for (args, wanted) in [
+        (
+            [good.to_str(), broken.to_str()],
+            "broken.yaml:3:1: the after specification is not valid YAML",
+        ),
+        (
+            [schema.to_str(), good.to_str()],
+            "the before file is not an AsyncAPI or OpenAPI document",
+        ),
+        (
+            [good.to_str(), asyncapi.to_str()],
+            "compare two documents of the same kind",
+        ),
+    ] {
+        let args: Vec<&str> = args.iter().map(|a| a.expect("UTF-8 path")).collect();
+        let out = run(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains(wanted), "{}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn swagger_2_has_no_verdict_and_says_why() {
+    let case = fixtures().join("openapi/unknown/swagger-2.0");
+    let out = run(&case, &["before.yaml", "after.yaml"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stdout).starts_with("No verdict: Swagger 2.0 (OpenAPI 2) is not compared"),
+        "{}",
+        text(&out.stdout)
+    );
+    let strict = run(
+        &case,
+        &["--fail-on", "unknown", "before.yaml", "after.yaml"],
+    );
+    assert_eq!(strict.status.code(), Some(1));
+    let json = run(&case, &["--format", "json", "before.yaml", "after.yaml"]);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(value["breaking"], serde_json::Value::Null);
+    assert!(
+        value["unknownReason"]
+            .as_str()
+            .is_some_and(|r| r.contains("Swagger"))
+    );
+}
+
+#[test]
+fn refs_outside_the_folders_are_not_read() {
+    let outer = tempfile::tempdir().expect("temp dir");
+    for name in ["secret-1.yaml", "secret-2.yaml"] {
+        std::fs::write(outer.path().join(name), "type: string\n").expect("write");
+    }
+    let inner = outer.path().join("specs");
+    std::fs::create_dir(&inner).expect("mkdir");
+    let spec = |n: &str| {
+        format!(
+            "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema:\n                $ref: '../secret-{n}.yaml'\n"
+        )
+    };
+    let (before, after) = (inner.join("before.yaml"), inner.join("after.yaml"));
+    std::fs::write(&before, spec("1")).expect("write");
+    std::fs::write(&after, spec("2")).expect("write");
+    let paths = [
+        before.to_str().expect("UTF-8"),
+        after.to_str().expect("UTF-8"),
+    ];
+    // From the specifications' folder, the files above it are not read: no verdict, and why.
+    let out = run(&inner, &["--format", "json", paths[0], paths[1]]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(value["breaking"], serde_json::Value::Null, "{value}");
+    assert!(
+        value["unknown"][0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("outside")),
+        "{value}"
+    );
+    // From the folder above, they are read, and the two schemas are the same.
+    let out = run(outer.path(), &["--format", "json", paths[0], paths[1]]);
+    assert!(
+        text(&out.stdout).contains("\"breaking\": false"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn input_is_bounded() {
+    let out = run(Path::new("/"), &["/dev/zero", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("larger than 67108864 bytes"));
+    assert!(text(&out.stderr).contains("before specification"));
+}
+
+/// `testdata/spec-catalog`, a small catalog shaped like EventCatalog's `template-default` (a
+/// service carrying an AsyncAPI and an OpenAPI file, the messages they describe, and the
+/// services that send and receive them), committed on `main`.
+fn spec_catalog() -> crate::support::TestRepo {
+    let repo = crate::support::TestRepo::new();
+    let root = fixtures().join("spec-catalog");
+    for entry in walk(&root) {
+        let relative = entry.strip_prefix(&root).expect("below the root");
+        let text = std::fs::read_to_string(&entry).expect("readable");
+        repo.write(&relative.to_string_lossy(), &text);
+    }
+    repo.commit_all("the catalog");
+    repo
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("readable folder") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
+}
+
+const SERVICE: &str = "domains/Ordering/services/OrderService";
+
+#[test]
+fn a_payload_made_stricter_and_an_operation_removed_hurt_their_parties() {
+    let repo = spec_catalog();
+    let read = |file: &str| {
+        std::fs::read_to_string(repo.path().join(SERVICE).join(file)).expect("readable")
+    };
+    let asyncapi = read("asyncapi.yml").replace(
+        "required: [orderId, customerId]\n      properties:\n        orderId:",
+        "required: [orderId, customerId, total]\n      properties:\n        orderId:",
+    );
+    let openapi = read("openapi.yml");
+    let (start, end) = (
+        openapi.find("  /orders/{orderId}:").expect("the operation"),
+        openapi.find("components:").expect("components"),
+    );
+    let openapi = format!("{}{}", &openapi[..start], &openapi[end..]);
+    repo.write(&format!("{SERVICE}/asyncapi.yml"), &asyncapi)
+        .write(&format!("{SERVICE}/openapi.yml"), &openapi);
+    repo.commit_all("OrderCreated carries its total; orders are no longer read one by one");
+
+    let out = run_diff(&repo.path(), &["main~1..main", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let diff: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    // The v1 keys keep their meaning: no message schema changed.
+    assert_eq!(diff["summary"]["breaking"], false);
+    assert_eq!(diff["summary"]["schemaChanges"], 0);
+    assert_eq!(diff["impact"], serde_json::json!([]));
+    assert_eq!(diff["summary"]["specificationChanges"], 2);
+    assert_eq!(diff["summary"]["specificationBreaking"], 2);
+    let changes = diff["specificationChanges"].as_array().expect("a list");
+    let of = |kind: &str| {
+        changes
+            .iter()
+            .find(|c| c["type"] == kind)
+            .unwrap_or_else(|| panic!("a {kind} change in {changes:?}"))
+    };
+    let party = |id: &str, owner: &str| {
+        let version = match id {
+            "order-service" => "1.0.0",
+            "shipping-service" => "2.0.0",
+            _ => "3.1.0",
+        };
+        serde_json::json!({"type": "service", "id": id, "version": version, "owners": [owner]})
+    };
+
+    let asyncapi = of("asyncapi");
+    assert_eq!(asyncapi["resource"]["id"], "order-service");
+    assert_eq!(
+        (&asyncapi["breaking"], &asyncapi["direction"]),
+        (&true.into(), &"backward".into())
+    );
+    assert_eq!(asyncapi["ops"][0]["kind"], "required.added");
+    assert_eq!(
+        asyncapi["ops"][0]["path"],
+        "/components/schemas/OrderCreated/properties/total"
+    );
+    let impact = &asyncapi["impact"][0];
+    assert_eq!(
+        impact["message"],
+        serde_json::json!({"type": "event", "id": "order-created", "version": "1.0.0"})
+    );
+    assert_eq!(impact["reason"], "specification_breaking_change");
+    assert_eq!(
+        impact["producers"],
+        serde_json::json!([party("order-service", "ordering-platform")])
+    );
+    assert_eq!(
+        impact["consumers"],
+        serde_json::json!([party("shipping-service", "fulfilment-team")])
+    );
+
+    let openapi = of("openapi");
+    assert_eq!(
+        (&openapi["breaking"], &openapi["direction"]),
+        (&true.into(), &"forward".into())
+    );
+    assert_eq!(openapi["ops"][0]["kind"], "operation.removed");
+    let impact = &openapi["impact"][0];
+    // `operation: {method: GET, path: /orders/{id}}` names the removed `/orders/{orderId}`.
+    assert_eq!(
+        impact["message"],
+        serde_json::json!({"type": "query", "id": "get-order", "version": "1.0.0"})
+    );
+    assert_eq!(
+        impact["producers"],
+        serde_json::json!([party("customer-portal", "customer-experience")])
+    );
+    assert_eq!(
+        impact["consumers"],
+        serde_json::json!([party("order-service", "ordering-platform")])
+    );
+
+    // Under `forward` only the removed operation breaks; the exit code follows.
+    let forward = run_diff(&repo.path(), &["main~1..main", "--strategy", "forward"]);
+    assert_eq!(forward.status.code(), Some(1));
+    let report = text(&forward.stdout);
+    assert!(report.contains("Breaking specification changes\n  BREAKING openapi of service order-service 1.0.0 (forward)"), "{report}");
+    assert!(
+        report.contains(
+            "Compatible specification changes\n  ok asyncapi of service order-service 1.0.0"
+        ),
+        "{report}"
+    );
+    assert!(report.contains("hurt: query get-order 1.0.0: consumers: service order-service 1.0.0 (ordering-platform); producers: service customer-portal 3.1.0 (customer-experience)"), "{report}");
+    assert!(report.ends_with("[strategy forward]\n"), "{report}");
+    let backward = run_diff(&repo.path(), &["main~1..main", "--strategy", "backward"]);
+    assert!(
+        text(&backward.stdout)
+            .contains("BREAKING asyncapi of service order-service 1.0.0 (backward)")
+    );
+
+    // GitHub annotations sit on the specification file, at the changed node.
+    let github = text(&run_diff(&repo.path(), &["main~1..main", "--format", "github"]).stdout);
+    let line = asyncapi_line(&repo.path().join(SERVICE).join("asyncapi.yml"));
+    assert!(
+        github.contains(&format!(
+            "::error file={SERVICE}/asyncapi.yml,line={line},title=catalog-diff%3A asyncapi of service order-service 1.0.0::"
+        )),
+        "{github}"
+    );
+    let markdown = text(&run_diff(&repo.path(), &["main~1..main", "--format", "markdown"]).stdout);
+    assert!(
+        markdown.contains("#### Breaking specification changes"),
+        "{markdown}"
+    );
+
+    // SARIF: one error per breaking op at its line, with the policy's fingerprint; acknowledging
+    // both lets the check pass.
+    let sarif: serde_json::Value = serde_json::from_slice(
+        &run_diff(&repo.path(), &["main~1..main", "--format", "sarif"]).stdout,
+    )
+    .expect("SARIF");
+    let results: Vec<&serde_json::Value> = sarif["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .is_some_and(|uri| uri.starts_with(SERVICE))
+        })
+        .collect();
+    assert_eq!(results.len(), 2, "{sarif}");
+    let required = results
+        .iter()
+        .find(|r| r["ruleId"] == "required.added")
+        .expect("the payload's break");
+    assert_eq!(
+        required["locations"][0]["physicalLocation"]["region"]["startLine"],
+        line
+    );
+    for result in &results {
+        let fingerprint = result["partialFingerprints"]["catalogDiff/v1"]
+            .as_str()
+            .expect("a fingerprint");
+        let out = run_diff(
+            &repo.path(),
+            &["ack", fingerprint, "--reason", "clients moved"],
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    let out = run_diff(&repo.path(), &["HEAD~1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+}
+
+/// The line of `total:` under `OrderCreated` in the AsyncAPI file.
+fn asyncapi_line(file: &Path) -> usize {
+    let text = std::fs::read_to_string(file).expect("readable");
+    let schema = text
+        .find("    OrderCreated:\n      type: object")
+        .expect("the schema");
+    let total = schema + text[schema..].find("        total:").expect("total");
+    text[..total].lines().count() + 1
+}

@@ -1,0 +1,173 @@
+//! Our specification verdicts against those of the established API diff tools, as
+//! `scripts/spec-tools/record.sh` recorded them on the fixtures (`testdata/spec-tools.json`; the
+//! tools are never run here). The tools check what a client or consumer on the old
+//! specification meets when the service upgrades, which is our `forward` strategy, so that is
+//! the verdict compared.
+//!
+//! Where at least two tools judged a pair and agree with each other, we must agree with them on
+//! at least 90% of the pairs, and every pair where we do not is listed below with the reason
+//! (the README's closing note on the tools says the same). Where only one tool judged a pair
+//! (AsyncAPI has one, `@asyncapi/cli`), the pairs where we differ are listed too.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use catalog_diff::schema::Strategy;
+use catalog_diff::spec::{self, Source};
+use serde_json::Value;
+
+/// Pairs where we deliberately differ from the tools, and why.
+const DELIBERATE: &[(&str, &str)] = &[
+    (
+        "openapi/parameter.serialization.changed/3.0-status-list-not-exploded",
+        "`explode: false` turns `status=NEW&status=PAID` into `status=NEW,PAID`: the wire format changed; the tools do not model serialization",
+    ),
+    (
+        "openapi/parameter.serialization.changed/3.1-status-list-not-exploded",
+        "as in 3.0",
+    ),
+    (
+        "openapi/parameter.serialization.changed/3.0-order-id-as-matrix",
+        "`style: matrix` writes `/orders/;orderId=7`: every old client's URL is wrong",
+    ),
+    (
+        "openapi/parameter.serialization.changed/3.1-order-id-as-matrix",
+        "as in 3.0",
+    ),
+    (
+        "openapi/request-body.required.added/3.1-new-required-cancel-reason",
+        "old clients send no body, which the service now requires (openapi-diff agrees on 3.0; optic and api-smart-diff do not flag a new required body)",
+    ),
+    (
+        "openapi/request-body.required.added/3.0-new-required-cancel-reason",
+        "as in 3.1",
+    ),
+    (
+        "openapi/parameter.removed/3.1-status-filter",
+        "old clients may still send it and the service ignores what it no longer reads: the open-content rule of the seed, which the issue keeps for specifications (api-smart-diff breaks, oasdiff only warns)",
+    ),
+    (
+        "openapi/parameter.required.removed/3.1-required-header-removed",
+        "as for a removed parameter; the requiredness it drops breaks `backward` only (new clients may omit it, an old service needs it)",
+    ),
+    (
+        "openapi/request-body.removed/3.1-optional-cancel-reason-dropped",
+        "as for a removed parameter: old clients may still send a body the service no longer reads",
+    ),
+    (
+        "openapi/request-body.required.removed/3.1-required-create-body-dropped",
+        "as for a removed required parameter",
+    ),
+    (
+        "asyncapi/operation.channel.changed/v3-events-on-a-new-channel",
+        "the operation's counterparties still listen on the old channel; the CLI reads a changed channel ref as a harmless edit",
+    ),
+    (
+        "asyncapi/operation.message.removed/v2-subscribe-one-of-shrinks",
+        "consumers expecting OrderPaid no longer get it (the issue: removing a message from an operation breaks whoever used it)",
+    ),
+    (
+        "asyncapi/unchanged/v3-annotations-and-parameter-names",
+        "renaming an address parameter, reordering `required` and `enum` and editing titles and versions changes nothing on the wire",
+    ),
+];
+
+fn ours(key: &str) -> Option<bool> {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(key);
+    let side = |stem: &str| {
+        std::fs::read_dir(&folder)
+            .expect("a case folder")
+            .map(|e| e.expect("entry").path())
+            .find(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with(&format!("{stem}.")))
+            })
+            .expect("a side")
+    };
+    let (before, after) = (side("before"), side("after"));
+    let text = |p: &Path| std::fs::read_to_string(p).expect("readable");
+    let name = |p: &Path| {
+        p.file_name()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned()
+    };
+    let load = |path: &str| std::fs::read_to_string(folder.join(path)).map_err(|e| e.to_string());
+    let (before_name, after_name) = (name(&before), name(&after));
+    let (before_text, after_text) = (text(&before), text(&after));
+    spec::compare(
+        Source {
+            path: &before_name,
+            text: &before_text,
+            load: &load,
+        },
+        Source {
+            path: &after_name,
+            text: &after_text,
+            load: &load,
+        },
+        Strategy::Forward,
+    )
+    .expect("judged")
+    .breaking
+}
+
+#[test]
+fn we_agree_with_the_tools_where_they_agree() {
+    let record: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/spec-tools.json"),
+        )
+        .expect("testdata/spec-tools.json (scripts/spec-tools/record.sh writes it)"),
+    )
+    .expect("JSON");
+    let deliberate: BTreeMap<&str, &str> = DELIBERATE.iter().copied().collect();
+    let (mut agreed, mut same, mut single, mut single_same) = (0, 0, 0, 0);
+    let mut unexplained = Vec::new();
+    let mut explained_but_agreeing = Vec::new();
+    for (key, tools) in record["cases"].as_object().expect("cases") {
+        let verdicts: Vec<bool> = tools
+            .as_object()
+            .expect("tools")
+            .values()
+            .filter_map(|t| t["verdict"].as_bool())
+            .collect();
+        let Some(&first) = verdicts.first() else {
+            continue;
+        };
+        if verdicts.iter().any(|v| *v != first) {
+            continue;
+        }
+        let matches = ours(key) == Some(first);
+        if verdicts.len() >= 2 {
+            agreed += 1;
+            same += usize::from(matches);
+        } else {
+            single += 1;
+            single_same += usize::from(matches);
+        }
+        match (matches, deliberate.contains_key(key.as_str())) {
+            (false, false) => unexplained.push(format!("{key}: the tools say {first}")),
+            (true, true) => explained_but_agreeing.push(key.as_str()),
+            _ => {}
+        }
+    }
+    let share = same as f64 / agreed as f64;
+    eprintln!(
+        "where two or more tools agree: {same} of {agreed} ({:.1}%); where one tool judged: {single_same} of {single}",
+        share * 100.0
+    );
+    assert!(agreed >= 40, "only {agreed} pairs where the tools agree");
+    assert!(share >= 0.9, "agreement {share:.3} is under 90%");
+    assert!(
+        unexplained.is_empty(),
+        "we differ from the tools without a recorded reason:\n{}",
+        unexplained.join("\n")
+    );
+    assert!(
+        explained_but_agreeing.is_empty(),
+        "these now agree with the tools; drop them from DELIBERATE: {explained_but_agreeing:?}"
+    );
+}
