@@ -258,24 +258,29 @@ impl Walker<'_> {
         let mut diagnostics = first.diagnostics;
         // The whole Index of the previous commit, while the steps are whole builds.
         let mut whole = Some(first.index);
-        // The last valid commit and its Index, while the commits after it are invalid.
-        let mut last_valid: Option<(Option<CommitId>, Index)> = None;
+        // The last valid commit, its Index and files, while the commits after it are invalid.
+        let mut last_valid: Option<(Option<CommitId>, Index, FileSet)> = None;
         for &(position, tree) in changed {
             let changes = self.advance(tree)?;
             let commit = Some(self.commits[position].id);
-            if let Some((valid, index)) = last_valid.take() {
-                // Diffed whole against the last valid catalog, never against the invalid one;
-                // the scope still moves along with the files.
+            if let Some((valid, index, valid_files)) = last_valid.take() {
+                // Diffed whole against the last valid catalog (its schemas' imports read in its
+                // own files), never against the invalid one; the scope still moves along.
                 scope.reach(&self.files, &changes.paths, self.parse_cache);
                 let built = self.build(&self.files, commit);
-                let diff =
-                    self.labelled(self.diff(&index, &built.index, &changes), valid, position);
+                let diff = diff::diff_with_files(
+                    (&index, &valid_files),
+                    (&built.index, &self.files),
+                    &self.options.diff,
+                    &self.verdict_cache,
+                );
+                let diff = self.labelled(diff, valid, position);
                 let locations = Locations::of(&diff, &index, &built.index);
                 diagnostics = built.diagnostics;
                 let invalid = has_errors(&diagnostics);
                 whole = (!invalid).then_some(built.index);
                 if invalid {
-                    last_valid = Some((valid, index));
+                    last_valid = Some((valid, index, valid_files));
                 }
                 let against = valid.filter(|v| Some(*v) != self.commits[position].first_parent());
                 if self
@@ -329,11 +334,12 @@ impl Walker<'_> {
             let parent = self.commits[position].first_parent();
             if has_errors(&diagnostics) {
                 // The next commits are diffed against the parent's catalog until one is valid.
+                let files = revert(&self.files, &changes);
                 let index = match previous {
                     Some(index) => index,
-                    None => self.build(&revert(&self.files, &changes), start).index,
+                    None => self.build(&files, start).index,
                 };
-                last_valid = Some((parent.or(start), index));
+                last_valid = Some((parent.or(start), index, files));
                 whole = None;
             }
             let diff = self.labelled(diff, parent, position);
