@@ -113,6 +113,12 @@ pub struct Scope {
     outside_readers: BTreeSet<String>,
     declared_by: HashMap<String, BTreeSet<String>>,
     pointed_at_by: HashMap<String, BTreeSet<String>>,
+    /// Schema files (catalog paths) and the resource files naming them.
+    schema_readers: HashMap<String, BTreeSet<String>>,
+    /// Resource files naming a schema path that leaves the catalog (never there).
+    unplaceable: BTreeSet<String>,
+    /// Named schema files the catalog does not have now.
+    missing: BTreeSet<String>,
 }
 
 /// The two sides of a change, cut down to its reach.
@@ -149,17 +155,38 @@ impl Scope {
         for (path, blob) in files.files.iter().filter(|(p, _)| is_resource_file(p)) {
             scope.set(path, Some(blob), cache);
         }
+        scope.missing = scope
+            .schema_readers
+            .keys()
+            .filter(|file| files.get(file).is_none())
+            .cloned()
+            .collect();
         scope
+    }
+
+    /// The catalog paths of the schema files a resource file names (`None`: one leaves the
+    /// catalog).
+    fn schema_files(path: &str, facts: &Facts) -> Vec<Option<String>> {
+        let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
+        facts
+            .schema_paths
+            .iter()
+            .map(|named| super::build::join(folder, named))
+            .collect()
     }
 
     fn set(&mut self, path: &str, blob: Option<&Blob>, cache: &ParseCache) {
         self.outside_readers.remove(path);
+        self.unplaceable.remove(path);
         if let Some(old) = self.facts.remove(path) {
             if let Some(id) = &old.id {
                 remove(&mut self.declared_by, id, path);
             }
             for id in &old.mentions {
                 remove(&mut self.pointed_at_by, id, path);
+            }
+            for file in Scope::schema_files(path, &old).into_iter().flatten() {
+                remove(&mut self.schema_readers, &file, path);
             }
         }
         let Some(blob) = blob else { return };
@@ -173,25 +200,49 @@ impl Scope {
         if facts.names_outside {
             self.outside_readers.insert(path.to_owned());
         }
+        for file in Scope::schema_files(path, &facts) {
+            match file {
+                Some(file) => add(&mut self.schema_readers, &file, path),
+                None => {
+                    self.unplaceable.insert(path.to_owned());
+                }
+            }
+        }
         self.facts.insert(path.to_owned(), facts);
     }
 
-    /// The resource files naming a schema file that one side does not have. The diff reports
-    /// such a file as a changed schema without a verdict on every diff, as the reference does,
-    /// so every reach holds them.
-    fn naming_missing_schema(&self, before: &dyn Files, after: &dyn Files) -> Vec<String> {
-        self.facts
-            .iter()
-            .filter(|(path, facts)| {
-                let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
-                facts.schema_paths.iter().any(|named| {
-                    super::build::join(folder, named).is_none_or(|full| {
-                        before.blob(&full).is_none() || after.blob(&full).is_none()
-                    })
-                })
-            })
-            .map(|(path, _)| path.clone())
-            .collect()
+    /// Brings [`Scope::missing`] up to date with `after` once `changes` are applied, and returns
+    /// the resource files naming a schema file that either side lacks. The diff reports such a
+    /// file as a changed schema without a verdict on every diff, as the reference does, so
+    /// every reach holds them. Costs what changed, plus what is missing.
+    fn update_missing(
+        &mut self,
+        after: &FileSet,
+        changes: &BTreeMap<String, Option<Blob>>,
+        changed: &BTreeSet<String>,
+    ) -> BTreeSet<String> {
+        let missing_before = std::mem::take(&mut self.missing);
+        let mut candidates: BTreeSet<String> = missing_before.clone();
+        candidates.extend(
+            changes
+                .keys()
+                .filter(|path| self.schema_readers.contains_key(*path))
+                .cloned(),
+        );
+        for path in changed {
+            if let Some(facts) = self.facts.get(path) {
+                candidates.extend(Scope::schema_files(path, facts).into_iter().flatten());
+            }
+        }
+        self.missing = candidates
+            .into_iter()
+            .filter(|file| self.schema_readers.contains_key(file) && after.get(file).is_none())
+            .collect();
+        let mut readers = self.unplaceable.clone();
+        for file in missing_before.iter().chain(&self.missing) {
+            readers.extend(self.schema_readers.get(file).into_iter().flatten().cloned());
+        }
+        readers
     }
 
     /// Moves the scope to `after` (the catalog once `changes` are applied; `changes` maps each
@@ -246,6 +297,8 @@ impl Scope {
         for path in &changed {
             self.set(path, after.get(path), cache);
         }
+        // Kept up to date even when this change is built whole: the next step starts from it.
+        let missing_readers = self.update_missing(after, changes, &changed);
         if unreachable {
             return None;
         }
@@ -253,7 +306,7 @@ impl Scope {
         note(self, &readers, false);
 
         let mut reach: BTreeSet<String> = changed.union(&readers).cloned().collect();
-        reach.extend(self.naming_missing_schema(&before, after));
+        reach.extend(missing_readers);
         let lookup = |map: &HashMap<String, BTreeSet<String>>, id: &String| {
             map.get(id)
                 .into_iter()

@@ -1,20 +1,23 @@
 //! The parse cache on disk, so a run pays only for the blobs no earlier run has seen: front
-//! matter parses, content hashes and checks, keyed by blob id, in one file of the platform's
-//! cache folder (`--cache-dir`, `CATALOG_DIFF_CACHE`; `--no-cache` turns it off). Never inside
-//! the repository. A file that is corrupt, truncated or of another version is ignored and
-//! rewritten; it is written to a temporary file and renamed into place, so concurrent runs
-//! (eight hooks at once) never leave a broken one; it stays under a size bound, dropping what
-//! this run did not make first.
+//! matter parses, content hashes and checks, keyed by blob id, in one file per repository in
+//! the platform's cache folder (`--cache-dir`, `CATALOG_DIFF_CACHE`; `--no-cache` turns it off),
+//! so a run reads only what its own repository taught. Never inside the repository. A file that
+//! is corrupt, truncated or of another version is ignored and rewritten; it is written to a
+//! temporary file and renamed into place, so concurrent runs (eight hooks at once) never leave a
+//! broken one; each stays under a size bound (what this run did not make goes first), and the
+//! folder keeps the most recently used files only.
 
 use std::path::{Path, PathBuf};
 
 use catalog_diff::catalog::build::ParseCache;
 use catalog_diff::git::Repo;
 
-/// The cache file's name inside the cache folder.
-const FILE: &str = "parse-cache-v1.jsonl";
-/// The most the file may hold.
-const LIMIT: usize = 256 << 20;
+/// The start of every cache file's name inside the cache folder.
+const FILE: &str = "parse-cache-v1";
+/// The most one file may hold.
+const LIMIT: usize = 64 << 20;
+/// The most cache files the folder keeps (one per repository); older ones are removed.
+const FILES: usize = 32;
 
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct CacheArgs {
@@ -48,7 +51,8 @@ impl Cache {
                 );
                 return None;
             }
-            Some(dir.join(FILE))
+            let name = repo.map_or_else(|| "plain".to_owned(), repository_key);
+            Some(dir.join(format!("{FILE}-{name}.jsonl")))
         });
         if let Some(bytes) = file.as_deref().and_then(read_bounded) {
             // A file we cannot use is simply not used; it is rewritten at the end.
@@ -77,6 +81,16 @@ impl Cache {
             );
         }
     }
+}
+
+/// A short stable name for a repository: its shared git folder, hashed.
+fn repository_key(repo: &Repo) -> String {
+    use sha2::{Digest, Sha256};
+    let dir = std::fs::canonicalize(repo.common_dir()).unwrap_or_else(|_| repo.common_dir().into());
+    Sha256::digest(dir.to_string_lossy().as_bytes())[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 fn folder(args: &CacheArgs) -> Option<PathBuf> {
@@ -147,28 +161,32 @@ fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
     if written.is_err() {
         let _ = std::fs::remove_file(&temp);
     }
-    remove_stale_temporaries(dir);
+    tidy(dir);
     written
 }
 
-/// Temporary files of writers that died (older than an hour) are removed, so the folder stays
-/// bounded too.
-fn remove_stale_temporaries(dir: &Path) {
+/// Keeps the folder bounded: temporary files of writers that died (older than an hour) go, and
+/// so do all but the most recently written cache files.
+fn tidy(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     let hour = std::time::Duration::from_secs(3600);
+    let mut caches = Vec::new();
     for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        let stale = entry
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > hour);
-        if name.starts_with(&format!(".{FILE}.")) && name.ends_with(".tmp") && stale {
-            let _ = std::fs::remove_file(entry.path());
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let modified = entry.metadata().and_then(|m| m.modified()).ok();
+        let age = modified.and_then(|t| t.elapsed().ok());
+        if name.starts_with(&format!(".{FILE}")) && name.ends_with(".tmp") {
+            if age.is_some_and(|age| age > hour) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        } else if name.starts_with(FILE) && name.ends_with(".jsonl") {
+            caches.push((modified, entry.path()));
         }
+    }
+    caches.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
+    for (_, path) in caches.into_iter().skip(FILES) {
+        let _ = std::fs::remove_file(path);
     }
 }

@@ -496,6 +496,11 @@ impl Repo {
         self.repo.git_dir()
     }
 
+    /// The git folder linked worktrees share: one repository, whichever worktree it is read in.
+    pub fn common_dir(&self) -> &Path {
+        self.repo.common_dir()
+    }
+
     /// Whether the object database holds `commit` (a shallow clone lacks the parents of its
     /// oldest commits).
     pub fn has_commit(&self, commit: CommitId) -> bool {

@@ -6,7 +6,20 @@ use std::process::{Command, Output};
 
 use crate::support::TestRepo;
 
-const FILE: &str = "parse-cache-v1.jsonl";
+/// The one cache file a run on one repository writes.
+fn cache_file(dir: &Path) -> Option<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            name.starts_with("parse-cache-v1-") && name.ends_with(".jsonl")
+        })
+}
 
 fn run(cwd: &Path, cache: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
@@ -50,11 +63,11 @@ fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
         &["HEAD~1..HEAD", "--format", "json", "--no-cache"],
     );
     assert!(
-        !cache.path().join(FILE).exists(),
+        cache_file(cache.path()).is_none(),
         "--no-cache writes nothing"
     );
     let cold = run(&repo.path(), cache.path(), &args);
-    let file = cache.path().join(FILE);
+    let file = cache_file(cache.path()).expect("the cache was written");
     let written = std::fs::read(&file).expect("the cache was written");
     let warm = run(&repo.path(), cache.path(), &args);
     assert_eq!(cold.stdout, reference.stdout);
@@ -68,11 +81,8 @@ fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
         b"\x00\x01garbage".to_vec(),
     ] {
         std::fs::write(&file, &broken).expect("write");
-        std::fs::write(
-            cache.path().join(format!(".{FILE}.1.2.tmp")),
-            &written[..10],
-        )
-        .expect("write");
+        std::fs::write(cache.path().join(".parse-cache-v1.1.2.tmp"), &written[..10])
+            .expect("write");
         let again = run(&repo.path(), cache.path(), &args);
         assert_eq!(again.stdout, reference.stdout);
         assert_eq!(
