@@ -210,21 +210,30 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
             };
             explain_error(role, &shown, error)
         })?;
-    let output = match args.format {
-        SchemaFormat::Json => {
-            let mut text =
-                serde_json::to_string_pretty(&verdict).context("serialising the verdict")?;
-            text.push('\n');
-            text
-        }
-        SchemaFormat::Text => schema::explain(&verdict),
-    };
-    print_stdout(&output)?;
+    print_verdict(args.format, &verdict, || schema::explain(&verdict))?;
     Ok(if verdict.breaking {
         exit_code::POLICY
     } else {
         exit_code::OK
     })
+}
+
+/// Prints a verdict: exactly its JSON, or `explain`'s sentences.
+pub(super) fn print_verdict<T: serde::Serialize>(
+    format: SchemaFormat,
+    verdict: &T,
+    explain: impl FnOnce() -> String,
+) -> anyhow::Result<()> {
+    let output = match format {
+        SchemaFormat::Json => {
+            let mut text =
+                serde_json::to_string_pretty(verdict).context("serialising the verdict")?;
+            text.push('\n');
+            text
+        }
+        SchemaFormat::Text => explain(),
+    };
+    print_stdout(&output)
 }
 
 /// Write the report; a closed pipe (`| head`) is not an error for the user.

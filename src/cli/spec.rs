@@ -5,13 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use catalog_diff::schema::Strategy;
 use catalog_diff::spec::{self, Source};
 
 use super::diff::FailOn;
 use super::exit_code;
-use super::schema::{SchemaFormat, print_stdout, read_bounded};
+use super::schema::{SchemaFormat, print_verdict, read_bounded};
 
 #[derive(clap::Args, Debug)]
 #[command(
@@ -96,16 +95,7 @@ pub fn run(args: SpecArgs) -> anyhow::Result<u8> {
         args.strategy,
     )
     .map_err(|error| explain_error(&error, &before_path))?;
-    let output = match args.format {
-        SchemaFormat::Json => {
-            let mut text =
-                serde_json::to_string_pretty(&verdict).context("serialising the verdict")?;
-            text.push('\n');
-            text
-        }
-        SchemaFormat::Text => spec::explain(&verdict),
-    };
-    print_stdout(&output)?;
+    print_verdict(args.format, &verdict, || spec::explain(&verdict))?;
     let trips = match args.fail_on {
         FailOn::Breaking => verdict.breaking == Some(true),
         FailOn::Unknown => verdict.breaking != Some(false),

@@ -19,7 +19,7 @@ use super::impact::{self, Graph};
 use super::order::{compare_versions, locale_cmp};
 use super::specification::{SpecificationSummary, specification_changes};
 use super::*;
-use crate::catalog::version::{cmp_code_units, index_order, is_higher};
+use crate::catalog::version::is_higher;
 use crate::catalog::{Diagnostic, Index, Resource, Severity};
 use crate::schema::{self, Document, Files, Format, Strategy, Verdict};
 
@@ -532,21 +532,18 @@ fn schema_changes(
 
 /// The order of transitive checks (our extension): message type, id, versions, file.
 fn schema_change_order(x: &SchemaChange, y: &SchemaChange) -> std::cmp::Ordering {
-    cmp_code_units(&x.message.kind, &y.message.kind)
-        .then_with(|| cmp_code_units(&x.message.id, &y.message.id))
-        .then_with(|| {
-            index_order(
-                x.message.version.a.as_deref(),
-                y.message.version.a.as_deref(),
-            )
-        })
-        .then_with(|| {
-            index_order(
-                x.message.version.b.as_deref(),
-                y.message.version.b.as_deref(),
-            )
-        })
-        .then_with(|| file_path(x).cmp(file_path(y)))
+    change_order(schema_change_key(x), schema_change_key(y))
+}
+
+fn schema_change_key(change: &SchemaChange) -> ChangeKey<'_> {
+    let m = &change.message;
+    (
+        &m.kind,
+        &m.id,
+        m.version.a.as_deref(),
+        m.version.b.as_deref(),
+        file_path(change),
+    )
 }
 
 /// Under a transitive strategy, a message whose latest schema changed is also judged against

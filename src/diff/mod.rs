@@ -226,3 +226,17 @@ pub struct SideDiagnostic {
     #[serde(flatten)]
     pub diagnostic: Diagnostic,
 }
+
+/// One change's place in the document: type, id, its `{a, b}` versions (in the Index's version
+/// order) and its file.
+pub(crate) type ChangeKey<'a> = (&'a str, &'a str, Option<&'a str>, Option<&'a str>, &'a str);
+
+/// The order of per-version changes (schema, transitive and specification changes).
+pub(crate) fn change_order(x: ChangeKey<'_>, y: ChangeKey<'_>) -> std::cmp::Ordering {
+    use crate::catalog::version::{cmp_code_units, index_order};
+    cmp_code_units(x.0, y.0)
+        .then_with(|| cmp_code_units(x.1, y.1))
+        .then_with(|| index_order(x.2, y.2))
+        .then_with(|| index_order(x.3, y.3))
+        .then_with(|| x.4.cmp(y.4))
+}

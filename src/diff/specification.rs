@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use super::assemble::{MESSAGE_TYPES, Prepared};
 use super::*;
-use crate::catalog::version::{cmp_code_units, index_order, is_higher};
+use crate::catalog::version::{index_order, is_higher};
 use crate::catalog::{Resource, frontmatter};
 use crate::schema::{Files, Op};
 use crate::spec::{self, Element, Source, Unknown};
@@ -266,24 +266,19 @@ pub(super) fn specification_changes(
                 .collect::<Vec<_>>()
         })
         .collect();
-    changes.sort_by(|x, y| {
-        cmp_code_units(&x.resource.kind, &y.resource.kind)
-            .then_with(|| cmp_code_units(&x.resource.id, &y.resource.id))
-            .then_with(|| {
-                index_order(
-                    x.resource.version.a.as_deref(),
-                    y.resource.version.a.as_deref(),
-                )
-            })
-            .then_with(|| {
-                index_order(
-                    x.resource.version.b.as_deref(),
-                    y.resource.version.b.as_deref(),
-                )
-            })
-            .then_with(|| file_of(x).cmp(file_of(y)))
-    });
+    changes.sort_by(|x, y| change_order(specification_key(x), specification_key(y)));
     changes
+}
+
+fn specification_key(change: &SpecificationChange) -> ChangeKey<'_> {
+    let r = &change.resource;
+    (
+        &r.kind,
+        &r.id,
+        r.version.a.as_deref(),
+        r.version.b.as_deref(),
+        file_of(change),
+    )
 }
 
 fn file_of(change: &SpecificationChange) -> &str {
