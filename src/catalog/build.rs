@@ -64,15 +64,25 @@ impl Built {
 pub(crate) type Parsed = Result<Value, Box<Diagnostic>>;
 
 /// Parsed front matter and content hashes keyed by blob id, shared by every build that sees the
-/// same blobs (a history walk parses each file version once).
+/// same blobs (a history walk parses each file version once). Entries a saved cache holds
+/// (`persist`) are kept as text and decoded only when a build asks for that blob.
 #[derive(Default)]
 pub struct ParseCache {
     front_matter: Mutex<HashMap<BlobId, Arc<Parsed>>>,
     hashes: Mutex<HashMap<BlobId, Arc<str>>>,
     /// Front matter the SDK drops (`lint`), per resource file blob, with an empty file name.
     lints: Mutex<HashMap<BlobId, Arc<[Diagnostic]>>>,
-    /// Blobs whose entries came from a saved cache rather than from this run.
-    imported: Mutex<std::collections::HashSet<BlobId>>,
+    /// A saved cache's entries, undecoded: (kind, blob) -> payload text.
+    pub(crate) stored: Mutex<HashMap<(Stored, BlobId), Box<str>>>,
+}
+
+/// What a saved entry holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Stored {
+    FrontMatter,
+    FrontMatterError,
+    Hash,
+    Lint,
 }
 
 impl std::fmt::Debug for ParseCache {
@@ -82,24 +92,15 @@ impl std::fmt::Debug for ParseCache {
 }
 
 impl ParseCache {
-    pub(crate) fn preload_front_matter(&self, id: BlobId, parsed: Parsed) {
-        lock(&self.imported).insert(id);
-        lock(&self.front_matter).insert(id, Arc::new(parsed));
-    }
-
-    /// Whether `id`'s entries came from a saved cache.
-    pub(crate) fn was_imported(&self, id: BlobId) -> bool {
-        lock(&self.imported).contains(&id)
-    }
-
-    pub(crate) fn preload_hash(&self, id: BlobId, hash: Arc<str>) {
-        lock(&self.imported).insert(id);
-        lock(&self.hashes).insert(id, hash);
-    }
-
-    pub(crate) fn preload_lint(&self, id: BlobId, lint: Arc<[Diagnostic]>) {
-        lock(&self.imported).insert(id);
-        lock(&self.lints).insert(id, lint);
+    /// A saved entry of `kind` for `id`, decoded and moved into memory, if there is one.
+    fn take_stored<T>(
+        &self,
+        kind: Stored,
+        id: BlobId,
+        decode: impl FnOnce(&str) -> Option<T>,
+    ) -> Option<T> {
+        let text = lock(&self.stored).remove(&(kind, id))?;
+        decode(&text)
     }
 
     pub(crate) fn front_matter_entries(&self) -> Vec<(BlobId, Arc<Parsed>)> {
@@ -129,9 +130,12 @@ impl ParseCache {
         all
     }
 
-    /// How many entries the cache holds (parses, hashes and checks).
+    /// How many entries the cache holds (parses, hashes and checks, decoded or not).
     pub fn len(&self) -> usize {
-        lock(&self.front_matter).len() + lock(&self.hashes).len() + lock(&self.lints).len()
+        lock(&self.front_matter).len()
+            + lock(&self.hashes).len()
+            + lock(&self.lints).len()
+            + lock(&self.stored).len()
     }
 
     /// True when nothing is cached.
@@ -141,7 +145,16 @@ impl ParseCache {
 
     /// The warnings about front matter the SDK silently drops, for a resource file.
     fn lint(&self, path: &str, blob: &Blob, data: &Map<String, Value>) -> Vec<Diagnostic> {
-        let cached = lock(&self.lints).get(&blob.id).cloned();
+        let in_memory = lock(&self.lints).get(&blob.id).cloned();
+        let cached = in_memory.or_else(|| {
+            let found: Arc<[Diagnostic]> = self
+                .take_stored(Stored::Lint, blob.id, |text| {
+                    serde_json::from_str::<Vec<Diagnostic>>(text).ok()
+                })?
+                .into();
+            lock(&self.lints).insert(blob.id, found.clone());
+            Some(found)
+        });
         let found = cached.unwrap_or_else(|| {
             let text = String::from_utf8_lossy(&blob.data);
             let pointers: Vec<&str> = super::resolve::pointer_lists().collect();
@@ -163,7 +176,18 @@ impl ParseCache {
         if let Some(hit) = lock(&self.front_matter).get(&id) {
             return hit.clone();
         }
-        let parsed = Arc::new(parse_front_matter(path, bytes));
+        let saved = self
+            .take_stored(Stored::FrontMatter, id, |text| {
+                serde_json::from_str::<Value>(text).ok().map(Ok)
+            })
+            .or_else(|| {
+                self.take_stored(Stored::FrontMatterError, id, |text| {
+                    serde_json::from_str::<Diagnostic>(text)
+                        .ok()
+                        .map(|d| Err(Box::new(d)))
+                })
+            });
+        let parsed = Arc::new(saved.unwrap_or_else(|| parse_front_matter(path, bytes)));
         lock(&self.front_matter).insert(id, parsed.clone());
         parsed
     }
@@ -172,7 +196,8 @@ impl ParseCache {
         if let Some(hit) = lock(&self.hashes).get(&id) {
             return hit.clone();
         }
-        let hash: Arc<str> = content_hash(bytes).into();
+        let saved = self.take_stored(Stored::Hash, id, |text| Some(text.to_owned()));
+        let hash: Arc<str> = saved.unwrap_or_else(|| content_hash(bytes)).into();
         lock(&self.hashes).insert(id, hash.clone());
         hash
     }

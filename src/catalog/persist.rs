@@ -1,55 +1,87 @@
 //! The parse cache as bytes, so it can outlive a run: every front matter parse (or its error),
-//! content hash and dropped-field check, keyed by blob id, one JSON object per line under a
-//! header that names the format version and the rules version. A file that does not start with
-//! today's header, or that has a line that does not read, is ignored whole: a cache is never
-//! trusted, only used. Pure: the command line reads and writes the file.
+//! content hash and dropped-field check, keyed by blob id, one per line (`<kind> <blob id>
+//! <payload>`) under a header that names the format and the tool's version. Reading a file only
+//! splits its lines: each payload is decoded when a build asks for that blob, so a run pays for
+//! what it uses, not for the file. A file that does not start with today's header, or has a line
+//! of the wrong shape, is ignored whole: a cache is never trusted, only used. Pure: the command
+//! line reads and writes the file.
 
-use std::sync::Arc;
-
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-
-use super::build::ParseCache;
-use super::{BlobId, Diagnostic};
+use super::BlobId;
+use super::build::{ParseCache, Stored};
 
 /// Bump when what is cached, or how it is computed, changes: older files are then ignored.
-const HEADER: &str = concat!("catalog-diff parse cache 1 ", env!("CARGO_PKG_VERSION"));
+const HEADER: &str = concat!("catalog-diff parse cache 2 ", env!("CARGO_PKG_VERSION"));
 
-#[derive(Serialize, Deserialize)]
-#[serde(tag = "k")]
-enum Entry {
-    #[serde(rename = "f")]
-    FrontMatter { id: String, v: Value },
-    #[serde(rename = "e")]
-    FrontMatterError { id: String, d: Diagnostic },
-    #[serde(rename = "h")]
-    Hash { id: String, v: String },
-    #[serde(rename = "l")]
-    Lint { id: String, v: Vec<Diagnostic> },
+impl Stored {
+    fn tag(self) -> char {
+        match self {
+            Stored::FrontMatter => 'f',
+            Stored::FrontMatterError => 'e',
+            Stored::Hash => 'h',
+            Stored::Lint => 'l',
+        }
+    }
+
+    fn from_tag(tag: &str) -> Option<Stored> {
+        match tag {
+            "f" => Some(Stored::FrontMatter),
+            "e" => Some(Stored::FrontMatterError),
+            "h" => Some(Stored::Hash),
+            "l" => Some(Stored::Lint),
+            _ => None,
+        }
+    }
 }
 
 impl ParseCache {
-    /// The cache as bytes, at most `limit` of them: entries made by this run come first, so a
-    /// full cache drops the oldest knowledge.
+    /// The cache as bytes, at most `limit` of them: what this run made or used comes first, so
+    /// a full cache drops what no run has asked for lately.
     pub fn export(&self, limit: usize) -> Vec<u8> {
         let mut out = Vec::with_capacity(1 << 16);
         out.extend_from_slice(HEADER.as_bytes());
         out.push(b'\n');
-        for entry in self.entries() {
-            let Ok(line) = serde_json::to_vec(&entry) else {
-                continue;
+        let mut push = |kind: Stored, id: BlobId, payload: &str| -> bool {
+            let line = format!("{} {id} {payload}\n", kind.tag());
+            if out.len() + line.len() > limit {
+                return false;
+            }
+            out.extend_from_slice(line.as_bytes());
+            true
+        };
+        for (id, parsed) in self.front_matter_entries() {
+            let (kind, payload) = match parsed.as_ref() {
+                Ok(value) => (Stored::FrontMatter, serde_json::to_string(value)),
+                Err(diagnostic) => (Stored::FrontMatterError, serde_json::to_string(diagnostic)),
             };
-            if out.len() + line.len() + 1 > limit {
+            if let Ok(payload) = payload
+                && !push(kind, id, &payload)
+            {
+                return out;
+            }
+        }
+        for (id, hash) in self.hash_entries() {
+            if !push(Stored::Hash, id, &hash) {
+                return out;
+            }
+        }
+        for (id, lint) in self.lint_entries() {
+            if let Ok(payload) = serde_json::to_string(&*lint)
+                && !push(Stored::Lint, id, &payload)
+            {
+                return out;
+            }
+        }
+        let stored = self.stored_entries();
+        for ((kind, id), payload) in stored {
+            if !push(kind, id, &payload) {
                 break;
             }
-            out.extend_from_slice(&line);
-            out.push(b'\n');
         }
         out
     }
 
-    /// Adds the entries of `bytes` (made by [`ParseCache::export`]); `false`, and nothing
-    /// added, when they are of another version, truncated or corrupt.
+    /// Adds the entries of `bytes` (made by [`ParseCache::export`]), undecoded; `false`, and
+    /// nothing added, when they are of another version, truncated or of the wrong shape.
     pub fn import(&self, bytes: &[u8]) -> bool {
         let Ok(text) = std::str::from_utf8(bytes) else {
             return false;
@@ -60,78 +92,40 @@ impl ParseCache {
         }
         let mut entries = Vec::new();
         for line in lines {
-            match serde_json::from_str::<Entry>(line) {
-                Ok(entry) => entries.push(entry),
-                Err(_) => return false,
-            }
+            let mut parts = line.splitn(3, ' ');
+            let (Some(kind), Some(id), Some(payload)) = (
+                parts.next().and_then(Stored::from_tag),
+                parts.next().and_then(BlobId::from_hex),
+                parts.next(),
+            ) else {
+                return false;
+            };
+            entries.push(((kind, id), Box::<str>::from(payload)));
         }
-        for entry in entries {
-            let id = |hex: &str| BlobId::from_hex(hex);
-            match entry {
-                Entry::FrontMatter { id: hex, v } => {
-                    if let Some(id) = id(&hex) {
-                        self.preload_front_matter(id, Ok(v));
-                    }
-                }
-                Entry::FrontMatterError { id: hex, d } => {
-                    if let Some(id) = id(&hex) {
-                        self.preload_front_matter(id, Err(Box::new(d)));
-                    }
-                }
-                Entry::Hash { id: hex, v } => {
-                    if let Some(id) = id(&hex) {
-                        self.preload_hash(id, v.into());
-                    }
-                }
-                Entry::Lint { id: hex, v } => {
-                    if let Some(id) = id(&hex) {
-                        self.preload_lint(id, Arc::from(v));
-                    }
-                }
-            }
-        }
+        self.stored
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .extend(entries);
         true
     }
 
-    fn entries(&self) -> Vec<Entry> {
-        let mut entries: Vec<(bool, Entry)> = Vec::new();
-        for (id, parsed) in self.front_matter_entries() {
-            entries.push((
-                self.was_imported(id),
-                match parsed.as_ref() {
-                    Ok(v) => Entry::FrontMatter {
-                        id: id.to_string(),
-                        v: v.clone(),
-                    },
-                    Err(d) => Entry::FrontMatterError {
-                        id: id.to_string(),
-                        d: (**d).clone(),
-                    },
-                },
-            ));
-        }
-        for (id, hash) in self.hash_entries() {
-            let entry = Entry::Hash {
-                id: id.to_string(),
-                v: hash.to_string(),
-            };
-            entries.push((self.was_imported(id), entry));
-        }
-        for (id, lint) in self.lint_entries() {
-            let entry = Entry::Lint {
-                id: id.to_string(),
-                v: lint.to_vec(),
-            };
-            entries.push((self.was_imported(id), entry));
-        }
-        // New first (false sorts before true); the sort is stable, so ids stay in order.
-        entries.sort_by_key(|(imported, _)| *imported);
-        entries.into_iter().map(|(_, entry)| entry).collect()
+    fn stored_entries(&self) -> Vec<((Stored, BlobId), Box<str>)> {
+        let mut all: Vec<_> = self
+            .stored
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .iter()
+            .map(|(key, payload)| (*key, payload.clone()))
+            .collect();
+        all.sort_by_key(|(key, _)| *key);
+        all
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
     use crate::catalog::build::{Options, build};
     use crate::catalog::{Blob, FileSet};
@@ -169,10 +163,19 @@ mod tests {
         let bytes = cold.export(usize::MAX);
         let warm = ParseCache::default();
         assert!(warm.import(&bytes));
-        assert_eq!(warm.export(usize::MAX), bytes);
+        assert_eq!(
+            warm.export(usize::MAX).len(),
+            bytes.len(),
+            "undecoded, the same"
+        );
         let got = build(&files, &options, &warm);
         assert_eq!(got.index, expected.index);
         assert_eq!(got.diagnostics, expected.diagnostics);
+        assert!(
+            warm.stored.lock().unwrap().is_empty(),
+            "every entry was used"
+        );
+        assert_eq!(warm.export(usize::MAX), bytes);
     }
 
     #[test]
@@ -182,18 +185,29 @@ mod tests {
         let bytes = cold.export(usize::MAX);
         for bad in [
             &bytes[..bytes.len() - 3],
-            b"catalog-diff parse cache 0 0.0.0\n".as_slice(),
-            &[bytes.as_slice(), b"{\"k\":\"f\"}\n"].concat(),
+            b"catalog-diff parse cache 1 0.0.0\n".as_slice(),
+            &[bytes.as_slice(), b"x 00 {}\n"].concat(),
             b"\xff\xfe".as_slice(),
         ] {
             let cache = ParseCache::default();
             assert!(!cache.import(bad));
             assert_eq!(cache.export(usize::MAX).len(), HEADER.len() + 1);
         }
-        let small = cold.export(HEADER.len() + 10);
+        let small = cold.export(HEADER.len() + 80);
         assert!(
             ParseCache::default().import(&small),
             "a limit keeps whole lines"
         );
+    }
+
+    #[test]
+    fn an_undecodable_payload_is_parsed_afresh() {
+        let files = catalog();
+        let expected = build(&files, &Options::default(), &ParseCache::default());
+        let bytes = format!("{HEADER}\nf {} not-json\n", BlobId([1; 20]));
+        let cache = ParseCache::default();
+        assert!(cache.import(bytes.as_bytes()));
+        let got = build(&files, &Options::default(), &cache);
+        assert_eq!(got.index, expected.index);
     }
 }
