@@ -117,7 +117,12 @@ pub fn build_files(
     cache: &ParseCache,
 ) -> Built {
     let label = commit.map(|c| c.to_string()).unwrap_or_default();
-    build::build(files, &build_options(&options.source, label), cache)
+    let content = options.diff.include_schema_content;
+    build::build(
+        files,
+        &build_options(&options.source, label, content),
+        cache,
+    )
 }
 
 /// Walks `commits` (oldest first, consecutive on the first-parent line). `start` is what the
@@ -202,13 +207,17 @@ impl Walker<'_> {
 
     /// Diffs `a` (built from the catalog before `changes`) against `b` (built from the
     /// walker's files), each resolving schema imports in its own revision.
-    fn diff(&self, a: &Index, b: &Index, changes: &git::Changes) -> ArchitectureDiff {
-        let before = Before {
+    /// The previous commit's files, seen through this one's and what changed.
+    fn before<'a>(&'a self, changes: &'a git::Changes) -> Before<'a> {
+        Before {
             after: &self.files,
             changes: &changes.paths,
-        };
+        }
+    }
+
+    fn diff(&self, a: &Index, b: &Index, changes: &git::Changes) -> ArchitectureDiff {
         diff::diff_with_files(
-            (a, &before),
+            (a, &self.before(changes)),
             (b, &self.files),
             &self.options.diff,
             &self.verdict_cache,
@@ -223,7 +232,9 @@ impl Walker<'_> {
         diagnostics: Vec<Diagnostic>,
         progress: &mut dyn FnMut(usize),
         on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
+    ) -> git::Result<ControlFlow<()>> {
+        // Blobs are read as the step uses them; a read that failed stops the walk here.
+        self.repo.check_reads()?;
         self.outcome.walked = position + 1;
         progress(self.outcome.walked);
         let commit = self.commits[position].clone();
@@ -238,7 +249,7 @@ impl Walker<'_> {
         };
         let flow = on_step(step);
         self.outcome.stopped = flow.is_break();
-        flow
+        Ok(flow)
     }
 
     /// Each changed commit against its first parent. A commit whose change has a [`Reach`]
@@ -275,7 +286,8 @@ impl Walker<'_> {
                     &self.verdict_cache,
                 );
                 let diff = self.labelled(diff, valid, position);
-                let locations = Locations::of(&diff, &index, &built.index);
+                let locations =
+                    Locations::of(&diff, (&index, &valid_files), (&built.index, &self.files));
                 diagnostics = built.diagnostics;
                 let invalid = has_errors(&diagnostics);
                 whole = (!invalid).then_some(built.index);
@@ -290,7 +302,7 @@ impl Walker<'_> {
                         diagnostics.clone(),
                         progress,
                         on_step,
-                    )
+                    )?
                     .is_break()
                 {
                     return Ok(ControlFlow::Break(()));
@@ -315,7 +327,11 @@ impl Walker<'_> {
                     whole = None;
                     self.outcome.cut += 1;
                     cut.carry(&mut diagnostics, &cut.after);
-                    let locations = Locations::of(&diff, &cut.before.index, &cut.after.index);
+                    let locations = Locations::of(
+                        &diff,
+                        (&cut.before.index, &self.before(&changes)),
+                        (&cut.after.index, &self.files),
+                    );
                     (diff, locations, None)
                 }
                 None => {
@@ -325,7 +341,11 @@ impl Walker<'_> {
                     };
                     let built = self.build(&self.files, commit);
                     let diff = self.diff(&previous, &built.index, &changes);
-                    let locations = Locations::of(&diff, &previous, &built.index);
+                    let locations = Locations::of(
+                        &diff,
+                        (&previous, &self.before(&changes)),
+                        (&built.index, &self.files),
+                    );
                     diagnostics = built.diagnostics;
                     whole = Some(built.index);
                     (diff, locations, Some(previous))
@@ -350,7 +370,7 @@ impl Walker<'_> {
                     diagnostics.clone(),
                     progress,
                     on_step,
-                )
+                )?
                 .is_break()
             {
                 return Ok(ControlFlow::Break(()));
@@ -407,7 +427,8 @@ impl Walker<'_> {
                         &options.diff,
                         verdict_cache,
                     );
-                    let locations = Locations::of(&diff, fixed, &built.index);
+                    let locations =
+                        Locations::of(&diff, (fixed, fixed_files), (&built.index, files));
                     (diff, locations, built.diagnostics)
                 })
                 .collect();
@@ -419,7 +440,7 @@ impl Walker<'_> {
                         diagnostics,
                         progress,
                         on_step,
-                    )
+                    )?
                     .is_break()
                 {
                     return Ok(ControlFlow::Break(()));

@@ -5,7 +5,7 @@
 
 use crate::catalog::build::{self, Built, ParseCache};
 use crate::catalog::scope::{Reach, Scope};
-use crate::catalog::{Diagnostic, FileSet, Index};
+use crate::catalog::{Blob, Diagnostic, FileSet, Index};
 use crate::diff::{self, ArchitectureDiff, SideDiagnostic, VerdictCache};
 use crate::git::{self, Repo};
 use crate::report::Locations;
@@ -104,6 +104,7 @@ pub fn diff_revisions(repo: &Repo, request: &Request<'_>) -> git::Result<Compare
         .collect();
     diagnostics.append(&mut diff.diagnostics);
     diff.diagnostics = diagnostics;
+    repo.check_reads()?;
     Ok(Compared {
         diff,
         locations: compared.locations,
@@ -135,10 +136,10 @@ fn history_checks(
         if !strategy.is_transitive() {
             continue;
         }
-        let Some(text) = after
-            .get(&place.file)
-            .and_then(|blob| std::str::from_utf8(&blob.data).ok())
-        else {
+        let Some(data) = after.get(&place.file).map(Blob::data) else {
+            continue;
+        };
+        let Ok(text) = std::str::from_utf8(&data) else {
             continue;
         };
         let known: Vec<&str> = [&change.before, &change.after]
@@ -153,11 +154,12 @@ fn history_checks(
             .collect();
         let repo_path = git::join(dir, &place.file);
         for (commit, blob) in repo.file_history(baseline, &repo_path)? {
-            let hash = crate::catalog::build::content_hash(&blob.data);
+            let hash = crate::catalog::build::content_hash(&blob.data());
             if known.contains(&hash.as_str()) {
                 continue;
             }
-            let Ok(old_text) = std::str::from_utf8(&blob.data) else {
+            let data = blob.data();
+            let Ok(old_text) = std::str::from_utf8(&data) else {
                 continue;
             };
             let (old, new) = (
@@ -202,12 +204,13 @@ fn history_checks(
 }
 
 /// The build options of one commit's catalog; `log` and `diff` build sides the same way.
-pub fn build_options(source: &str, commit: String) -> build::Options {
+/// Schema text stays in its blob (a comparison reads it by path) unless the report shows it.
+pub fn build_options(source: &str, commit: String, include_schema_content: bool) -> build::Options {
     build::Options {
         source: source.to_owned(),
         commit,
         hash_content: true,
-        include_schema_content: true,
+        include_schema_content,
     }
 }
 
@@ -291,7 +294,11 @@ pub fn diff_files(
     cache: &ParseCache,
 ) -> SideBySide {
     let build = |files: &FileSet, label: &str| {
-        build::build(files, &build_options(source, label.to_owned()), cache)
+        build::build(
+            files,
+            &build_options(source, label.to_owned(), options.include_schema_content),
+            cache,
+        )
     };
     let changes = git::Changes::between(before, after);
     let verdicts = VerdictCache::default();
@@ -300,7 +307,11 @@ pub fn diff_files(
     let whole = |whole_before: Built, whole_after: Built| {
         let diff = compare(&whole_before.index, &whole_after.index);
         SideBySide {
-            locations: Locations::of(&diff, &whole_before.index, &whole_after.index),
+            locations: Locations::of(
+                &diff,
+                (&whole_before.index, before),
+                (&whole_after.index, after),
+            ),
             diff,
             before_has_resources: !whole_before.index.resources.is_empty(),
             before_diagnostics: whole_before.diagnostics,
@@ -328,7 +339,11 @@ pub fn diff_files(
     let mut before_diagnostics = whole_after.diagnostics.clone();
     cut.carry(&mut before_diagnostics, &cut.before);
     SideBySide {
-        locations: Locations::of(&diff, &cut.before.index, &cut.after.index),
+        locations: Locations::of(
+            &diff,
+            (&cut.before.index, before),
+            (&cut.after.index, after),
+        ),
         diff,
         before_diagnostics,
         // Resources outside the reach are on both sides.

@@ -40,7 +40,7 @@ fn commit(repo: &Repo, rev: &str) -> CommitId {
 fn summary(set: &FileSet) -> Vec<(String, String, Vec<u8>)> {
     set.files
         .iter()
-        .map(|(p, b)| (p.clone(), b.id.to_string(), b.data.to_vec()))
+        .map(|(p, b)| (p.clone(), b.id.to_string(), b.data().to_vec()))
         .collect()
 }
 
@@ -109,15 +109,15 @@ fn staged_and_unstaged_edits() {
 
     let staged = repo.read_staged("").unwrap();
     assert_eq!(paths(&staged), ["events/A.md", "events/B.md"]);
-    assert_eq!(&*staged.get("events/A.md").unwrap().data, b"a2");
-    assert_eq!(&*staged.get("events/B.md").unwrap().data, b"b1");
+    assert_eq!(&*staged.get("events/A.md").unwrap().data(), b"a2");
+    assert_eq!(&*staged.get("events/B.md").unwrap().data(), b"b1");
 
     let worktree = repo.read_worktree("").unwrap();
     assert_eq!(
         paths(&worktree),
         ["events/A.md", "events/B.md", "events/D.md"]
     );
-    assert_eq!(&*worktree.get("events/B.md").unwrap().data, b"b2");
+    assert_eq!(&*worktree.get("events/B.md").unwrap().data(), b"b2");
 
     let head = repo.read_commit(commit(&repo, "HEAD"), "").unwrap();
     assert_eq!(paths(&head), ["events/A.md", "events/B.md", "events/C.md"]);
@@ -282,22 +282,40 @@ fn tree_id_is_stable_when_the_catalog_does_not_change() {
 }
 
 #[test]
-fn blobs_are_read_once() {
+fn blobs_are_read_once_and_only_when_used() {
     let (t, [c1, _, _, f2, _]) = branchy();
     let repo = open(&t);
     let first = repo.read_commit(commit(&repo, "HEAD"), "").unwrap();
-    let cached = repo.cache().len();
+    // Listing a commit inflates nothing; a blob is read when its bytes are first asked for.
+    assert_eq!(repo.cache().len(), 0);
+    let a = first.get("events/E/index.mdx").unwrap().data();
+    assert_eq!(repo.cache().len(), 1);
     let again = repo.read_commit(commit(&repo, "HEAD"), "").unwrap();
-    assert_eq!(repo.cache().len(), cached);
-    let a = &first.get("events/E/index.mdx").unwrap().data;
-    let b = &again.get("events/E/index.mdx").unwrap().data;
-    assert!(std::sync::Arc::ptr_eq(a, b));
+    let b = again.get("events/E/index.mdx").unwrap().data();
+    assert!(std::sync::Arc::ptr_eq(&a, &b));
+    assert_eq!(repo.cache().len(), 1);
     // A clone shares the cache.
     let clone = repo.clone();
-    clone.read_commit(commit(&repo, &f2), "").unwrap();
-    assert_eq!(repo.cache().len(), cached);
-    clone.read_commit(commit(&repo, &c1), "").unwrap();
-    assert_eq!(repo.cache().len(), cached + 1);
+    for blob in clone
+        .read_commit(commit(&repo, &f2), "")
+        .unwrap()
+        .files
+        .values()
+    {
+        blob.data();
+    }
+    let after_f2 = repo.cache().len();
+    assert!(after_f2 > 1);
+    for blob in clone
+        .read_commit(commit(&repo, &c1), "")
+        .unwrap()
+        .files
+        .values()
+    {
+        blob.data();
+    }
+    assert!(repo.cache().len() >= after_f2);
+    repo.check_reads().expect("every read succeeded");
 }
 
 #[test]
@@ -614,7 +632,7 @@ fn git_index_file_is_honoured() {
     if let Ok(repo_path) = std::env::var("CATALOG_DIFF_TEST_CHILD_REPO") {
         let repo = Repo::discover(std::path::Path::new(&repo_path)).unwrap();
         let staged = repo.read_staged("").unwrap();
-        assert_eq!(&*staged.get("events/A.md").unwrap().data, b"temporary");
+        assert_eq!(&*staged.get("events/A.md").unwrap().data(), b"temporary");
         return;
     }
     let t = TestRepo::new();
@@ -636,7 +654,7 @@ fn git_index_file_is_honoured() {
             .unwrap()
             .get("events/A.md")
             .unwrap()
-            .data,
+            .data(),
         b"committed"
     );
 
@@ -708,7 +726,7 @@ fn pre_commit_hook_sees_what_commit_records() {
         let repo = Repo::discover(&cwd).unwrap();
         let staged = repo.read_staged("").unwrap();
         assert_eq!(
-            std::str::from_utf8(&staged.get("events/A.md").unwrap().data).unwrap(),
+            std::str::from_utf8(&staged.get("events/A.md").unwrap().data()).unwrap(),
             expected
         );
         assert!(staged.get("events/untracked.md").is_none());
@@ -925,4 +943,25 @@ fn advancing_through_the_examples_default_history() {
         .collect();
     assert!(commits.len() > 100);
     assert_advance_matches_full_reads(&repo, &commits, "");
+}
+
+#[test]
+fn a_blob_that_vanishes_before_it_is_read_is_reported_not_taken_for_empty() {
+    let t = TestRepo::new();
+    t.write("events/E/index.mdx", "---\nid: E\n---\n")
+        .commit_all("one");
+    let repo = open(&t);
+    let files = repo.read_commit(commit(&repo, "HEAD"), "").unwrap();
+    let blob = files.get("events/E/index.mdx").unwrap();
+    let hex = blob.id.to_string();
+    std::fs::remove_file(
+        t.path()
+            .join(".git/objects")
+            .join(&hex[..2])
+            .join(&hex[2..]),
+    )
+    .expect("a loose object");
+    assert!(blob.data().is_empty());
+    let error = repo.check_reads().expect_err("the failed read is reported");
+    assert!(error.to_string().contains(&hex), "{error}");
 }

@@ -35,10 +35,7 @@ fuzz_target!(|data: &[u8]| {
         id[1..9].copy_from_slice(&(chunk.len() as u64).to_le_bytes());
         files.files.insert(
             PATHS[n].to_owned(),
-            Blob {
-                id: BlobId(id),
-                data: Arc::from(chunk),
-            },
+            Blob::new(BlobId(id), Arc::from(chunk)),
         );
     }
     let options = Options::default();

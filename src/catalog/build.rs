@@ -156,7 +156,8 @@ impl ParseCache {
             Some(found)
         });
         let found = cached.unwrap_or_else(|| {
-            let text = String::from_utf8_lossy(&blob.data);
+            let data_bytes = blob.data();
+            let text = String::from_utf8_lossy(&data_bytes);
             let pointers: Vec<&str> = super::resolve::pointer_lists().collect();
             let found: Arc<[Diagnostic]> =
                 super::lint::dropped_fields("", data, &text, &pointers, KEY_ORDER).into();
@@ -172,7 +173,8 @@ impl ParseCache {
             .collect()
     }
 
-    pub(crate) fn front_matter(&self, path: &str, id: BlobId, bytes: &[u8]) -> Arc<Parsed> {
+    pub(crate) fn front_matter(&self, path: &str, blob: &Blob) -> Arc<Parsed> {
+        let id = blob.id;
         if let Some(hit) = lock(&self.front_matter).get(&id) {
             return hit.clone();
         }
@@ -187,17 +189,18 @@ impl ParseCache {
                         .map(|d| Err(Box::new(d)))
                 })
             });
-        let parsed = Arc::new(saved.unwrap_or_else(|| parse_front_matter(path, bytes)));
+        let parsed = Arc::new(saved.unwrap_or_else(|| parse_front_matter(path, &blob.data())));
         lock(&self.front_matter).insert(id, parsed.clone());
         parsed
     }
 
-    fn hash(&self, id: BlobId, bytes: &[u8]) -> Arc<str> {
+    fn hash(&self, blob: &Blob) -> Arc<str> {
+        let id = blob.id;
         if let Some(hit) = lock(&self.hashes).get(&id) {
             return hit.clone();
         }
         let saved = self.take_stored(Stored::Hash, id, |text| Some(text.to_owned()));
-        let hash: Arc<str> = saved.unwrap_or_else(|| content_hash(bytes)).into();
+        let hash: Arc<str> = saved.unwrap_or_else(|| content_hash(&blob.data())).into();
         lock(&self.hashes).insert(id, hash.clone());
         hash
     }
@@ -653,7 +656,7 @@ impl<'a> Builder<'a> {
                 let blob = self.files.get(path)?;
                 Some(Candidate {
                     path,
-                    parsed: self.cache.front_matter(path, blob.id, &blob.data),
+                    parsed: self.cache.front_matter(path, blob),
                     dirs: directory_segments(path).collect(),
                 })
             })
@@ -783,7 +786,7 @@ impl<'a> Builder<'a> {
         let Some(blob) = self.files.get(STORE) else {
             return Vec::new();
         };
-        let Ok(store) = serde_json::from_slice::<Value>(&blob.data) else {
+        let Ok(store) = serde_json::from_slice::<Value>(&blob.data()) else {
             return Vec::new();
         };
         match store.get("resources").and_then(|r| r.get(folder)) {
@@ -833,7 +836,7 @@ impl<'a> Builder<'a> {
                 "contentHash" if self.options.hash_content => self
                     .files
                     .get(&draft.content_path)
-                    .map(|b| Value::from(&*self.cache.hash(b.id, &b.data))),
+                    .map(|b| Value::from(&*self.cache.hash(b))),
                 "schemas" => self.schemas(draft, &base, &mut represented, found),
                 "specifications" => self.specifications(draft, &base, &mut represented, found),
                 "sidecars" => self.sidecars(&draft.content_path, &represented, resource_dirs),
@@ -910,7 +913,9 @@ impl<'a> Builder<'a> {
                         if self.options.include_schema_content {
                             entry.insert(
                                 "content".into(),
-                                Value::from(String::from_utf8_lossy(&resolved.1).into_owned()),
+                                Value::from(
+                                    String::from_utf8_lossy(&resolved.1.data()).into_owned(),
+                                ),
                             );
                         }
                     }
@@ -996,7 +1001,7 @@ impl<'a> Builder<'a> {
         Some(Value::Array(out))
     }
 
-    /// The hash and bytes of a file named in front matter, or a diagnostic saying why not.
+    /// The hash and blob of a file named in front matter, or a diagnostic saying why not.
     fn referenced_file(
         &self,
         found: &mut Findings,
@@ -1004,7 +1009,7 @@ impl<'a> Builder<'a> {
         field: &str,
         base: &str,
         path: &str,
-    ) -> Option<(Arc<str>, Arc<[u8]>)> {
+    ) -> Option<(Arc<str>, &'a Blob)> {
         let Some(full) = join(base, path) else {
             found.diagnostics.push(Diagnostic {
                 hint: Some(
@@ -1020,7 +1025,7 @@ impl<'a> Builder<'a> {
             return None;
         };
         if let Some(blob) = self.files.get(&full) {
-            return Some((self.cache.hash(blob.id, &blob.data), blob.data.clone()));
+            return Some((self.cache.hash(blob), blob));
         }
         found.unresolved_files.push(full.clone());
         let what = if self.is_directory(&full) {
@@ -1158,10 +1163,7 @@ impl<'a> Builder<'a> {
         if self.options.hash_content
             && let Some(blob) = self.files.get(path)
         {
-            entry.insert(
-                "hash".into(),
-                Value::from(&*self.cache.hash(blob.id, &blob.data)),
-            );
+            entry.insert("hash".into(), Value::from(&*self.cache.hash(blob)));
         }
         Value::Object(entry)
     }
@@ -1222,7 +1224,7 @@ fn ignore_rules(
 ) -> ignore::gitignore::Gitignore {
     let mut builder = ignore::gitignore::GitignoreBuilder::new("");
     if let Some(blob) = files.get(".eventcatalogignore") {
-        for (number, line) in String::from_utf8_lossy(&blob.data).lines().enumerate() {
+        for (number, line) in String::from_utf8_lossy(&blob.data()).lines().enumerate() {
             if let Err(error) = builder.add_line(None, line) {
                 diagnostics.push(Diagnostic {
                     line: Some(number + 1),

@@ -49,11 +49,59 @@ impl fmt::Debug for BlobId {
     }
 }
 
-/// One regular file of a catalog: its blob id and its bytes exactly as stored.
-#[derive(Clone, Debug)]
+/// One regular file of a catalog: its blob id and its bytes exactly as stored, read when first
+/// asked for, so a run whose parses are cached by blob id never inflates those blobs.
+#[derive(Clone)]
 pub struct Blob {
     pub id: BlobId,
-    pub data: Arc<[u8]>,
+    bytes: Bytes,
+}
+
+#[derive(Clone)]
+enum Bytes {
+    Read(Arc<[u8]>),
+    Deferred(Arc<dyn BlobStore>),
+}
+
+/// Where the bytes of a blob listed but not yet read come from (the git object database).
+pub trait BlobStore: Send + Sync {
+    /// The bytes of `id`. A store that cannot read them returns no bytes and keeps the error
+    /// for its owner to report before any result is shown.
+    fn bytes(&self, id: BlobId) -> Arc<[u8]>;
+}
+
+impl Blob {
+    /// A blob whose bytes are at hand.
+    pub fn new(id: BlobId, data: Arc<[u8]>) -> Blob {
+        Blob {
+            id,
+            bytes: Bytes::Read(data),
+        }
+    }
+
+    /// A blob read from `store` when its bytes are first asked for.
+    pub fn deferred(id: BlobId, store: Arc<dyn BlobStore>) -> Blob {
+        Blob {
+            id,
+            bytes: Bytes::Deferred(store),
+        }
+    }
+
+    /// Its bytes (shared, never copied).
+    pub fn data(&self) -> Arc<[u8]> {
+        match &self.bytes {
+            Bytes::Read(data) => data.clone(),
+            Bytes::Deferred(store) => store.bytes(self.id),
+        }
+    }
+}
+
+impl fmt::Debug for Blob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Blob")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A tree entry that is not read as a file, kept so the builder can report it.
@@ -88,7 +136,7 @@ impl FileSet {
 /// A side's files are where its schemas' imports are found.
 impl crate::schema::Files for FileSet {
     fn read(&self, path: &str) -> Option<Arc<[u8]>> {
-        self.get(path).map(|blob| blob.data.clone())
+        self.get(path).map(Blob::data)
     }
 }
 
@@ -103,8 +151,8 @@ pub struct Before<'a> {
 impl crate::schema::Files for Before<'_> {
     fn read(&self, path: &str) -> Option<Arc<[u8]>> {
         match self.changes.get(path) {
-            Some(before) => before.as_ref().map(|blob| blob.data.clone()),
-            None => self.after.get(path).map(|blob| blob.data.clone()),
+            Some(before) => before.as_ref().map(Blob::data),
+            None => self.after.get(path).map(Blob::data),
         }
     }
 }

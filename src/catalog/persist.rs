@@ -145,10 +145,7 @@ mod tests {
         {
             files.files.insert(
                 path.to_owned(),
-                Blob {
-                    id: BlobId([n as u8 + 1; 20]),
-                    data: Arc::from(text.as_bytes()),
-                },
+                Blob::new(BlobId([n as u8 + 1; 20]), Arc::from(text.as_bytes())),
             );
         }
         files

@@ -190,7 +190,7 @@ impl Scope {
             }
         }
         let Some(blob) = blob else { return };
-        let facts = Facts::of(&cache.front_matter(path, blob.id, &blob.data));
+        let facts = Facts::of(&cache.front_matter(path, blob));
         if let Some(id) = &facts.id {
             add(&mut self.declared_by, id, path);
         }

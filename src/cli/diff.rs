@@ -196,7 +196,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let mut stdout = std::io::stdout().lock();
     write!(stdout, "{rendered}").context("writing the report to stdout")?;
     // The process ends here: the OS takes the memory back faster than freeing it piece by piece.
-    std::mem::forget(compared);
+    std::mem::forget((compared, cache));
     Ok(if decision.tripped {
         exit_code::POLICY
     } else {

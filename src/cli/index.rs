@@ -105,6 +105,9 @@ pub fn run(args: IndexArgs) -> anyhow::Result<u8> {
     };
     let cache = Cache::open(&args.catalog.cache, side.repo.as_ref());
     let built = build::build(&side.files, &options, &cache.parses);
+    if let Some(repo) = &side.repo {
+        repo.check_reads()?;
+    }
     cache.save();
     let failed = report_diagnostics(&built.diagnostics, args.catalog.strict);
     if failed {
@@ -114,7 +117,7 @@ pub fn run(args: IndexArgs) -> anyhow::Result<u8> {
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "{text}").context("writing the index to stdout")?;
     // The process ends here: the OS takes the memory back faster than freeing it piece by piece.
-    std::mem::forget((side.files, built));
+    std::mem::forget((side.files, built, cache));
     Ok(exit_code::OK)
 }
 

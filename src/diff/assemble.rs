@@ -693,7 +693,18 @@ struct SchemaSide<'e, 'r> {
     files: Option<&'r dyn Files>,
 }
 
-impl SchemaSide<'_, '_> {
+impl<'e> SchemaSide<'e, '_> {
+    /// The schema's text: the Index's `content`, or else the file read from the side's files
+    /// (a catalog built without content holds each schema once, in its blob).
+    fn text(&self) -> Option<std::borrow::Cow<'e, str>> {
+        if let Some(content) = self.entry.str("content") {
+            return Some(content.into());
+        }
+        self.entry.str("hash")?;
+        let bytes = self.files?.read(&self.catalog_path())?;
+        Some(String::from_utf8_lossy(&bytes).into_owned().into())
+    }
+
     /// The schema file's catalog path: its entry's `path` from the resource's folder.
     fn catalog_path(&self) -> String {
         let content = self.resource.str_field("contentPath").unwrap_or_default();
@@ -782,13 +793,11 @@ fn judge_uncached(
     strategy: Strategy,
     options: &Options,
 ) -> Judgement {
-    let (Some(old_text), Some(new_text)) =
-        (before.entry.str("content"), after.entry.str("content"))
-    else {
+    let (Some(old_text), Some(new_text)) = (before.text(), after.text()) else {
         return Judgement::Unknown("the index was built without schema content".into());
     };
-    let old = Document::new(before.entry.str("path").unwrap_or_default(), old_text);
-    let new = Document::new(after.entry.str("path").unwrap_or_default(), new_text);
+    let old = Document::new(before.entry.str("path").unwrap_or_default(), &old_text);
+    let new = Document::new(after.entry.str("path").unwrap_or_default(), &new_text);
     // A format declared on one side stands for both, as the reference reads it.
     let declared = [before.entry, after.entry]
         .iter()

@@ -216,23 +216,70 @@ impl BlobCache {
 /// Object cache per gix handle (pitfall 7: every handle needs its own).
 const OBJECT_CACHE_BYTES: usize = 16 << 20;
 
+/// A handle of its own for one thread, with its object cache.
+fn handle(shared: &gix::ThreadSafeRepository) -> gix::Repository {
+    let mut repo = shared.to_thread_local();
+    repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
+    repo
+}
+
+/// The object database behind deferred [`Blob`](crate::catalog::Blob)s: a blob is inflated
+/// the first time its bytes are asked for, then kept in the [`BlobCache`].
+struct ObjectStore {
+    shared: gix::ThreadSafeRepository,
+    cache: BlobCache,
+    /// Idle handles, reused so each keeps its object cache warm.
+    handles: Mutex<Vec<gix::Repository>>,
+    /// The first read that failed; reported before any result is shown ([`Repo::check_reads`]).
+    failure: Mutex<Option<Error>>,
+}
+
+impl crate::catalog::BlobStore for ObjectStore {
+    fn bytes(&self, id: BlobId) -> Arc<[u8]> {
+        if let Some(hit) = self.cache.get(&id) {
+            return hit;
+        }
+        let repo = lock(&self.handles)
+            .pop()
+            .unwrap_or_else(|| handle(&self.shared));
+        let oid = gix::ObjectId::from_bytes_or_panic(&id.0);
+        let read = repo.find_blob(oid).map(|mut blob| blob.take_data());
+        lock(&self.handles).push(repo);
+        match read {
+            Ok(data) => self.cache.insert(id, data.into()),
+            Err(source) => {
+                lock(&self.failure).get_or_insert(Error::Git {
+                    what: format!("reading object {id}"),
+                    source,
+                });
+                Arc::from(Vec::new())
+            }
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic while holding the lock cannot leave these half-updated: recover them.
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// A git repository opened for reading catalogs.
 pub struct Repo {
     repo: gix::Repository,
     shared: gix::ThreadSafeRepository,
-    cache: BlobCache,
+    store: Arc<ObjectStore>,
     /// Files larger than this (bytes) are not read; the builder reports them.
     max_file_size: u64,
 }
 
 impl Clone for Repo {
     fn clone(&self) -> Self {
-        let mut repo = self.shared.to_thread_local();
-        repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
         Repo {
-            repo,
+            repo: handle(&self.shared),
             shared: self.shared.clone(),
-            cache: self.cache.clone(),
+            store: self.store.clone(),
             max_file_size: self.max_file_size,
         }
     }
@@ -258,10 +305,16 @@ impl Repo {
         })?;
         repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
         let shared = repo.clone().into_sync();
+        let store = Arc::new(ObjectStore {
+            shared: shared.clone(),
+            cache: BlobCache::default(),
+            handles: Mutex::new(Vec::new()),
+            failure: Mutex::new(None),
+        });
         Ok(Repo {
             repo,
             shared,
-            cache: BlobCache::default(),
+            store,
             max_file_size: crate::catalog::DEFAULT_MAX_FILE_SIZE,
         })
     }
@@ -277,7 +330,16 @@ impl Repo {
     }
 
     pub fn cache(&self) -> &BlobCache {
-        &self.cache
+        &self.store.cache
+    }
+
+    /// Blob bytes are read when first used (by the build, a comparison); a read that failed
+    /// there is reported here, and a command calls this before it shows any result.
+    pub fn check_reads(&self) -> Result<()> {
+        match lock(&self.store.failure).take() {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
     }
 
     /// The work tree root, or `None` for a bare repository.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use gix::objs::tree::EntryKind;
 use rayon::prelude::*;
 
-use super::{Error, OBJECT_CACHE_BYTES, Repo, Result, Side, blob_id};
+use super::{Error, Repo, Result, Side, blob_id};
 use crate::catalog::{Blob, FileSet, SpecialEntry};
 
 /// What [`Repo::advance`] changed in a FileSet.
@@ -498,7 +498,7 @@ impl Repo {
         files.retain(|(p, _)| !index_paths.contains(p.as_str()));
         special.retain(|p, _| !index_paths.contains(p.as_str()));
         let from_index = self.load(from_index)?;
-        let mut set = read_files(files, Some(&self.cache), self.max_file_size)?;
+        let mut set = read_files(files, Some(self.cache()), self.max_file_size)?;
         set.files.extend(from_index.files);
         set.special.extend(special);
         set.special.extend(from_index.special);
@@ -596,69 +596,44 @@ impl Repo {
             .or_else(|| gix::path::env::xdg_config("ignore", &mut |name| std::env::var_os(name)))
     }
 
-    /// Loads the bytes of every listed blob: cached ones are free, the rest are read in parallel,
-    /// one gix handle per rayon job split (pitfall 6).
+    /// Lists every blob as a deferred [`Blob`], read when first used: a run whose parses are
+    /// cached never inflates those files. Each object's header is read now, in parallel (one
+    /// gix handle per rayon job split, pitfall 6), so a missing object is an error here and a
+    /// file over the size limit is never inflated.
     fn load(&self, listing: Listing) -> Result<FileSet> {
         let mut seen = HashSet::new();
         let todo: Vec<&(String, gix::ObjectId)> = listing
             .blobs
             .iter()
-            .filter(|(_, id)| seen.insert(*id) && self.cache.get(&blob_id(id)).is_none())
+            .filter(|(_, id)| seen.insert(*id) && self.cache().get(&blob_id(id)).is_none())
             .collect();
-        let shared = &self.shared;
-        let limit = self.max_file_size;
-        let loaded = todo
+        let (shared, limit) = (&self.shared, self.max_file_size);
+        let too_large = todo
             .par_iter()
             .map_init(
-                || {
-                    let mut repo = shared.to_thread_local();
-                    repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
-                    repo
-                },
-                |repo, (path, id)| {
-                    // The size from the object header, so an enormous blob is never inflated.
-                    let size = repo
-                        .find_header(*id)
-                        .map_err(|e| (path.clone(), *id, e))?
-                        .size();
-                    if size > limit {
-                        return Ok(Err((path.clone(), size)));
-                    }
-                    match repo.find_blob(*id) {
-                        Ok(mut blob) => Ok(Ok((blob_id(id), Arc::<[u8]>::from(blob.take_data())))),
-                        Err(e) => Err((path.clone(), *id, e)),
-                    }
+                || super::handle(shared),
+                |repo, (path, id)| match repo.find_header(*id) {
+                    Ok(header) if header.size() > limit => Ok(Some((path.clone(), header.size()))),
+                    Ok(_) => Ok(None),
+                    Err(e) => Err((path.clone(), *id, e)),
                 },
             )
-            .collect::<std::result::Result<Vec<_>, (String, gix::ObjectId, gix::Error)>>();
-        let loaded = loaded.map_err(|(path, id, e)| self.object_error(&id, &path, e))?;
+            .collect::<std::result::Result<Vec<_>, (String, gix::ObjectId, gix::Error)>>()
+            .map_err(|(path, id, e)| self.object_error(&id, &path, e))?;
         let mut set = FileSet {
             special: listing.special,
             ..FileSet::default()
         };
-        let mut too_large = HashSet::new();
-        for item in loaded {
-            match item {
-                Ok((id, data)) => {
-                    self.cache.insert(id, data);
-                }
-                Err((path, size)) => {
-                    too_large.insert(path.clone());
-                    set.special
-                        .insert(path, SpecialEntry::TooLarge { size, limit });
-                }
-            }
+        for (path, size) in too_large.into_iter().flatten() {
+            set.special
+                .insert(path, SpecialEntry::TooLarge { size, limit });
         }
+        let store: Arc<dyn crate::catalog::BlobStore> = self.store.clone();
         for (path, oid) in listing.blobs {
-            if too_large.contains(&path) {
-                continue;
+            if !set.special.contains_key(&path) {
+                let blob = Blob::deferred(blob_id(&oid), store.clone());
+                set.files.insert(path, blob);
             }
-            let id = blob_id(&oid);
-            let data = self
-                .cache
-                .get(&id)
-                .ok_or_else(|| self.object_missing(&oid, &path))?;
-            set.files.insert(path, Blob { id, data });
         }
         Ok(set)
     }
@@ -673,7 +648,7 @@ fn root_file(set: FileSet, name: &str) -> Result<Option<Vec<u8>>> {
             limit: *limit,
         });
     }
-    Ok(set.get(name).map(|blob| blob.data.to_vec()))
+    Ok(set.get(name).map(|blob| blob.data().to_vec()))
 }
 
 /// What a work tree walk found at a path.
@@ -770,7 +745,7 @@ fn read_files(
                     Some(cache) => cache.insert(id, data),
                     None => data,
                 };
-                set.files.insert(rel, Blob { id, data });
+                set.files.insert(rel, Blob::new(id, data));
             }
             Err(special) => {
                 set.special.insert(rel, special);

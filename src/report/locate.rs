@@ -2,13 +2,14 @@
 //! or an edge, and the schema file (and the line of its first breaking op) of a schema change.
 //! Taken from the two Indexes the diff was made from, keeping only what the diff names, so a
 //! report (or a `log` step) can place findings after the Indexes are gone. Paths are relative
-//! to the catalog folder. Pure: the Indexes carry every path and schema text needed.
+//! to the catalog folder. Pure: the Indexes carry every path, and the schema text is the
+//! Index's `content` or else the side's file.
 
 use std::collections::BTreeMap;
 
 use crate::catalog::{Index, Resource};
 use crate::diff::{ArchitectureDiff, SchemaChange};
-use crate::schema::Format;
+use crate::schema::{Files, Format};
 
 /// The catalog files behind a diff's findings.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -55,8 +56,12 @@ fn key(kind: &str, id: &str, version: Option<&str>) -> Key {
 }
 
 impl Locations {
-    /// The places of every finding of `diff`, made from `before` and `after`.
-    pub fn of(diff: &ArchitectureDiff, before: &Index, after: &Index) -> Locations {
+    /// The places of every finding of `diff`, made from both sides' Indexes and files.
+    pub fn of(
+        diff: &ArchitectureDiff,
+        before: (&Index, &dyn Files),
+        after: (&Index, &dyn Files),
+    ) -> Locations {
         let mut wanted: Vec<Key> = Vec::new();
         for impact in &diff.impact {
             let m = &impact.message;
@@ -78,7 +83,7 @@ impl Locations {
         wanted.dedup();
         let mut resources = BTreeMap::new();
         if !wanted.is_empty() {
-            for index in [before, after] {
+            for index in [before.0, after.0] {
                 for resource in &index.resources {
                     let found = key(resource.kind(), resource.id(), resource.version());
                     if wanted.binary_search(&found).is_ok()
@@ -149,10 +154,10 @@ fn find<'a>(
 
 fn schema_place(
     change: &SchemaChange,
-    before: &Index,
-    after: &Index,
+    before: (&Index, &dyn Files),
+    after: (&Index, &dyn Files),
 ) -> Option<(Place, Vec<usize>)> {
-    let (index, version, file) = match (&change.after, &change.before) {
+    let ((index, files), version, file) = match (&change.after, &change.before) {
         (Some(file), _) => (after, change.message.version.b.as_deref(), file),
         (None, Some(file)) => (before, change.message.version.a.as_deref(), file),
         (None, None) => return None,
@@ -168,14 +173,17 @@ fn schema_place(
         });
     let lines: Vec<usize> = entry
         .and_then(|entry| {
-            let text = entry.get("content")?.as_str()?;
+            let text = match entry.get("content").and_then(|c| c.as_str()) {
+                Some(content) => content.to_owned(),
+                None => String::from_utf8_lossy(&files.read(&path)?).into_owned(),
+            };
             let declared = entry.get("format").and_then(|f| f.as_str());
-            let format = Format::detect(declared, &file.path, text).ok()?;
+            let format = Format::detect(declared, &file.path, &text).ok()?;
             Some(
                 change
                     .ops
                     .iter()
-                    .map(|op| format.line_of(text, &op.path))
+                    .map(|op| format.line_of(&text, &op.path))
                     .collect(),
             )
         })
