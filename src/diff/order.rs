@@ -14,12 +14,21 @@ const PRIMARY: &[&str] = &[
     "lL", "mM", "nN", "oO", "pP", "qQ", "rR", "sS", "tT", "uU", "vV", "wW", "xX", "yY", "zZ",
 ];
 
-fn primary(byte: u8) -> usize {
-    PRIMARY
-        .iter()
-        .position(|group| group.as_bytes().contains(&byte))
-        .unwrap_or(usize::MAX)
-}
+/// Each ASCII byte's primary weight (its group's position in [`PRIMARY`]), computed once.
+const WEIGHTS: [u8; 128] = {
+    let mut table = [u8::MAX; 128];
+    let mut group = 0;
+    while group < PRIMARY.len() {
+        let bytes = PRIMARY[group].as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            table[bytes[i] as usize] = group as u8;
+            i += 1;
+        }
+        group += 1;
+    }
+    table
+};
 
 /// `a.localeCompare(b)` as Node.js answers it, for printable ASCII: punctuation before digits
 /// before letters, letters compared without case first, then lowercase before uppercase. Other
@@ -29,8 +38,9 @@ pub fn locale_cmp(a: &str, b: &str) -> Ordering {
     if !printable(a) || !printable(b) {
         return cmp_code_units(a, b);
     }
-    let keys = |s: &str| s.bytes().map(primary).collect::<Vec<_>>();
-    keys(a).cmp(&keys(b)).then_with(|| {
+    let weight = |byte: u8| WEIGHTS[usize::from(byte)];
+    let primary = a.bytes().map(weight).cmp(b.bytes().map(weight));
+    primary.then_with(|| {
         // Same letters: the first case difference decides, lowercase first.
         a.bytes()
             .zip(b.bytes())
