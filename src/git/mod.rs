@@ -4,8 +4,9 @@
 //! This is the only module (besides `cli`) that touches a repository or the disk. It never writes
 //! into the repository, never checks anything out and never runs a `git` subprocess.
 //!
-//! - [`Repo`] wraps a gix repository plus a [`BlobCache`], so a blob shared by many commits is
-//!   inflated once.
+//! - [`Repo`] wraps a gix repository plus a [`BlobCache`]: the FileSets it reads list each blob
+//!   (its header read, so a missing object or an oversized file is known at once) and inflate it
+//!   when its bytes are first used, once however many commits share it.
 //! - [`Repo::parse_range`] turns the command line's RANGE into [`Sides`] (cli.md, "Choosing the two
 //!   sides"); [`Repo::detect_catalog_dir`] finds the catalog folder on one [`Side`].
 //! - [`Repo::read`] / [`Repo::read_commit`] / [`Repo::read_staged`] / [`Repo::read_worktree`] and
