@@ -72,7 +72,7 @@ fn list(items: &[String]) -> String {
 impl Walker<'_> {
     fn emit(&mut self, kind: ChangeKind, op: OpKind, path: String, what: String, reach: Reach) {
         self.changes.push(Change {
-            rule: kind.within(reach.backward, reach.forward).rule(),
+            rule: ChangeKind::within(kind.rule(), reach.backward, reach.forward),
             op,
             path,
             what,

@@ -44,9 +44,7 @@ pub fn changes(old: &Schema, new: &Schema) -> Result<Vec<Change>, Error> {
     if walked_backward && backward.is_none() || walked_forward && forward.is_none() {
         let (keep_backward, keep_forward) = (backward.is_some(), forward.is_some());
         for change in &mut changes {
-            let kind = ChangeKind::from_id(change.rule.id)
-                .expect("every Avro change points at a row of the Avro table");
-            change.rule = kind.within(keep_backward, keep_forward).rule();
+            change.rule = ChangeKind::within(change.rule, keep_backward, keep_forward);
         }
     }
     for (found, walked, kind) in [

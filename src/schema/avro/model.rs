@@ -257,6 +257,7 @@ struct PendingDefault {
     record: String,
     field: String,
     ty: NodeId,
+    value: Value,
     pointer: String,
 }
 
@@ -577,11 +578,12 @@ impl Parser {
                 ));
             }
             let default = field.get("default").cloned();
-            if default.is_some() {
+            if let Some(value) = &default {
                 self.defaults.push(PendingDefault {
                     record: record_name.clone(),
                     field: name.clone(),
                     ty,
+                    value: value.clone(),
                     pointer: join(&at, "default"),
                 });
             }
@@ -692,9 +694,7 @@ impl Parser {
     /// union's default may match any branch).
     fn check_defaults(&self) -> Result<(), Invalid> {
         for pending in &self.defaults {
-            let value = self
-                .field_default(pending)
-                .expect("pending defaults are recorded from fields that have one");
+            let value = &pending.value;
             if !self.valid_default(pending.ty, value, 0) {
                 return Err(invalid(
                     &pending.pointer,
@@ -709,18 +709,6 @@ impl Parser {
             }
         }
         Ok(())
-    }
-
-    fn field_default(&self, pending: &PendingDefault) -> Option<&Value> {
-        let id = self.names.get(&pending.record)?;
-        match &self.nodes[*id].kind {
-            Kind::Record(_, fields) => fields
-                .iter()
-                .find(|f| f.name == pending.field)?
-                .default
-                .as_ref(),
-            _ => None,
-        }
     }
 
     fn valid_default(&self, ty: NodeId, value: &Value, depth: usize) -> bool {
