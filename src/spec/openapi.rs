@@ -456,6 +456,30 @@ fn push_rule(found: &mut Found, id: &str, op: OpKind, path: &str, what: String, 
     );
 }
 
+/// `<subject>.required.added` or `.removed` when `required` (was, is) flipped on the element at
+/// `at` described by `label`.
+fn required_flipped(
+    found: &mut Found,
+    subject: &str,
+    (was, is): (bool, bool),
+    (at, label): (&str, &str),
+    element: &Element,
+) {
+    let (change, says) = match (was, is) {
+        (false, true) => ("added", "is now required"),
+        (true, false) => ("removed", "is no longer required"),
+        _ => return,
+    };
+    push_rule(
+        found,
+        &format!("{subject}.required.{change}"),
+        OpKind::Replace,
+        &child(at, "required"),
+        format!("{label} {says}"),
+        element,
+    );
+}
+
 fn json_body(
     before: Option<String>,
     after: Option<String>,
@@ -524,25 +548,13 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
             new.name,
             next.label()
         );
-        match (param.required, new.required) {
-            (false, true) => push_rule(
-                found,
-                "parameter.required.added",
-                OpKind::Replace,
-                &child(&new.at, "required"),
-                format!("{label} is now required"),
-                element,
-            ),
-            (true, false) => push_rule(
-                found,
-                "parameter.required.removed",
-                OpKind::Replace,
-                &child(&new.at, "required"),
-                format!("{label} is no longer required"),
-                element,
-            ),
-            _ => {}
-        }
+        required_flipped(
+            found,
+            "parameter",
+            (param.required, new.required),
+            (&new.at, &label),
+            element,
+        );
         if param.serialization != new.serialization {
             push_rule(
                 found,
@@ -652,25 +664,13 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
             }
         }
         (Some(Ok(old)), Some(Ok(new))) => {
-            match (old.required, new.required) {
-                (false, true) => push_rule(
-                    found,
-                    "request-body.required.added",
-                    OpKind::Replace,
-                    &child(&new.at, "required"),
-                    format!("{label} is now required"),
-                    element,
-                ),
-                (true, false) => push_rule(
-                    found,
-                    "request-body.required.removed",
-                    OpKind::Replace,
-                    &child(&new.at, "required"),
-                    format!("{label} is no longer required"),
-                    element,
-                ),
-                _ => {}
-            }
+            required_flipped(
+                found,
+                "request-body",
+                (old.required, new.required),
+                (&new.at, &label),
+                element,
+            );
             for (media, schema) in &old.content {
                 match new.content.get(media) {
                     None => push_rule(
