@@ -5,10 +5,8 @@
 //! every historical `.avro` blob of examples-default parsed without a panic). The shared tests
 //! skip, saying so, when `../shared` is not there.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
 use crate::support::TestRepo;
+use crate::{json, run};
 use catalog_diff::schema::{Direction, Document, Error, Format, Strategy};
 
 const EVENT: &str = "---\nid: OrderPlaced\nversion: 1.0.0\nschemaPath: schema.avsc\n---\n";
@@ -25,25 +23,6 @@ const BEFORE: &str = r#"{
   ]
 }
 "#;
-
-fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("runs")
-}
-
-fn json(output: &Output) -> serde_json::Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{e}: {}\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    })
-}
 
 /// main: the event with its Avro schema, a producer and a consumer; `change` on top: `after`.
 fn repo(after: &str) -> TestRepo {
@@ -64,7 +43,7 @@ fn repo(after: &str) -> TestRepo {
 #[test]
 fn an_incompatible_avro_change_is_breaking_with_its_producers_and_consumers() {
     let repo = repo(&BEFORE.replace(r#""type": "int""#, r#""type": "string""#));
-    let output = run(&repo.path(), &["main..change", "--format", "json"]);
+    let output = run(&repo, &["main..change", "--format", "json"]);
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     let diff = json(&output);
     assert_eq!(diff["summary"]["schemaBreaking"], 1);
@@ -81,7 +60,7 @@ fn an_incompatible_avro_change_is_breaking_with_its_producers_and_consumers() {
     assert_eq!(impact["consumers"][0]["owners"][0], "team-billing");
 
     // The GitHub annotation points at the field's line in the new schema.
-    let github = run(&repo.path(), &["main..change", "--format", "github"]);
+    let github = run(&repo, &["main..change", "--format", "github"]);
     let text = String::from_utf8_lossy(&github.stdout);
     assert!(
         text.contains("file=events/OrderPlaced/schema.avsc,line=7"),
@@ -100,12 +79,12 @@ fn a_compatible_avro_change_passes_and_the_strategy_decides() {
         );
     let repo = repo(&after);
     let backward = run(
-        &repo.path(),
+        repo.path(),
         &["main..change", "--format", "json", "--strategy", "backward"],
     );
     assert_eq!(backward.status.code(), Some(0), "{backward:?}");
     assert_eq!(json(&backward)["schemaChanges"][0]["breaking"], false);
-    let full = run(&repo.path(), &["main..change", "--format", "json"]);
+    let full = run(&repo, &["main..change", "--format", "json"]);
     assert_eq!(full.status.code(), Some(1));
     assert_eq!(json(&full)["schemaChanges"][0]["direction"], "forward");
 }
@@ -118,7 +97,7 @@ fn an_invalid_avro_schema_is_unknown_with_a_diagnostic_naming_the_file() {
     );
     let repo = repo(&broken);
     let output = run(
-        &repo.path(),
+        repo.path(),
         &["main..change", "--format", "json", "--fail-on", "unknown"],
     );
     assert_eq!(output.status.code(), Some(1));
@@ -133,7 +112,7 @@ fn an_invalid_avro_schema_is_unknown_with_a_diagnostic_naming_the_file() {
     assert_eq!(diagnostic["file"], "events/OrderPlaced/schema.avsc");
     assert_eq!(diagnostic["line"], 7);
     // Text output lists it too, and without --fail-on unknown the run passes.
-    let text = run(&repo.path(), &["main..change"]);
+    let text = run(&repo, &["main..change"]);
     assert_eq!(text.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&text.stdout);
     assert!(

@@ -21,12 +21,10 @@ fn cache_file(dir: &Path) -> Option<std::path::PathBuf> {
         })
 }
 
-fn run(cwd: &Path, cache: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
+fn run(cwd: impl AsRef<Path>, cache: &Path, args: &[&str]) -> Output {
+    crate::binary(cwd)
         .env("CATALOG_DIFF_CACHE", cache)
+        .args(args)
         .output()
         .expect("the binary runs")
 }
@@ -58,7 +56,7 @@ fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
     let cache = tempfile::tempdir().expect("temp dir");
     let args = ["HEAD~1..HEAD", "--format", "json"];
     let reference = run(
-        &repo.path(),
+        repo.path(),
         cache.path(),
         &["HEAD~1..HEAD", "--format", "json", "--no-cache"],
     );
@@ -66,10 +64,10 @@ fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
         cache_file(cache.path()).is_none(),
         "--no-cache writes nothing"
     );
-    let cold = run(&repo.path(), cache.path(), &args);
+    let cold = run(&repo, cache.path(), &args);
     let file = cache_file(cache.path()).expect("the cache was written");
     let written = std::fs::read(&file).expect("the cache was written");
-    let warm = run(&repo.path(), cache.path(), &args);
+    let warm = run(&repo, cache.path(), &args);
     assert_eq!(cold.stdout, reference.stdout);
     assert_eq!(warm.stdout, reference.stdout);
     assert_eq!(warm.status.code(), reference.status.code());
@@ -83,7 +81,7 @@ fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
         std::fs::write(&file, &broken).expect("write");
         std::fs::write(cache.path().join(".parse-cache-v2.1.2.tmp"), &written[..10])
             .expect("write");
-        let again = run(&repo.path(), cache.path(), &args);
+        let again = run(&repo, cache.path(), &args);
         assert_eq!(again.stdout, reference.stdout);
         assert_eq!(
             std::fs::read(&file).expect("rewritten"),
@@ -98,7 +96,7 @@ fn killed_runs_never_leave_a_broken_cache() {
     let repo = catalog();
     let cache = tempfile::tempdir().expect("temp dir");
     let reference = run(
-        &repo.path(),
+        repo.path(),
         cache.path(),
         &["log", "--format", "json", "--no-cache"],
     );
@@ -114,7 +112,7 @@ fn killed_runs_never_leave_a_broken_cache() {
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
         let _ = child.kill();
         let _ = child.wait();
-        let after = run(&repo.path(), cache.path(), &["log", "--format", "json"]);
+        let after = run(&repo, cache.path(), &["log", "--format", "json"]);
         assert_eq!(
             after.stdout, reference.stdout,
             "after a kill at {delay_ms} ms"
@@ -126,7 +124,7 @@ fn killed_runs_never_leave_a_broken_cache() {
 fn a_cache_folder_inside_the_repository_is_not_used() {
     let repo = catalog();
     let inside = repo.path().join(".cache");
-    let out = run(&repo.path(), &inside, &["HEAD~1..HEAD"]);
+    let out = run(&repo, &inside, &["HEAD~1..HEAD"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("inside the repository"));
     assert!(!inside.exists(), "nothing written into the work tree");
     assert_eq!(

@@ -1,34 +1,14 @@
 //! `catalog-diff [RANGE]` from the command line on real temporary repositories: every RANGE
 //! form, every format and every exit code.
 
-use std::process::Output;
-
 use crate::support::TestRepo;
+use crate::{json, run};
 
 const EVENT: &str = "---\nid: OrderCreated\nversion: 1.0.0\nschemaPath: schema.json\n---\n";
 const SERVICE: &str = "---\nid: Payments\nversion: 1.0.0\nowners:\n  - team-payments\nreceives:\n  - id: OrderCreated\n---\n";
 const BEFORE: &str = r#"{"type": "object", "properties": {"id": {"type": "string"}, "status": {"enum": ["pending", "paid"]}}, "required": ["id"]}"#;
 const COMPATIBLE: &str = r#"{"type": "object", "properties": {"id": {"type": "string"}, "note": {"type": "string"}, "status": {"enum": ["pending", "paid"]}}, "required": ["id"]}"#;
 const BREAKING: &str = r#"{"type": "object", "properties": {"id": {"type": "string"}, "status": {"enum": ["pending", "paid"]}}}"#;
-
-fn run(repo: &TestRepo, args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
-        .args(args)
-        .current_dir(repo.path())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("runs")
-}
-
-fn json(output: &Output) -> serde_json::Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{e}: {}\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    })
-}
 
 /// main: the event and its consumer; feature (branched off main): a breaking schema change.
 fn repo() -> TestRepo {

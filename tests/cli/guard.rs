@@ -2,18 +2,9 @@
 //! reads bounded input (issue #20): one test per item, each on a scripted repository.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
+use crate::run;
 use crate::support::TestRepo;
-
-fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -86,7 +77,7 @@ fn item_2_an_invalid_commit_is_an_entry_without_phantom_removals() {
     repo.commit_all("broken front matter");
     repo.write("events/OrderPlaced/index.mdx", EVENT);
     repo.commit_all("fixed");
-    let out = run(&repo.path(), &["log", "--format", "json"]);
+    let out = run(&repo, &["log", "--format", "json"]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     let entries: Vec<serde_json::Value> = stdout
@@ -105,14 +96,12 @@ fn item_2_an_invalid_commit_is_an_entry_without_phantom_removals() {
     assert_eq!(entries[2]["against"], entries[0]["commit"]);
     assert_eq!(entries[2]["diff"]["summary"]["breaking"], false);
     assert!(!stdout.contains("message_removed"));
-    let out = run(&repo.path(), &["log"]);
+    let out = run(&repo, &["log"]);
     let stdout = text(&out.stdout);
     assert!(stdout.contains("invalid catalog: 1 error(s)"), "{stdout}");
     assert!(!stdout.contains("error: error:"), "{stdout}");
     assert_eq!(
-        run(&repo.path(), &["log", "--fail-on", "unknown"])
-            .status
-            .code(),
+        run(&repo, &["log", "--fail-on", "unknown"]).status.code(),
         Some(1)
     );
 }
@@ -122,7 +111,7 @@ fn item_3_github_annotates_removals_and_edges() {
     let repo = catalog();
     repo.git(&["rm", "-rq", "events/OrderPlaced"]);
     repo.commit("remove OrderPlaced");
-    let out = run(&repo.path(), &["HEAD~1..HEAD", "--format", "github"]);
+    let out = run(&repo, &["HEAD~1..HEAD", "--format", "github"]);
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
     assert!(
@@ -135,7 +124,7 @@ fn item_3_github_annotates_removals_and_edges() {
         "---\nid: Billing\nversion: 1.0.0\n---\n",
     );
     repo.commit_all("Billing stops receiving");
-    let out = run(&repo.path(), &["HEAD~1..HEAD", "--format", "github"]);
+    let out = run(&repo, &["HEAD~1..HEAD", "--format", "github"]);
     let stdout = text(&out.stdout);
     assert!(
         stdout.contains("::notice file=services/Billing/index.mdx"),
@@ -159,7 +148,7 @@ fn item_4_front_matter_the_sdk_drops_is_a_warning_and_strict_fails() {
         "---\nid: OrderPlaced\n---\nversion: 1.0.0\n---\n",
     );
     repo.commit_all("dropped fields");
-    let out = run(&repo.path(), &["index"]);
+    let out = run(&repo, &["index"]);
     assert_eq!(out.status.code(), Some(0));
     let stderr = text(&out.stderr);
     assert!(stderr.contains("services/Billing/index.mdx:4"), "{stderr}");
@@ -175,10 +164,7 @@ fn item_4_front_matter_the_sdk_drops_is_a_warning_and_strict_fails() {
         stderr.contains("`version` is below the closing `---`"),
         "{stderr}"
     );
-    assert_eq!(
-        run(&repo.path(), &["index", "--strict"]).status.code(),
-        Some(2)
-    );
+    assert_eq!(run(&repo, &["index", "--strict"]).status.code(), Some(2));
 }
 
 #[test]
@@ -186,7 +172,7 @@ fn item_5_the_summary_names_what_broke_and_sections_have_titles() {
     let repo = catalog();
     repo.git(&["rm", "-rq", "events/OrderPlaced"]);
     repo.commit("remove OrderPlaced");
-    let out = run(&repo.path(), &["HEAD~1..HEAD"]);
+    let out = run(&repo, &["HEAD~1..HEAD"]);
     let stdout = text(&out.stdout);
     assert!(
         stdout.contains("\nMessages removed while in use\n"),
@@ -200,7 +186,7 @@ fn item_5_the_summary_names_what_broke_and_sections_have_titles() {
         stdout.contains("  removed event OrderPlaced 1.0.0"),
         "{stdout}"
     );
-    let out = run(&repo.path(), &["HEAD~1..HEAD", "--format", "markdown"]);
+    let out = run(&repo, &["HEAD~1..HEAD", "--format", "markdown"]);
     assert!(text(&out.stdout).contains("#### Messages removed while in use"));
 }
 
@@ -212,7 +198,7 @@ fn item_5_schema_files_are_shown_by_their_catalog_path() {
         r#"{"type": "object", "properties": {"id": {"type": "string"}}}"#,
     );
     repo.commit_all("id optional");
-    let stdout = text(&run(&repo.path(), &["HEAD~1..HEAD"]).stdout);
+    let stdout = text(&run(&repo, &["HEAD~1..HEAD"]).stdout);
     assert!(
         stdout.contains("(forward)  events/OrderPlaced/schema.json"),
         "{stdout}"
@@ -230,7 +216,7 @@ fn item_6_catalog_text_cannot_forge_output() {
     repo.write("events/Evil/index.mdx", evil);
     repo.commit_all("an evil id");
     for format in ["text", "markdown", "github"] {
-        let out = run(&repo.path(), &["HEAD~1..HEAD", "--format", format]);
+        let out = run(&repo, &["HEAD~1..HEAD", "--format", format]);
         let stdout = text(&out.stdout);
         assert!(
             !stdout.contains('\u{1b}') && !stdout.contains('\u{7}'),
@@ -264,7 +250,7 @@ fn item_7_input_is_bounded() {
     let repo = catalog();
     repo.write("events/OrderPlaced/schema.json", &" ".repeat(5000));
     repo.commit_all("a large schema");
-    let out = run(&repo.path(), &["index", "--max-file-size", "4K"]);
+    let out = run(&repo, &["index", "--max-file-size", "4K"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(
@@ -272,12 +258,12 @@ fn item_7_input_is_bounded() {
         "{stderr}"
     );
     assert_eq!(
-        run(&repo.path(), &["index", "--max-file-size", "1M"])
+        run(&repo, &["index", "--max-file-size", "1M"])
             .status
             .code(),
         Some(0)
     );
-    let out = run(&repo.path(), &["index", "--max-file-size", "lots"]);
+    let out = run(&repo, &["index", "--max-file-size", "lots"]);
     assert_eq!(out.status.code(), Some(2));
 }
 

@@ -38,14 +38,12 @@ fn write_catalog(t: &TestRepo, prefix: &str) {
 
 fn catalog_diff(cwd: &Path, args: &[&str]) -> Output {
     // The same hermetic git config as the test repositories, so no global core.hooksPath leaks in.
-    std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+    crate::binary(cwd)
         .args(args)
-        .current_dir(cwd)
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env_remove("GIT_DIR")
         .env_remove("GIT_INDEX_FILE")
-        .env("NO_COLOR", "1")
         .output()
         .expect("catalog-diff runs")
 }

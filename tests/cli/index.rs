@@ -1,6 +1,7 @@
 //! `catalog-diff index` from the command line, on real temporary repositories: the same catalog
 //! read four ways gives one Index, and every kind of bad input is a clear error with exit 2.
 
+use crate::run;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -30,15 +31,6 @@ fn write(root: &Path, path: &str, text: &[u8]) {
     let file = root.join(path);
     std::fs::create_dir_all(file.parent().expect("has a parent")).expect("mkdir");
     std::fs::write(file, text).expect("write");
-}
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("runs")
 }
 
 fn stderr(output: &Output) -> String {

@@ -68,14 +68,12 @@ fn history() -> History {
     }
 }
 
-fn run(dir: &Path, args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+fn run(dir: impl AsRef<Path>, args: &[&str]) -> Output {
+    crate::binary(dir)
         .arg("log")
         .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
         .output()
-        .expect("runs")
+        .expect("the binary runs")
 }
 
 fn lines(output: &Output) -> Vec<Value> {
@@ -104,7 +102,7 @@ const BACKWARD_JSON: &[&str] = &["--strategy", "backward", "--format", "json"];
 
 fn log_json(h: &History, extra: &[&str]) -> (Output, Vec<Value>) {
     let args: Vec<&str> = BACKWARD_JSON.iter().chain(extra).copied().collect();
-    let output = run(&h.repo.path(), &args);
+    let output = run(h.repo.path(), &args);
     let entries = lines(&output);
     (output, entries)
 }
@@ -227,7 +225,7 @@ fn message_keeps_one_message() {
 #[test]
 fn text_is_a_timeline_with_details_under_breaking_steps() {
     let h = history();
-    let output = run(&h.repo.path(), &["--strategy", "backward"]);
+    let output = run(h.repo.path(), &["--strategy", "backward"]);
     assert_eq!(output.status.code(), Some(1));
     let text = String::from_utf8_lossy(&output.stdout);
     let first = text
@@ -244,17 +242,17 @@ fn text_is_a_timeline_with_details_under_breaking_steps() {
 fn empty_reversed_and_unknown_ranges() {
     let h = history();
     let same = format!("{}..{}", h.fix, h.fix);
-    let output = run(&h.repo.path(), &[&same]);
+    let output = run(h.repo.path(), &[&same]);
     assert_eq!(output.status.code(), Some(0));
     assert!(stderr(&output).contains("empty"), "{}", stderr(&output));
 
     let reversed = format!("{}..{}", h.second_break, h.base);
-    let output = run(&h.repo.path(), &[&reversed]);
+    let output = run(h.repo.path(), &[&reversed]);
     assert_eq!(output.status.code(), Some(0));
     assert!(stderr(&output).contains("reversed"), "{}", stderr(&output));
     assert!(output.stdout.is_empty());
 
-    let output = run(&h.repo.path(), &["nope..HEAD"]);
+    let output = run(h.repo.path(), &["nope..HEAD"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(
         stderr(&output).contains("unknown revision `nope`"),
@@ -296,7 +294,7 @@ fn a_shallow_clone_walks_what_exists_and_says_where_it_stopped() {
     let h = history();
     let shallow = h.repo.clone_with(&["--depth", "3", "--no-local"]);
     let output = run(
-        &shallow.path(),
+        shallow.path(),
         &["--strategy", "backward", "--format", "json"],
     );
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
@@ -323,7 +321,7 @@ fn commits_before_the_catalog_existed_are_an_empty_catalog() {
         ("catalog/events/OrderCreated/schema.json", BASE),
     ]);
     let added = repo.commit_all("add the catalog");
-    let output = run(&repo.path(), &["--format", "json"]);
+    let output = run(&repo, &["--format", "json"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let entries = lines(&output);
     assert_eq!(commits(&entries), [added.as_str()]);

@@ -20,3 +20,29 @@ mod policy;
 mod protobuf;
 mod reference_rules;
 mod spec;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// The binary, to be run in `cwd` without colour.
+fn binary(cwd: impl AsRef<Path>) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_catalog-diff"));
+    command.current_dir(cwd).env("NO_COLOR", "1");
+    command
+}
+
+/// Runs the binary with `args` in `cwd`.
+fn run(cwd: impl AsRef<Path>, args: &[&str]) -> Output {
+    binary(cwd).args(args).output().expect("the binary runs")
+}
+
+/// stdout read as JSON; when it is not, the panic shows both streams.
+fn json(output: &Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}

@@ -1,28 +1,13 @@
 //! Policy (issue #18) on scripted repositories: the configuration file and its per-message
 //! strategies, transitive strategies, fingerprints, acknowledged breaks, SARIF.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-use serde_json::Value;
+use std::process::Output;
 
 use crate::support::TestRepo;
-
-fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs")
-}
+use crate::{json, run};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out.stdout)))
 }
 
 fn event(id: &str, version: &str) -> String {
@@ -64,7 +49,7 @@ fn a_per_message_strategy_passes_one_message_while_another_still_fails() {
         "catalog-diff.toml",
         "# consumers of OrderCreated upgrade first\n[messages.\"OrderCreated\"]\nstrategy = \"backward\"\n",
     );
-    let out = run(&repo.path(), &["--format", "json"]);
+    let out = run(&repo, &["--format", "json"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let doc = json(&out);
     let changes = doc["schemaChanges"].as_array().expect("changes");
@@ -79,7 +64,7 @@ fn a_per_message_strategy_passes_one_message_while_another_still_fails() {
     assert_eq!(by_id("OrderPaid")["strategy"], "full");
     assert_eq!(by_id("OrderPaid")["breaking"], true);
     // A flag wins over the file.
-    let out = run(&repo.path(), &["--fail-on", "never"]);
+    let out = run(&repo, &["--fail-on", "never"]);
     assert_eq!(out.status.code(), Some(0));
 }
 
@@ -100,10 +85,10 @@ fn a_transitive_check_fails_against_a_version_two_releases_back() {
         r#"{"type": "object", "properties": {"id": {"type": "string"}, "note": {"type": "string"}}, "required": ["id"]}"#,
     );
     repo.commit_all("a note");
-    let plain = run(&repo.path(), &["HEAD~1..HEAD", "--strategy", "backward"]);
+    let plain = run(&repo, &["HEAD~1..HEAD", "--strategy", "backward"]);
     assert_eq!(plain.status.code(), Some(0), "{}", text(&plain.stdout));
     let out = run(
-        &repo.path(),
+        repo.path(),
         &[
             "HEAD~1..HEAD",
             "--strategy",
@@ -133,7 +118,7 @@ fn a_transitive_check_fails_against_a_version_two_releases_back() {
     );
     let stdout = text(
         &run(
-            &repo.path(),
+            repo.path(),
             &["HEAD~1..HEAD", "--strategy", "backward-transitive"],
         )
         .stdout,
@@ -141,7 +126,7 @@ fn a_transitive_check_fails_against_a_version_two_releases_back() {
     assert!(stdout.contains("(backward, against 1.0.0)"), "{stdout}");
     // --history also finds the schema the file had in earlier commits.
     let out = run(
-        &repo.path(),
+        repo.path(),
         &[
             "HEAD~1..HEAD",
             "--strategy",
@@ -180,7 +165,7 @@ fn fingerprints_survive_unrelated_lines_and_new_commits_and_acks_hold_until_they
     repo.write("catalog-diff.toml", "fail-on = \"breaking\"\n");
     repo.commit_all("a configuration");
     repo.write("events/OrderPaid/schema.json", OPTIONAL_ID);
-    let first = fingerprints(&run(&repo.path(), &["--format", "json"]));
+    let first = fingerprints(&run(&repo, &["--format", "json"]));
     assert_eq!(first.len(), 1, "one breaking op");
     // Unrelated lines above the changed property, in another commit: the same fingerprint.
     repo.commit_all("OrderPaid id optional");
@@ -189,13 +174,13 @@ fn fingerprints_survive_unrelated_lines_and_new_commits_and_acks_hold_until_they
         "{\n  \"title\": \"Paid\",\n  \"description\": \"an order was paid\",\n  \"type\": \"object\",\n  \"properties\": {\"id\": {\"type\": \"string\"}}\n}\n",
     );
     repo.commit_all("documented");
-    let later = fingerprints(&run(&repo.path(), &["HEAD~2..HEAD", "--format", "json"]));
+    let later = fingerprints(&run(&repo, &["HEAD~2..HEAD", "--format", "json"]));
     assert_eq!(first, later);
 
     // Acknowledged: exit 0 and said so; expired: exit 1 again, and said so.
     let fingerprint = &first[0];
     let out = run(
-        &repo.path(),
+        repo.path(),
         &[
             "ack",
             fingerprint,
@@ -208,7 +193,7 @@ fn fingerprints_survive_unrelated_lines_and_new_commits_and_acks_hold_until_they
         ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let out = run(&repo.path(), &["HEAD~2"]);
+    let out = run(&repo, &["HEAD~2"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     assert!(text(&out.stdout).contains(&format!(
         "fingerprint {fingerprint} (acknowledged by billing until 2999-01-01: consumers migrated)"
@@ -219,7 +204,7 @@ fn fingerprints_survive_unrelated_lines_and_new_commits_and_acks_hold_until_they
         acks.replace("2999-01-01", "2001-01-01"),
     )
     .expect("write");
-    let out = run(&repo.path(), &["HEAD~2"]);
+    let out = run(&repo, &["HEAD~2"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("acknowledgement EXPIRED by billing until 2001-01-01"));
 }
@@ -231,7 +216,7 @@ fn malformed_policy_files_name_the_line() {
         "catalog-diff.toml",
         "strategy = \"full\"\n\nfail_on = \"breaking\"\n",
     );
-    let out = run(&repo.path(), &[]);
+    let out = run(&repo, &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("catalog-diff.toml:3:"),
@@ -239,7 +224,7 @@ fn malformed_policy_files_name_the_line() {
         text(&out.stderr)
     );
     repo.write("catalog-diff.toml", "strategy = \"sideways\"\n");
-    let out = run(&repo.path(), &[]);
+    let out = run(&repo, &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("catalog-diff.toml:1:"),
@@ -251,14 +236,14 @@ fn malformed_policy_files_name_the_line() {
         "catalog-diff.ack.toml",
         "[[ack]]\nfingerprint = \"0123456789abcdef01234567\"\nreason = \"r\"\n\n[[ack]]\nfingerprint = \"short\"\nreason = \"r\"\n",
     );
-    let out = run(&repo.path(), &[]);
+    let out = run(&repo, &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("catalog-diff.ack.toml:6:"),
         "{}",
         text(&out.stderr)
     );
-    let out = run(&repo.path(), &["ack", "zz", "--reason", "r"]);
+    let out = run(&repo, &["ack", "zz", "--reason", "r"]);
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -269,12 +254,10 @@ fn the_configuration_is_read_from_the_candidate_revision_and_log_honours_it() {
     repo.write("catalog-diff.toml", "strategy = \"backward\"\n");
     repo.commit_all("loosen, and a backward policy");
     // The candidate commit's file holds: backward passes a loosened `required`.
-    assert_eq!(run(&repo.path(), &["HEAD~1..HEAD"]).status.code(), Some(0));
-    assert_eq!(run(&repo.path(), &["log"]).status.code(), Some(0));
+    assert_eq!(run(&repo, &["HEAD~1..HEAD"]).status.code(), Some(0));
+    assert_eq!(run(&repo, &["log"]).status.code(), Some(0));
     assert_eq!(
-        run(&repo.path(), &["log", "--strategy", "full"])
-            .status
-            .code(),
+        run(&repo, &["log", "--strategy", "full"]).status.code(),
         Some(1)
     );
 }
@@ -286,7 +269,7 @@ fn the_configuration_is_read_from_the_candidate_revision_and_log_honours_it() {
 fn sarif_output_has_what_code_scanning_needs() {
     let repo = two_events();
     loosen_both(&repo);
-    let out = run(&repo.path(), &["--format", "sarif"]);
+    let out = run(&repo, &["--format", "sarif"]);
     assert_eq!(out.status.code(), Some(1));
     let log = json(&out);
     assert_eq!(log["version"], "2.1.0");

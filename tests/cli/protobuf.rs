@@ -4,9 +4,8 @@
 //! consumers; `--proto-rules` on the diff, `log` and `hook install`; a missing import or a file
 //! that does not compile is an unknown verdict, never a failed diff.
 
-use std::process::Output;
-
 use crate::support::TestRepo;
+use crate::{json, run};
 
 const EVENT: &str = "---\nid: OrderPlaced\nversion: 1.0.0\nschemaPath: schema.proto\n---\n";
 const PRODUCER: &str =
@@ -47,25 +46,6 @@ message OrderId {
   string value = 1;
 }
 "#;
-
-fn run(repo: &TestRepo, args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
-        .args(args)
-        .current_dir(repo.path())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("runs")
-}
-
-fn json(output: &Output) -> serde_json::Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{e}: {}\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    })
-}
 
 /// A catalog whose event is described in Protobuf, with a producer and a consumer.
 fn catalog() -> TestRepo {

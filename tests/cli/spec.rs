@@ -8,12 +8,10 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata")
 }
 
-fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+fn run(cwd: impl AsRef<Path>, args: &[&str]) -> Output {
+    crate::binary(cwd)
         .arg("spec")
         .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
         .output()
         .expect("the binary runs")
 }
@@ -36,7 +34,7 @@ const REMOVED: &str = "openapi/operation.removed/3.1-cancel-order";
 
 #[test]
 fn breaking_exits_1_and_explains() {
-    let out = run(&fixtures().join(REMOVED), &["before.yaml", "after.yaml"]);
+    let out = run(fixtures().join(REMOVED), &["before.yaml", "after.yaml"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     assert!(
         text(&out.stdout).contains(
@@ -46,7 +44,7 @@ fn breaking_exits_1_and_explains() {
         text(&out.stdout)
     );
     let backward = run(
-        &fixtures().join(REMOVED),
+        fixtures().join(REMOVED),
         &["--strategy", "backward", "before.yaml", "after.yaml"],
     );
     assert_eq!(backward.status.code(), Some(0));
@@ -56,7 +54,7 @@ fn breaking_exits_1_and_explains() {
 #[test]
 fn json_is_exactly_the_verdict() {
     let out = run(
-        &fixtures().join(REMOVED),
+        fixtures().join(REMOVED),
         &["--format", "json", "before.yaml", "after.yaml"],
     );
     assert_eq!(out.status.code(), Some(1));
@@ -81,7 +79,7 @@ fn json_is_exactly_the_verdict() {
 #[test]
 fn a_payload_change_names_its_role() {
     let out = run(
-        &fixtures().join("asyncapi/required.added/v3-receive-payload-read-by-service"),
+        fixtures().join("asyncapi/required.added/v3-receive-payload-read-by-service"),
         &["--strategy", "forward", "before.yaml", "after.yaml"],
     );
     assert_eq!(out.status.code(), Some(1));

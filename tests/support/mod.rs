@@ -153,6 +153,12 @@ impl TestRepo {
     }
 }
 
+impl AsRef<Path> for TestRepo {
+    fn as_ref(&self) -> &Path {
+        &self.root
+    }
+}
+
 impl Default for TestRepo {
     fn default() -> Self {
         Self::new()
