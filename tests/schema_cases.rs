@@ -25,6 +25,9 @@
 //! runner with `SCHEMA_CASES_ACCEPT=1`: each `expected.json` lacking a verdict gets the one
 //! the tool gives; nothing already there is changed.
 
+#[path = "support/cases.rs"]
+mod cases;
+
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -40,53 +43,6 @@ impl Files for SideFolder {
     fn read(&self, path: &str) -> Option<Arc<[u8]>> {
         fs::read(self.0.join(path)).ok().map(Arc::from)
     }
-}
-
-fn format_root(format: Format) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata")
-        .join(format.id())
-}
-
-fn sorted_dirs(folder: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = fs::read_dir(folder)
-        .unwrap_or_else(|error| panic!("{}: {error}", folder.display()))
-        .map(|entry| entry.expect("readable entry").path())
-        .filter(|path| path.is_dir())
-        .collect();
-    dirs.sort();
-    dirs
-}
-
-/// Every case folder of a format, with the kind folder it sits in.
-fn case_folders(format: Format) -> Vec<(String, PathBuf)> {
-    sorted_dirs(&format_root(format))
-        .into_iter()
-        .flat_map(|kind_dir| {
-            let kind = name_of(&kind_dir);
-            sorted_dirs(&kind_dir)
-                .into_iter()
-                .map(move |case| (kind.clone(), case))
-        })
-        .collect()
-}
-
-fn name_of(path: &Path) -> String {
-    path.file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default()
-}
-
-/// The one file of a case folder whose name starts with `stem.`.
-fn side(folder: &Path, stem: &str) -> (String, String) {
-    let file = fs::read_dir(folder)
-        .expect("case folder is readable")
-        .map(|entry| entry.expect("readable entry").path())
-        .find(|path| path.is_file() && name_of(path).starts_with(&format!("{stem}.")))
-        .unwrap_or_else(|| panic!("{} has no {stem}.* file", folder.display()));
-    let text =
-        fs::read_to_string(&file).unwrap_or_else(|error| panic!("{}: {error}", file.display()));
-    (name_of(&file), text)
 }
 
 fn read(path: &Path) -> Value {
@@ -131,9 +87,9 @@ fn accepting() -> bool {
 }
 
 fn check_case(format: Format, folder: &Path) -> Vec<String> {
-    let name = format!("{}/{}", format.id(), name_of(folder));
-    let (before_name, before_text) = side(folder, "before");
-    let (after_name, after_text) = side(folder, "after");
+    let name = format!("{}/{}", format.id(), cases::name(folder));
+    let (before_name, before_text) = cases::side(folder, "before");
+    let (after_name, after_text) = cases::side(folder, "after");
     let (before_files, after_files) = (
         SideFolder(folder.join("before")),
         SideFolder(folder.join("after")),
@@ -237,7 +193,7 @@ fn every_case_folder_matches_its_expected_verdicts() {
     let mut failures = Vec::new();
     let mut count = 0;
     for format in Format::ALL {
-        for (_, folder) in case_folders(format) {
+        for (_, folder) in cases::all(&cases::root(format.id())) {
             count += 1;
             failures.extend(check_case(format, &folder));
         }
@@ -255,9 +211,9 @@ fn every_case_folder_matches_its_expected_verdicts() {
 fn kind_folders_and_rules_tables_agree() {
     for format in Format::ALL {
         let ids: HashSet<&str> = format.rules().iter().map(|rule| rule.id).collect();
-        let folders: HashSet<String> = sorted_dirs(&format_root(format))
+        let folders: HashSet<String> = cases::dirs(&cases::root(format.id()))
             .iter()
-            .map(|dir| name_of(dir))
+            .map(|dir| cases::name(dir))
             .collect();
         for folder in &folders {
             assert!(
@@ -279,7 +235,7 @@ fn kind_folders_and_rules_tables_agree() {
 #[test]
 fn every_case_sits_in_the_folder_of_one_of_its_kinds() {
     for format in Format::ALL {
-        for (kind, folder) in case_folders(format) {
+        for (kind, folder) in cases::all(&cases::root(format.id())) {
             let expected = fs::read_to_string(folder.join("expected.json")).expect("readable");
             let found = kind == "unchanged" || expected.contains(&format!("\"kind\": \"{kind}\""));
             assert!(found, "{} has no op of kind {kind}", folder.display());

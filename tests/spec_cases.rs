@@ -11,58 +11,16 @@
 //! language (AsyncAPI 2.x and 3.x, OpenAPI 3.0 and 3.1) unless the rule is about 3.x only, and
 //! checks that each side compared with itself gives nothing. Add a case by adding a folder.
 
+#[path = "support/cases.rs"]
+mod cases;
+
 use std::collections::{BTreeSet, HashSet};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use catalog_diff::schema::{Format, Strategy};
 use catalog_diff::spec::{self, Kind, Source, Spec};
 use serde_json::Value;
-
-fn root(spec: Spec) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata")
-        .join(spec.id())
-}
-
-fn dirs(folder: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = fs::read_dir(folder)
-        .unwrap_or_else(|error| panic!("{}: {error}", folder.display()))
-        .map(|entry| entry.expect("readable entry").path())
-        .filter(|path| path.is_dir())
-        .collect();
-    dirs.sort();
-    dirs
-}
-
-fn name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
-}
-
-fn cases(spec: Spec) -> Vec<(String, PathBuf)> {
-    dirs(&root(spec))
-        .into_iter()
-        .flat_map(|kind| {
-            let kind_name = name(&kind);
-            dirs(&kind)
-                .into_iter()
-                .map(move |case| (kind_name.clone(), case))
-        })
-        .collect()
-}
-
-/// The `stem.*` file of a case folder: its name and text.
-fn side(folder: &Path, stem: &str) -> (String, String) {
-    let file = fs::read_dir(folder)
-        .expect("case folder is readable")
-        .map(|entry| entry.expect("readable entry").path())
-        .find(|path| name(path).starts_with(&format!("{stem}.")))
-        .unwrap_or_else(|| panic!("{} has no {stem}.* file", folder.display()));
-    let text = fs::read_to_string(&file).expect("readable");
-    (name(&file), text)
-}
 
 fn compare(
     folder: &Path,
@@ -130,9 +88,9 @@ fn normalise(verdict: &Value) -> (Value, Value, Vec<String>, Vec<String>) {
 }
 
 fn check(spec: Spec, folder: &Path) -> (Vec<String>, Option<Kind>) {
-    let label = format!("{}/{}", spec.id(), name(folder));
-    let (before_name, before_text) = side(folder, "before");
-    let (after_name, after_text) = side(folder, "after");
+    let label = format!("{}/{}", spec.id(), cases::name(folder));
+    let (before_name, before_text) = cases::side(folder, "before");
+    let (after_name, after_text) = cases::side(folder, "after");
     let expected: Value = serde_json::from_str(
         &fs::read_to_string(folder.join("expected.json")).expect("expected.json"),
     )
@@ -187,7 +145,7 @@ fn every_case_folder_matches_its_expected_verdicts() {
     let mut failures = Vec::new();
     let mut count = 0;
     for spec in Spec::ALL {
-        for (_, folder) in cases(spec) {
+        for (_, folder) in cases::all(&cases::root(spec.id())) {
             count += 1;
             failures.extend(check(spec, &folder).0);
         }
@@ -214,7 +172,10 @@ fn schema_ids() -> HashSet<&'static str> {
 fn kind_folders_and_rules_tables_agree() {
     for spec in Spec::ALL {
         let ids: HashSet<&str> = spec.rules().iter().map(|r| r.id).collect();
-        let folders: HashSet<String> = dirs(&root(spec)).iter().map(|d| name(d)).collect();
+        let folders: HashSet<String> = cases::dirs(&cases::root(spec.id()))
+            .iter()
+            .map(|d| cases::name(d))
+            .collect();
         for folder in &folders {
             assert!(
                 ["unchanged", "unknown"].contains(&folder.as_str())
@@ -238,7 +199,7 @@ fn kind_folders_and_rules_tables_agree() {
 fn every_rule_is_covered_in_both_versions() {
     for spec in Spec::ALL {
         for rule in spec.rules() {
-            let versions: BTreeSet<&str> = dirs(&root(spec).join(rule.id))
+            let versions: BTreeSet<&str> = cases::dirs(&cases::root(spec.id()).join(rule.id))
                 .iter()
                 .filter_map(|case| check(spec, case).1)
                 .map(Kind::name)
@@ -256,7 +217,7 @@ fn every_rule_is_covered_in_both_versions() {
 #[test]
 fn every_case_sits_in_the_folder_of_one_of_its_kinds() {
     for spec in Spec::ALL {
-        for (kind, folder) in cases(spec) {
+        for (kind, folder) in cases::all(&cases::root(spec.id())) {
             let expected = fs::read_to_string(folder.join("expected.json")).expect("readable");
             let found = kind == "unchanged"
                 || (kind == "unknown" && expected.contains("\"breaking\": null"))
