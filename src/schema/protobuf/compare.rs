@@ -363,39 +363,9 @@ impl Walk {
                 ),
             );
         }
-        if let Some(kind) = type_change(old, new) {
-            self.push(
-                kind,
-                OpKind::Replace,
-                path.clone(),
-                format!(
-                    "{what} changed type from {} to {}",
-                    type_name(old),
-                    type_name(new)
-                ),
-            );
-        }
         // Map entries are generated, and their presence is not the user's choice (buf skips them).
-        if !(old_message.is_map_entry() && new_message.is_map_entry()) {
-            let (a, b) = (cardinality(old), cardinality(new));
-            if a != b {
-                let kind = match (a, b) {
-                    (Shape::Explicit | Shape::Implicit, Shape::Explicit | Shape::Implicit) => {
-                        ChangeKind::FieldPresenceChanged
-                    }
-                    (Shape::Repeated | Shape::Map, Shape::Repeated | Shape::Map) => {
-                        ChangeKind::FieldCardinalityChangedWireCompatible
-                    }
-                    _ => ChangeKind::FieldCardinalityChanged,
-                };
-                self.push(
-                    kind,
-                    OpKind::Replace,
-                    path.clone(),
-                    format!("{what} changed from {} to {}", a.words(), b.words()),
-                );
-            }
-        }
+        let entries = old_message.is_map_entry() && new_message.is_map_entry();
+        self.type_and_cardinality(old, new, &path, &what, !entries);
         let (a, b) = (real_oneof(old), real_oneof(new));
         let oneof = match (&a, &b) {
             (None, Some(to)) => Some((
@@ -420,14 +390,7 @@ impl Walk {
                 format!("{what} {moved}"),
             );
         }
-        if let Some((from, to)) = default_change(old, new) {
-            self.push(
-                ChangeKind::FieldDefaultChanged,
-                OpKind::Replace,
-                path,
-                format!("{what} changed default from {from} to {to}"),
-            );
-        }
+        self.default_changed(old, new, path, &what);
     }
 
     /// An extension present on both sides: the field checks buf applies to extensions too
@@ -455,11 +418,25 @@ impl Walk {
                 ),
             );
         }
+        self.type_and_cardinality(old, new, &path, &what, true);
+        self.default_changed(old, new, path, &what);
+    }
+
+    /// A field's (or extension's) type, then, when `shape` is judged, its cardinality or
+    /// presence.
+    fn type_and_cardinality<F: Slot>(
+        &mut self,
+        old: &F,
+        new: &F,
+        path: &str,
+        what: &str,
+        shape: bool,
+    ) {
         if let Some(kind) = type_change(old, new) {
             self.push(
                 kind,
                 OpKind::Replace,
-                path.clone(),
+                path.to_owned(),
                 format!(
                     "{what} changed type from {} to {}",
                     type_name(old),
@@ -468,20 +445,28 @@ impl Walk {
             );
         }
         let (a, b) = (cardinality(old), cardinality(new));
-        if a != b {
-            let kind = match (a, b) {
-                (Shape::Explicit | Shape::Implicit, Shape::Explicit | Shape::Implicit) => {
-                    ChangeKind::FieldPresenceChanged
-                }
-                _ => ChangeKind::FieldCardinalityChanged,
-            };
-            self.push(
-                kind,
-                OpKind::Replace,
-                path.clone(),
-                format!("{what} changed from {} to {}", a.words(), b.words()),
-            );
+        if !shape || a == b {
+            return;
         }
+        let kind = match (a, b) {
+            (Shape::Explicit | Shape::Implicit, Shape::Explicit | Shape::Implicit) => {
+                ChangeKind::FieldPresenceChanged
+            }
+            (Shape::Repeated | Shape::Map, Shape::Repeated | Shape::Map) => {
+                ChangeKind::FieldCardinalityChangedWireCompatible
+            }
+            _ => ChangeKind::FieldCardinalityChanged,
+        };
+        self.push(
+            kind,
+            OpKind::Replace,
+            path.to_owned(),
+            format!("{what} changed from {} to {}", a.words(), b.words()),
+        );
+    }
+
+    /// A field's (or extension's) proto2 default value.
+    fn default_changed<F: Slot>(&mut self, old: &F, new: &F, path: String, what: &str) {
         if let Some((from, to)) = default_change(old, new) {
             self.push(
                 ChangeKind::FieldDefaultChanged,
