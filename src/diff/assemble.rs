@@ -700,7 +700,6 @@ impl<'e> SchemaSide<'e, '_> {
         if let Some(content) = self.entry.str("content") {
             return Some(content.into());
         }
-        self.entry.str("hash")?;
         let bytes = self.files?.read(&self.catalog_path())?;
         Some(String::from_utf8_lossy(&bytes).into_owned().into())
     }
