@@ -613,7 +613,8 @@ impl<'a> Builder<'a> {
             .filter(|d| is_index_file(file_name(&d.content_path)))
             .map(|d| parent(&d.content_path))
             .collect();
-        let mut resources: Vec<Resource> = drafts
+        // Each with whether it has an `id` key, looked up once rather than on every comparison.
+        let mut keyed: Vec<(bool, Resource)> = drafts
             .par_iter()
             .map(|d| {
                 let mut found = Findings::default();
@@ -624,14 +625,15 @@ impl<'a> Builder<'a> {
             .map(|(resource, found)| {
                 self.diagnostics.extend(found.diagnostics);
                 self.unresolved_files.extend(found.unresolved_files);
-                resource
+                (resource.get("id").is_some(), resource)
             })
             .collect();
-        resources.sort_by(|a, b| {
+        keyed.sort_by(|(a_id, a), (b_id, b)| {
             cmp_code_units(a.kind(), b.kind())
-                .then_with(|| id_order(a, b))
+                .then_with(|| id_order((*a_id, a), (*b_id, b)))
                 .then_with(|| index_order(sort_version(a), sort_version(b)))
         });
+        let resources: Vec<Resource> = keyed.into_iter().map(|(_, resource)| resource).collect();
         let assets = self.assets();
         let mut diagnostics = self.diagnostics;
         diagnostics.sort();
@@ -1406,10 +1408,12 @@ fn people_path(folder: &str, id: Option<&str>) -> String {
 }
 
 /// JavaScript compares a missing id as neither less nor greater than anything.
-fn id_order(a: &Resource, b: &Resource) -> Ordering {
-    match (a.get("id"), b.get("id")) {
-        (Some(_), Some(_)) => cmp_code_units(a.id(), b.id()),
-        _ => Ordering::Equal,
+/// By id when both have an `id` key (`has_id`); otherwise they tie.
+fn id_order((a_has_id, a): (bool, &Resource), (b_has_id, b): (bool, &Resource)) -> Ordering {
+    if a_has_id && b_has_id {
+        cmp_code_units(a.id(), b.id())
+    } else {
+        Ordering::Equal
     }
 }
 
