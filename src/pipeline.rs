@@ -247,9 +247,29 @@ pub fn cut(
     cache: &ParseCache,
     build: &dyn Fn(&FileSet, bool) -> Built,
 ) -> Option<Cut> {
-    let reach = scope
+    let reach = reach(scope, after, changes, cache)?;
+    cut_on(reach, after, changes, build)
+}
+
+/// Moves `scope` to `after` and returns the reach of `changes`, if they have one.
+fn reach(
+    scope: &mut Scope,
+    after: &FileSet,
+    changes: &git::Changes,
+    cache: &ParseCache,
+) -> Option<Reach> {
+    scope
         .reach(after, &changes.paths, cache)
-        .filter(|_| !changes.special)?;
+        .filter(|_| !changes.special)
+}
+
+/// Both sides built on `reach` ([`cut`]), or `None` when a cut misses a file the catalog has.
+fn cut_on(
+    reach: Reach,
+    after: &FileSet,
+    changes: &git::Changes,
+    build: &dyn Fn(&FileSet, bool) -> Built,
+) -> Option<Cut> {
     let (before_cut, after_cut) = (build(&reach.before, false), build(&reach.after, true));
     let was = |path: &str| match changes.paths.get(path) {
         Some(before) => before.is_some(),
@@ -318,16 +338,26 @@ pub fn diff_files(
             after: whole_after,
         }
     };
+    let both_whole = || rayon::join(|| build(before, &labels.0), || build(after, &labels.1));
     // When much of the catalog changed, its reach is everything: build both sides at once.
     if changes.paths.len() * 4 > before.files.len().max(after.files.len()) {
-        let (a, b) = rayon::join(|| build(before, &labels.0), || build(after, &labels.1));
+        let (a, b) = both_whole();
         return whole(a, b);
     }
-    let whole_after = build(after, &labels.1);
-    let mut scope = Scope::new(before, cache);
-    let cut = cut(&mut scope, after, &changes, cache, &|files, is_after| {
-        build(files, if is_after { &labels.1 } else { &labels.0 })
-    });
+    // The reach is known before anything is built, so a change that reaches everywhere builds
+    // both sides at once too.
+    let Some(reach) = reach(&mut Scope::new(before, cache), after, &changes, cache) else {
+        let (a, b) = both_whole();
+        return whole(a, b);
+    };
+    let (whole_after, cut) = rayon::join(
+        || build(after, &labels.1),
+        || {
+            cut_on(reach, after, &changes, &|files, is_after| {
+                build(files, if is_after { &labels.1 } else { &labels.0 })
+            })
+        },
+    );
     let Some(cut) = cut else {
         return whole(build(before, &labels.0), whole_after);
     };

@@ -23,6 +23,7 @@
 //! folder is in the reach of every change, and its cut then misses that schema, which the
 //! caller detects and answers with whole builds too.
 
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
@@ -152,8 +153,15 @@ impl Scope {
     /// The scope of a whole catalog.
     pub fn new(files: &FileSet, cache: &ParseCache) -> Scope {
         let mut scope = Scope::default();
-        for (path, blob) in files.files.iter().filter(|(p, _)| is_resource_file(p)) {
-            scope.set(path, Some(blob), cache);
+        // Each file's facts in parallel (parsing front matter is the cost), kept in path order.
+        let facts: Vec<(&String, Facts)> = files
+            .files
+            .par_iter()
+            .filter(|(path, _)| is_resource_file(path))
+            .map(|(path, blob)| (path, Facts::of(&cache.front_matter(path, blob))))
+            .collect();
+        for (path, facts) in facts {
+            scope.insert(path, facts);
         }
         scope.missing = scope
             .schema_readers
@@ -189,8 +197,13 @@ impl Scope {
                 remove(&mut self.schema_readers, &file, path);
             }
         }
-        let Some(blob) = blob else { return };
-        let facts = Facts::of(&cache.front_matter(path, blob));
+        if let Some(blob) = blob {
+            self.insert(path, Facts::of(&cache.front_matter(path, blob)));
+        }
+    }
+
+    /// Records the facts of a resource file the scope does not hold.
+    fn insert(&mut self, path: &str, facts: Facts) {
         if let Some(id) = &facts.id {
             add(&mut self.declared_by, id, path);
         }
