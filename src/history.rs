@@ -8,19 +8,20 @@
 //! chunks: read in order, built in parallel, diffed in parallel,
 //! then handed to the caller in order, which also bounds memory on long histories.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::ControlFlow;
 
 use rayon::prelude::*;
 
 use crate::catalog::build::{self, Built, ParseCache};
-use crate::catalog::scope::Scope;
-use crate::catalog::{Before, Diagnostic, FileSet, Index, Severity};
+use crate::catalog::scope::{Reach, Scope};
+use crate::catalog::{Before, Blob, Diagnostic, FileSet, Index, Severity, SpecialEntry};
 use crate::diff::{
     self, ArchitectureDiff, EdgeChanges, Prepared, ResourceChanges, SpecificationSummary,
     VerdictCache, summarize,
 };
 use crate::git::{self, CommitId, CommitInfo, Repo};
-use crate::pipeline::{build_options, cut, revert};
+use crate::pipeline::{self, build_options};
 use crate::report::Locations;
 
 /// Commits per parallel batch: enough to keep two to sixteen cores busy, few enough that the
@@ -205,25 +206,6 @@ impl Walker<'_> {
         build_files(files, commit, self.options, self.parse_cache)
     }
 
-    /// Diffs `a` (built from the catalog before `changes`) against `b` (built from the
-    /// walker's files), each resolving schema imports in its own revision.
-    /// The previous commit's files, seen through this one's and what changed.
-    fn before<'a>(&'a self, changes: &'a git::Changes) -> Before<'a> {
-        Before {
-            after: &self.files,
-            changes: &changes.paths,
-        }
-    }
-
-    fn diff(&self, a: &Index, b: &Index, changes: &git::Changes) -> ArchitectureDiff {
-        diff::diff_with_files(
-            (a, &self.before(changes)),
-            (b, &self.files),
-            &self.options.diff,
-            &self.verdict_cache,
-        )
-    }
-
     /// Hands one changed commit to the caller; an invalid catalog gets no diff.
     fn emit(
         &mut self,
@@ -252,9 +234,12 @@ impl Walker<'_> {
         Ok(flow)
     }
 
-    /// Each changed commit against its first parent. A commit whose change has a [`Reach`]
-    /// is diffed on that part of both catalogs only, so its cost follows the change, not the
-    /// catalog; other commits (and the first) are built whole.
+    /// Each changed commit against its first parent, in chunks: the commits of a chunk are read
+    /// and their reaches found in order (the scope moves along), then judged in parallel, then
+    /// handed to the caller in order. A commit whose change has a [`Reach`] is diffed on that
+    /// part of both catalogs only, so its cost follows the change, not the catalog; other
+    /// commits are built whole. After an invalid catalog, the commits up to the next valid one
+    /// are built whole again, against the last valid catalog.
     ///
     /// [`Reach`]: crate::catalog::scope::Reach
     fn against_parents(
@@ -265,115 +250,84 @@ impl Walker<'_> {
         on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
     ) -> git::Result<ControlFlow<()>> {
         let mut scope = Scope::new(&self.files, self.parse_cache);
-        let first = self.build(&self.files, start);
-        let mut diagnostics = first.diagnostics;
-        // The whole Index of the previous commit, while the steps are whole builds.
-        let mut whole = Some(first.index);
+        let mut diagnostics = self.build(&self.files, start).diagnostics;
         // The last valid commit, its Index and files, while the commits after it are invalid.
         let mut last_valid: Option<(Option<CommitId>, Index, FileSet)> = None;
-        for &(position, tree) in changed {
-            let changes = self.advance(tree)?;
-            let commit = Some(self.commits[position].id);
-            if let Some((valid, index, valid_files)) = last_valid.take() {
-                // Diffed whole against the last valid catalog (its schemas' imports read in its
-                // own files), never against the invalid one; the scope still moves along.
-                scope.reach(&self.files, &changes.paths, self.parse_cache);
-                let built = self.build(&self.files, commit);
-                let diff = diff::diff_with_files(
-                    (&index, &valid_files),
-                    (&built.index, &self.files),
-                    &self.options.diff,
-                    &self.verdict_cache,
-                );
-                let diff = self.labelled(diff, valid, position);
-                let locations =
-                    Locations::of(&diff, (&index, &valid_files), (&built.index, &self.files));
-                diagnostics = built.diagnostics;
-                let invalid = has_errors(&diagnostics);
-                whole = (!invalid).then_some(built.index);
-                if invalid {
-                    last_valid = Some((valid, index, valid_files));
-                }
-                let against = valid.filter(|v| Some(*v) != self.commits[position].first_parent());
+        for chunk in changed.chunks(CHUNK) {
+            let mut jobs = Vec::with_capacity(chunk.len());
+            for &(position, tree) in chunk {
+                let special_before = self.files.special.clone();
+                let changes = self.advance(tree)?;
+                let reach = pipeline::reach(&mut scope, &self.files, &changes, self.parse_cache);
+                jobs.push(Job {
+                    position,
+                    reach,
+                    special: [special_before, self.files.special.clone()],
+                    changes,
+                    later: Default::default(),
+                });
+            }
+            Job::overlay(&mut jobs);
+            let judge = Judge {
+                commits: self.commits,
+                options: self.options,
+                parse_cache: self.parse_cache,
+                verdict_cache: &self.verdict_cache,
+                start,
+                files: &self.files,
+            };
+            let judged: Vec<Judged> = jobs.par_iter_mut().map(|job| judge.judge(job)).collect();
+            let commit = |position: usize| Some(self.commits[position].id);
+            for (job, judged) in jobs.iter().zip(judged) {
+                let position = job.position;
+                let parent = self.commits[position].first_parent();
+                let step = if let Some((valid, index, valid_files)) = last_valid.take() {
+                    // Diffed whole against the last valid catalog (its schemas' imports read in
+                    // its own files), never against the invalid one.
+                    let files = job.side(&self.files, 1);
+                    let built = self.build(&files, commit(position));
+                    let diff = diff::diff_with_files(
+                        (&index, &valid_files),
+                        (&built.index, &files),
+                        &self.options.diff,
+                        &self.verdict_cache,
+                    );
+                    let diff = self.labelled(diff, valid, position);
+                    let locations =
+                        Locations::of(&diff, (&index, &valid_files), (&built.index, &files));
+                    diagnostics = built.diagnostics;
+                    if has_errors(&diagnostics) {
+                        last_valid = Some((valid, index, valid_files));
+                    }
+                    let against = valid.filter(|v| Some(*v) != parent);
+                    (diff, against, locations)
+                } else {
+                    match &judged.found {
+                        Found::Whole(found) => diagnostics = found.clone(),
+                        Found::Cut { reach, found } => {
+                            self.outcome.cut += 1;
+                            pipeline::carry(reach, &mut diagnostics, found);
+                        }
+                    }
+                    if has_errors(&diagnostics) {
+                        // The next commits are diffed against the parent's catalog until one is
+                        // valid.
+                        let files = job.side(&self.files, 0);
+                        let index = match judged.before {
+                            Some(index) => index,
+                            None => self.build(&files, start).index,
+                        };
+                        last_valid = Some((parent.or(start), index, files));
+                    }
+                    let diff = self.labelled(judged.diff, parent, position);
+                    (diff, None, judged.locations)
+                };
                 if self
-                    .emit(
-                        position,
-                        (diff, against, locations),
-                        diagnostics.clone(),
-                        progress,
-                        on_step,
-                    )?
+                    .emit(position, step, diagnostics.clone(), progress, on_step)?
                     .is_break()
                 {
                     return Ok(ControlFlow::Break(()));
                 }
-                continue;
-            }
-            let cut = cut(
-                &mut scope,
-                &self.files,
-                &changes,
-                self.parse_cache,
-                &|files, after| self.build(files, if after { commit } else { start }),
-            );
-            // A specification change is joined to messages and parties beyond the reach of the
-            // change: such a step is diffed whole.
-            let cut = cut.and_then(|cut| {
-                let diff = self.diff(&cut.before.index, &cut.after.index, &changes);
-                diff.specification_changes.is_empty().then_some((cut, diff))
-            });
-            let (diff, locations, previous) = match cut {
-                Some((cut, diff)) => {
-                    whole = None;
-                    self.outcome.cut += 1;
-                    cut.carry(&mut diagnostics, &cut.after);
-                    let locations = Locations::of(
-                        &diff,
-                        (&cut.before.index, &self.before(&changes)),
-                        (&cut.after.index, &self.files),
-                    );
-                    (diff, locations, None)
-                }
-                None => {
-                    let previous = match whole.take() {
-                        Some(index) => index,
-                        None => self.build(&revert(&self.files, &changes), start).index,
-                    };
-                    let built = self.build(&self.files, commit);
-                    let diff = self.diff(&previous, &built.index, &changes);
-                    let locations = Locations::of(
-                        &diff,
-                        (&previous, &self.before(&changes)),
-                        (&built.index, &self.files),
-                    );
-                    diagnostics = built.diagnostics;
-                    whole = Some(built.index);
-                    (diff, locations, Some(previous))
-                }
-            };
-            let parent = self.commits[position].first_parent();
-            if has_errors(&diagnostics) {
-                // The next commits are diffed against the parent's catalog until one is valid.
-                let files = revert(&self.files, &changes);
-                let index = match previous {
-                    Some(index) => index,
-                    None => self.build(&files, start).index,
-                };
-                last_valid = Some((parent.or(start), index, files));
-                whole = None;
-            }
-            let diff = self.labelled(diff, parent, position);
-            if self
-                .emit(
-                    position,
-                    (diff, None, locations),
-                    diagnostics.clone(),
-                    progress,
-                    on_step,
-                )?
-                .is_break()
-            {
-                return Ok(ControlFlow::Break(()));
             }
         }
         Ok(ControlFlow::Continue(()))
@@ -448,6 +402,142 @@ impl Walker<'_> {
             }
         }
         Ok(ControlFlow::Continue(()))
+    }
+}
+
+/// One changed commit of a walk against parents, as read in order.
+struct Job {
+    position: usize,
+    changes: git::Changes,
+    /// `None`: the change reaches too far, or cannot be cut; both sides are built whole.
+    reach: Option<Reach>,
+    /// The symlinks and submodules of the parent's catalog and of this commit's.
+    special: [BTreeMap<String, SpecialEntry>; 2],
+    /// The paths that change after this commit's parent (after this commit) within the chunk,
+    /// each with its blob then: the chunk's last catalog seen through them is the parent's
+    /// catalog (this commit's).
+    later: [BTreeMap<String, Option<Blob>>; 2],
+}
+
+impl Job {
+    /// Fills each job's `later`, from the chunk's last commit back.
+    fn overlay(jobs: &mut [Job]) {
+        let mut later = BTreeMap::new();
+        for job in jobs.iter_mut().rev() {
+            let after = later.clone();
+            for (path, blob) in &job.changes.paths {
+                later.insert(path.clone(), blob.clone());
+            }
+            job.later = [later.clone(), after];
+        }
+    }
+
+    /// The parent's catalog (`0`) or this commit's (`1`), seen through `last`, the chunk's last.
+    fn view<'a>(&'a self, last: &'a FileSet, side: usize) -> Before<'a> {
+        Before {
+            after: last,
+            changes: &self.later[side],
+        }
+    }
+
+    /// [`Job::view`] as a catalog of its own, for a whole build.
+    fn side(&self, last: &FileSet, side: usize) -> FileSet {
+        self.view(last, side).to_file_set(&self.special[side])
+    }
+}
+
+/// A commit judged against its parent, before the walk knows whether the parent was valid.
+struct Judged {
+    diff: ArchitectureDiff,
+    locations: Locations,
+    found: Found,
+    /// The parent's whole Index, when the commit was built whole.
+    before: Option<Index>,
+}
+
+/// The catalog problems of a judged commit.
+enum Found {
+    /// Of its whole catalog.
+    Whole(Vec<Diagnostic>),
+    /// Of its cut, for the resource files in the reach; the rest are the parent's.
+    Cut {
+        reach: BTreeSet<String>,
+        found: Vec<Diagnostic>,
+    },
+}
+
+/// What judging a commit reads: pure state only, shared by the threads (the repository handle
+/// is not Sync).
+struct Judge<'a> {
+    commits: &'a [CommitInfo],
+    options: &'a Options,
+    parse_cache: &'a ParseCache,
+    verdict_cache: &'a VerdictCache,
+    start: Option<CommitId>,
+    /// The catalog of the chunk's last commit.
+    files: &'a FileSet,
+}
+
+impl Judge<'_> {
+    /// Builds `files` as the commit at `position` (`after`) or as its parent. The parent is
+    /// labelled with the walk's start; [`Walker::labelled`] names the right commit.
+    fn build(&self, files: &FileSet, after: bool, position: usize) -> Built {
+        let commit = if after {
+            Some(self.commits[position].id)
+        } else {
+            self.start
+        };
+        build_files(files, commit, self.options, self.parse_cache)
+    }
+
+    fn judge(&self, job: &mut Job) -> Judged {
+        let reach = job.reach.take();
+        let job = &*job;
+        let sides = [job.view(self.files, 0), job.view(self.files, 1)];
+        let diff = |a: &Index, b: &Index| {
+            diff::diff_with_files(
+                (a, &sides[0]),
+                (b, &sides[1]),
+                &self.options.diff,
+                self.verdict_cache,
+            )
+        };
+        let build = |files: &FileSet, after: bool| self.build(files, after, job.position);
+        let cut = reach.and_then(|reach| pipeline::cut_on(reach, [&sides[0], &sides[1]], &build));
+        // A specification change is joined to messages and parties beyond the reach of the
+        // change: such a commit is diffed whole.
+        let cut = cut.and_then(|cut| {
+            let diff = diff(&cut.before.index, &cut.after.index);
+            diff.specification_changes.is_empty().then_some((cut, diff))
+        });
+        if let Some((cut, diff)) = cut {
+            let locations = Locations::of(
+                &diff,
+                (&cut.before.index, &sides[0]),
+                (&cut.after.index, &sides[1]),
+            );
+            return Judged {
+                diff,
+                locations,
+                found: Found::Cut {
+                    reach: cut.reach.resource_files,
+                    found: cut.after.diagnostics,
+                },
+                before: None,
+            };
+        }
+        let (before, after) = rayon::join(
+            || build(&job.side(self.files, 0), false),
+            || build(&job.side(self.files, 1), true),
+        );
+        let diff = diff(&before.index, &after.index);
+        let locations = Locations::of(&diff, (&before.index, &sides[0]), (&after.index, &sides[1]));
+        Judged {
+            diff,
+            locations,
+            found: Found::Whole(after.diagnostics),
+            before: Some(before.index),
+        }
     }
 }
 

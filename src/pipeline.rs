@@ -1,7 +1,9 @@
 //! The diff, start to end: a repository and two sides of it -> their catalogs -> the
 //! ArchitectureDiff and where its findings live ([`diff_revisions`]). The command line calls
-//! this and picks a renderer; `log` walks a history with the same pieces ([`cut`],
+//! this and picks a renderer; `log` walks a history with the same pieces ([`cut_on`],
 //! [`build_options`]) in `history`.
+
+use std::collections::BTreeSet;
 
 use crate::catalog::build::{self, Built, ParseCache};
 use crate::catalog::scope::{Reach, Scope};
@@ -9,6 +11,7 @@ use crate::catalog::{Blob, Diagnostic, FileSet, Index};
 use crate::diff::{self, ArchitectureDiff, SideDiagnostic, VerdictCache};
 use crate::git::{self, Repo};
 use crate::report::Locations;
+use crate::schema::Files;
 
 /// What to compare: the command line's choices, validated.
 #[derive(Clone, Debug)]
@@ -227,32 +230,26 @@ impl Cut {
     /// Turns one side's whole-catalog `diagnostics` into the other side's, where `from` is
     /// that other side's cut: only the resource files in the reach can differ.
     pub fn carry(&self, diagnostics: &mut Vec<Diagnostic>, from: &Built) {
-        let inside = |d: &Diagnostic| self.reach.resource_files.contains(&d.file);
-        diagnostics.retain(|d| !inside(d));
-        diagnostics.extend(from.diagnostics.iter().filter(|d| inside(d)).cloned());
-        diagnostics.sort();
-        diagnostics.dedup();
+        carry(&self.reach.resource_files, diagnostics, &from.diagnostics);
     }
 }
 
-/// Moves `scope` to `after` (the catalog once `changes` are applied) and builds both sides of
-/// the change on its reach with `build` (`true` for the after side). `None` when the change has
-/// no reach, or when a cut misses a schema file the catalog has (one named through `../`): then
-/// only whole builds are faithful. (Resources naming a schema file that does not exist are in
-/// every reach: every diff lists that file.)
-pub fn cut(
-    scope: &mut Scope,
-    after: &FileSet,
-    changes: &git::Changes,
-    cache: &ParseCache,
-    build: &dyn Fn(&FileSet, bool) -> Built,
-) -> Option<Cut> {
-    let reach = reach(scope, after, changes, cache)?;
-    cut_on(reach, after, changes, build)
+/// [`Cut::carry`] with the reach's resource files and the other side's cut diagnostics.
+pub(crate) fn carry(
+    reach: &BTreeSet<String>,
+    diagnostics: &mut Vec<Diagnostic>,
+    from: &[Diagnostic],
+) {
+    let inside = |d: &Diagnostic| reach.contains(&d.file);
+    diagnostics.retain(|d| !inside(d));
+    diagnostics.extend(from.iter().filter(|d| inside(d)).cloned());
+    diagnostics.sort();
+    diagnostics.dedup();
 }
 
-/// Moves `scope` to `after` and returns the reach of `changes`, if they have one.
-fn reach(
+/// Moves `scope` to `after` (the catalog once `changes` are applied) and returns the reach of
+/// `changes`, or `None` when the change has no reach and only whole builds are faithful.
+pub(crate) fn reach(
     scope: &mut Scope,
     after: &FileSet,
     changes: &git::Changes,
@@ -263,23 +260,23 @@ fn reach(
         .filter(|_| !changes.special)
 }
 
-/// Both sides built on `reach` ([`cut`]), or `None` when a cut misses a file the catalog has.
-fn cut_on(
+/// Both sides of a change built on its `reach` with `build` (`true` for the after side), or
+/// `None` when a cut misses a schema file its side has (one named through `../`): then only
+/// whole builds are faithful. (Resources naming a schema file that does not exist are in
+/// every reach: every diff lists that file.) `sides` are the whole catalogs, before and after.
+pub(crate) fn cut_on(
     reach: Reach,
-    after: &FileSet,
-    changes: &git::Changes,
+    sides: [&dyn Files; 2],
     build: &dyn Fn(&FileSet, bool) -> Built,
 ) -> Option<Cut> {
     let (before_cut, after_cut) = (build(&reach.before, false), build(&reach.after, true));
-    let was = |path: &str| match changes.paths.get(path) {
-        Some(before) => before.is_some(),
-        None => after.get(path).is_some(),
+    let complete = |built: &Built, side: &dyn Files| {
+        built
+            .unresolved_files
+            .iter()
+            .all(|path| !side.contains(path))
     };
-    let is = |path: &str| after.get(path).is_some();
-    let complete = |built: &Built, exists: &dyn Fn(&str) -> bool| {
-        built.unresolved_files.iter().all(|path| !exists(path))
-    };
-    (complete(&before_cut, &was) && complete(&after_cut, &is)).then_some(Cut {
+    (complete(&before_cut, sides[0]) && complete(&after_cut, sides[1])).then_some(Cut {
         reach,
         before: before_cut,
         after: after_cut,
@@ -353,7 +350,7 @@ pub fn diff_files(
     let (whole_after, cut) = rayon::join(
         || build(after, &labels.1),
         || {
-            cut_on(reach, after, &changes, &|files, is_after| {
+            cut_on(reach, [before, after], &|files, is_after| {
                 build(files, if is_after { &labels.1 } else { &labels.0 })
             })
         },
@@ -381,16 +378,4 @@ pub fn diff_files(
             || whole_after.index.resources.len() > cut.after.index.resources.len(),
         after: whole_after,
     }
-}
-
-/// The catalog before `changes`, from the catalog after them.
-pub(crate) fn revert(after: &FileSet, changes: &git::Changes) -> FileSet {
-    let mut before = after.clone();
-    for (path, blob) in &changes.paths {
-        match blob {
-            Some(blob) => before.files.insert(path.clone(), blob.clone()),
-            None => before.files.remove(path),
-        };
-    }
-    before
 }

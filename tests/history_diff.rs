@@ -400,3 +400,90 @@ fn diff_files_equals_whole_builds() {
         assert!(assert_diff_files_equals_whole_builds(&repo, 13) > 200);
     }
 }
+
+/// The walk judges commits in parallel chunks of 32 and learns in order whether a catalog is
+/// valid: a broken catalog at the end of one chunk, still broken at the start of the next and
+/// fixed after, is diffed as whole builds would diff it.
+#[test]
+fn the_walk_equals_whole_builds_across_an_invalid_stretch_between_chunks() {
+    let repo = support::TestRepo::new();
+    let billing = |version: &str| {
+        format!("---\nid: Billing\nversion: {version}\nreceives:\n  - id: OrderPlaced\n---\n")
+    };
+    let event = |n: usize| {
+        format!(
+            "---\nid: OrderPlaced\nversion: 1.0.{n}\nschemaPath: schema.json\nsummary: edit {n}\n---\n"
+        )
+    };
+    repo.write_all(&[
+        ("services/Billing/index.mdx", &billing("1.0.0")),
+        ("events/OrderPlaced/index.mdx", &event(0)),
+        ("events/OrderPlaced/schema.json", "{\"type\": \"object\"}"),
+    ]);
+    repo.commit_all("catalog");
+    for n in 1..=30 {
+        repo.write("events/OrderPlaced/index.mdx", &event(n));
+        repo.commit_all(&format!("edit {n}"));
+    }
+    repo.write("services/Billing/index.mdx", "---\nid: [Billing\n---\n");
+    repo.commit_all("broken (the last commit of the first chunk)");
+    repo.write("events/OrderPlaced/schema.json", "{\"type\": \"string\"}");
+    repo.commit_all("a break while broken (the first of the second)");
+    repo.write("services/Billing/index.mdx", &billing("1.1.0"));
+    repo.commit_all("fixed");
+    repo.write("events/OrderPlaced/index.mdx", &event(31));
+    repo.commit_all("edit after the fix");
+    let git = Repo::discover(&repo.path()).expect("a repository");
+    let (steps, cut) = assert_walk_equals_whole_builds(&git, "");
+    assert_eq!(steps, 35);
+    assert!(cut >= 30, "the reach was used {cut} times");
+
+    // The commits after the broken one are judged against the last valid commit.
+    use catalog_diff::history::{self, Baseline};
+    let commits = git.first_parent_walk(None).expect("history");
+    let subject_of = |id| {
+        commits
+            .iter()
+            .find(|c| c.id == id)
+            .map(|c| c.subject.clone())
+    };
+    let options = history::Options {
+        source: "catalog".into(),
+        dir: String::new(),
+        diff: diff::Options::default(),
+        baseline: Baseline::Parent,
+    };
+    let mut seen = Vec::new();
+    history::walk(
+        &git,
+        None,
+        &commits,
+        &options,
+        &ParseCache::default(),
+        &mut |_| {},
+        &mut |step| {
+            let against = step.against.and_then(subject_of);
+            seen.push((step.commit.subject.clone(), step.diff.is_some(), against));
+            std::ops::ControlFlow::Continue(())
+        },
+    )
+    .expect("walk");
+    let edit_30 = Some("edit 30".to_owned());
+    assert_eq!(
+        seen[31..],
+        [
+            (
+                "broken (the last commit of the first chunk)".into(),
+                false,
+                None
+            ),
+            (
+                "a break while broken (the first of the second)".into(),
+                false,
+                edit_30.clone()
+            ),
+            ("fixed".into(), true, edit_30),
+            ("edit after the fix".into(), true, None),
+        ]
+    );
+}

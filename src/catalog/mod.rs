@@ -138,6 +138,9 @@ impl crate::schema::Files for FileSet {
     fn read(&self, path: &str) -> Option<Arc<[u8]>> {
         self.get(path).map(Blob::data)
     }
+    fn contains(&self, path: &str) -> bool {
+        self.get(path).is_some()
+    }
 }
 
 /// A catalog as it was before some changes, read through the catalog after them and the
@@ -148,12 +151,36 @@ pub struct Before<'a> {
     pub changes: &'a BTreeMap<String, Option<Blob>>,
 }
 
+impl Before<'_> {
+    pub fn get(&self, path: &str) -> Option<&Blob> {
+        match self.changes.get(path) {
+            Some(before) => before.as_ref(),
+            None => self.after.get(path),
+        }
+    }
+
+    /// The catalog itself, for a build.
+    pub fn to_file_set(&self, special: &BTreeMap<String, SpecialEntry>) -> FileSet {
+        let mut files = self.after.files.clone();
+        for (path, blob) in self.changes {
+            match blob {
+                Some(blob) => files.insert(path.clone(), blob.clone()),
+                None => files.remove(path),
+            };
+        }
+        FileSet {
+            files,
+            special: special.clone(),
+        }
+    }
+}
+
 impl crate::schema::Files for Before<'_> {
     fn read(&self, path: &str) -> Option<Arc<[u8]>> {
-        match self.changes.get(path) {
-            Some(before) => before.as_ref().map(Blob::data),
-            None => self.after.get(path).map(Blob::data),
-        }
+        self.get(path).map(Blob::data)
+    }
+    fn contains(&self, path: &str) -> bool {
+        self.get(path).is_some()
     }
 }
 
