@@ -374,16 +374,16 @@ fn remove(map: &mut HashMap<String, BTreeSet<String>>, id: &str, path: &str) {
 /// The files of one side, as far as cutting a reach needs them.
 trait Files {
     fn blob(&self, path: &str) -> Option<&Blob>;
-    /// The paths below `prefix` (which ends in `/`), in order.
-    fn paths_under(&self, prefix: &str) -> Vec<&str>;
+    /// The first path at or after `from`, in order.
+    fn first_from(&self, from: &str) -> Option<&str>;
 }
 
 impl Files for FileSet {
     fn blob(&self, path: &str) -> Option<&Blob> {
         self.get(path)
     }
-    fn paths_under(&self, prefix: &str) -> Vec<&str> {
-        under(&self.files, prefix).collect()
+    fn first_from(&self, from: &str) -> Option<&str> {
+        from_on(&self.files, from).next()
     }
 }
 
@@ -400,20 +400,21 @@ impl Files for Before<'_> {
             None => self.after.get(path),
         }
     }
-    fn paths_under(&self, prefix: &str) -> Vec<&str> {
-        let unchanged = under(&self.after.files, prefix).filter(|p| !self.changes.contains_key(*p));
-        let changed = under(self.changes, prefix).filter(|p| self.changes[*p].is_some());
-        let mut paths: Vec<&str> = unchanged.chain(changed).collect();
-        paths.sort_unstable();
-        paths
+    fn first_from(&self, from: &str) -> Option<&str> {
+        let unchanged = from_on(&self.after.files, from).find(|p| !self.changes.contains_key(*p));
+        let changed = from_on(self.changes, from).find(|p| self.changes[*p].is_some());
+        match (unchanged, changed) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 }
 
-fn under<'a, V>(map: &'a BTreeMap<String, V>, prefix: &str) -> impl Iterator<Item = &'a str> {
-    let prefix = prefix.to_owned();
-    map.range(prefix.clone()..)
+/// The paths of `map` from `from` on, in order.
+fn from_on<'a, V>(map: &'a BTreeMap<String, V>, from: &str) -> impl Iterator<Item = &'a str> {
+    use std::ops::Bound;
+    map.range::<str, _>((Bound::Included(from), Bound::Unbounded))
         .map(|(path, _)| path.as_str())
-        .take_while(move |path| path.starts_with(&prefix))
 }
 
 /// The resource files in the folders above `path`, on either side.
@@ -463,19 +464,20 @@ fn cut(files: &impl Files, reach: &BTreeSet<String>) -> FileSet {
         } else {
             format!("{dir}/")
         };
-        // Paths come in order, so a nested resource folder is skipped whole once found.
-        let mut nested: Option<String> = None;
-        for path in files.paths_under(&prefix) {
-            if nested
-                .as_ref()
-                .is_some_and(|n| path.starts_with(n.as_str()))
-            {
-                continue;
-            }
-            match nested_resource_folder(&path[prefix.len()..], &prefix, files) {
-                Some(folder) => nested = Some(format!("{folder}/")),
-                None => take(path),
-            }
+        // Paths come in order, so a nested resource folder is stepped over whole: the first
+        // path after it is the first at or after its name followed by '0' ('/' + 1).
+        let mut from = prefix.clone();
+        while let Some(path) = files
+            .first_from(&from)
+            .filter(|path| path.starts_with(&prefix))
+        {
+            from = match nested_resource_folder(&path[prefix.len()..], &prefix, files) {
+                Some(folder) => format!("{folder}0"),
+                None => {
+                    take(path);
+                    format!("{path}\0")
+                }
+            };
         }
     }
     out
