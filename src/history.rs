@@ -235,11 +235,11 @@ impl Walker<'_> {
     }
 
     /// Each changed commit against its first parent, in chunks: the commits of a chunk are read
-    /// and their reaches found in order (the scope moves along), then judged in parallel, then
-    /// handed to the caller in order. A commit whose change has a [`Reach`] is diffed on that
-    /// part of both catalogs only, so its cost follows the change, not the catalog; other
-    /// commits are built whole. After an invalid catalog, the commits up to the next valid one
-    /// are built whole again, against the last valid catalog.
+    /// and their reaches found in order (the scope moves along), then judged in parallel while
+    /// the next chunk is read, then handed to the caller in order. A commit whose change has a
+    /// [`Reach`] is diffed on that part of both catalogs only, so its cost follows the change,
+    /// not the catalog; other commits are built whole. After an invalid catalog, the commits up
+    /// to the next valid one are built whole again, against the last valid catalog.
     ///
     /// [`Reach`]: crate::catalog::scope::Reach
     fn against_parents(
@@ -250,87 +250,134 @@ impl Walker<'_> {
         on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
     ) -> git::Result<ControlFlow<()>> {
         let mut scope = Scope::new(&self.files, self.parse_cache);
-        let mut diagnostics = self.build(&self.files, start).diagnostics;
-        // The last valid commit, its Index and files, while the commits after it are invalid.
-        let mut last_valid: Option<(Option<CommitId>, Index, FileSet)> = None;
-        for chunk in changed.chunks(CHUNK) {
-            let mut jobs = Vec::with_capacity(chunk.len());
-            for &(position, tree) in chunk {
-                let special_before = self.files.special.clone();
-                let changes = self.advance(tree)?;
-                let reach = pipeline::reach(&mut scope, &self.files, &changes, self.parse_cache);
-                jobs.push(Job {
-                    position,
-                    reach,
-                    special: [special_before, self.files.special.clone()],
-                    changes,
-                    later: Default::default(),
-                });
-            }
-            Job::overlay(&mut jobs);
+        let mut state = Valid {
+            start,
+            diagnostics: self.build(&self.files, start).diagnostics,
+            last: None,
+        };
+        let verdict_cache = std::mem::take(&mut self.verdict_cache);
+        let (commits, options, parse_cache) = (self.commits, self.options, self.parse_cache);
+        let judge = |mut jobs: Vec<Job>, files: FileSet| {
             let judge = Judge {
-                commits: self.commits,
-                options: self.options,
-                parse_cache: self.parse_cache,
-                verdict_cache: &self.verdict_cache,
+                commits,
+                options,
+                parse_cache,
+                verdict_cache: &verdict_cache,
                 start,
-                files: &self.files,
+                files: &files,
             };
             let judged: Vec<Judged> = jobs.par_iter_mut().map(|job| judge.judge(job)).collect();
-            let commit = |position: usize| Some(self.commits[position].id);
-            for (job, judged) in jobs.iter().zip(judged) {
-                let position = job.position;
-                let parent = self.commits[position].first_parent();
-                let step = if let Some((valid, index, valid_files)) = last_valid.take() {
-                    // Diffed whole against the last valid catalog (its schemas' imports read in
-                    // its own files), never against the invalid one.
-                    let files = job.side(&self.files, 1);
-                    let built = self.build(&files, commit(position));
-                    let diff = diff::diff_with_files(
-                        (&index, &valid_files),
-                        (&built.index, &files),
-                        &self.options.diff,
-                        &self.verdict_cache,
-                    );
-                    let diff = self.labelled(diff, valid, position);
-                    let locations =
-                        Locations::of(&diff, (&index, &valid_files), (&built.index, &files));
-                    diagnostics = built.diagnostics;
-                    if has_errors(&diagnostics) {
-                        last_valid = Some((valid, index, valid_files));
-                    }
-                    let against = valid.filter(|v| Some(*v) != parent);
-                    (diff, against, locations)
-                } else {
-                    match &judged.found {
-                        Found::Whole(found) => diagnostics = found.clone(),
-                        Found::Cut { reach, found } => {
-                            self.outcome.cut += 1;
-                            pipeline::carry(reach, &mut diagnostics, found);
+            (jobs, judged, files)
+        };
+        std::thread::scope(|threads| {
+            let mut judging: Option<std::thread::ScopedJoinHandle<'_, Chunk>> = None;
+            let mut chunks = changed.chunks(CHUNK);
+            loop {
+                let next = chunks
+                    .next()
+                    .map(|chunk| self.read_chunk(chunk, &mut scope))
+                    .transpose()?;
+                if let Some(handle) = judging.take() {
+                    let (jobs, judged, files) = handle
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                    for (job, judged) in jobs.iter().zip(judged) {
+                        let step = self.hand_over(job, judged, &files, &mut state, &verdict_cache);
+                        let diagnostics = state.diagnostics.clone();
+                        if self
+                            .emit(job.position, step, diagnostics, progress, on_step)?
+                            .is_break()
+                        {
+                            return Ok(ControlFlow::Break(()));
                         }
                     }
-                    if has_errors(&diagnostics) {
-                        // The next commits are diffed against the parent's catalog until one is
-                        // valid.
-                        let files = job.side(&self.files, 0);
-                        let index = match judged.before {
-                            Some(index) => index,
-                            None => self.build(&files, start).index,
-                        };
-                        last_valid = Some((parent.or(start), index, files));
-                    }
-                    let diff = self.labelled(judged.diff, parent, position);
-                    (diff, None, judged.locations)
-                };
-                if self
-                    .emit(position, step, diagnostics.clone(), progress, on_step)?
-                    .is_break()
-                {
-                    return Ok(ControlFlow::Break(()));
                 }
+                let Some((jobs, files)) = next else {
+                    return Ok(ControlFlow::Continue(()));
+                };
+                judging = Some(threads.spawn(move || judge(jobs, files)));
+            }
+        })
+    }
+
+    /// Reads the commits of `chunk` in order, moving `scope` along, and returns them with the
+    /// catalog of the last one (each job sees its own catalog through it).
+    fn read_chunk(
+        &mut self,
+        chunk: &[(usize, Option<gix::ObjectId>)],
+        scope: &mut Scope,
+    ) -> git::Result<(Vec<Job>, FileSet)> {
+        let mut jobs = Vec::with_capacity(chunk.len());
+        for &(position, tree) in chunk {
+            let special_before = self.files.special.clone();
+            let changes = self.advance(tree)?;
+            let reach = pipeline::reach(scope, &self.files, &changes, self.parse_cache);
+            jobs.push(Job {
+                position,
+                reach,
+                special: [special_before, self.files.special.clone()],
+                changes,
+                later: Default::default(),
+            });
+        }
+        Job::overlay(&mut jobs);
+        Ok((jobs, self.files.clone()))
+    }
+
+    /// The diff, baseline and locations of a judged commit, now that the walk knows whether its
+    /// parent was valid; brings `state` to this commit. `files` is the catalog of the last
+    /// commit of its chunk.
+    fn hand_over(
+        &mut self,
+        job: &Job,
+        judged: Judged,
+        files: &FileSet,
+        state: &mut Valid,
+        verdict_cache: &VerdictCache,
+    ) -> (ArchitectureDiff, Option<CommitId>, Locations) {
+        let position = job.position;
+        let parent = self.commits[position].first_parent();
+        if let Some((valid, index, valid_files)) = state.last.take() {
+            // Diffed whole against the last valid catalog (its schemas' imports read in its own
+            // files), never against the invalid one.
+            let files = job.side(files, 1);
+            let built = self.build(&files, Some(self.commits[position].id));
+            let diff = diff::diff_with_files(
+                (&index, &valid_files),
+                (&built.index, &files),
+                &self.options.diff,
+                verdict_cache,
+            );
+            let diff = self.labelled(diff, valid, position);
+            let locations = Locations::of(&diff, (&index, &valid_files), (&built.index, &files));
+            state.diagnostics = built.diagnostics;
+            if has_errors(&state.diagnostics) {
+                state.last = Some((valid, index, valid_files));
+            }
+            let against = valid.filter(|v| Some(*v) != parent);
+            return (diff, against, locations);
+        }
+        match &judged.found {
+            Found::Whole(found) => state.diagnostics = found.clone(),
+            Found::Cut { reach, found } => {
+                self.outcome.cut += 1;
+                pipeline::carry(reach, &mut state.diagnostics, found);
             }
         }
-        Ok(ControlFlow::Continue(()))
+        if has_errors(&state.diagnostics) {
+            // The next commits are diffed against the parent's catalog until one is valid.
+            let files = job.side(files, 0);
+            let index = match judged.before {
+                Some(index) => index,
+                None => self.build(&files, state.start).index,
+            };
+            state.last = Some((parent.or(state.start), index, files));
+        }
+        (
+            self.labelled(judged.diff, parent, position),
+            None,
+            judged.locations,
+        )
     }
 
     /// The baseline may carry an older commit's label (same catalog tree, or the walk's start);
@@ -403,6 +450,19 @@ impl Walker<'_> {
         }
         Ok(ControlFlow::Continue(()))
     }
+}
+
+/// A chunk of judged commits, with the catalog of its last commit.
+type Chunk = (Vec<Job>, Vec<Judged>, FileSet);
+
+/// What a walk against parents knows of validity as it hands commits over.
+struct Valid {
+    /// The commit the walk started from.
+    start: Option<CommitId>,
+    /// The catalog problems of the last commit handed over.
+    diagnostics: Vec<Diagnostic>,
+    /// The last valid commit, its Index and files, while the commits after it are invalid.
+    last: Option<(Option<CommitId>, Index, FileSet)>,
 }
 
 /// One changed commit of a walk against parents, as read in order.
