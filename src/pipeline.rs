@@ -3,15 +3,14 @@
 //! this and picks a renderer; `log` walks a history with the same pieces ([`cut_on`],
 //! [`build_options`]) in `history`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::catalog::build::{self, Built, ParseCache};
 use crate::catalog::scope::{Reach, Scope};
-use crate::catalog::{Blob, Diagnostic, FileSet, Index};
+use crate::catalog::{Before, Blob, Diagnostic, FileSet, Index};
 use crate::diff::{self, ArchitectureDiff, SideDiagnostic, VerdictCache};
 use crate::git::{self, Repo};
 use crate::report::Locations;
-use crate::schema::Files;
 
 /// What to compare: the command line's choices, validated.
 #[derive(Clone, Debug)]
@@ -266,15 +265,16 @@ pub(crate) fn reach(
 /// every reach: every diff lists that file.) `sides` are the whole catalogs, before and after.
 pub(crate) fn cut_on(
     reach: Reach,
-    sides: [&dyn Files; 2],
+    sides: [&Before<'_>; 2],
     build: &dyn Fn(&FileSet, bool) -> Built,
 ) -> Option<Cut> {
-    let (before_cut, after_cut) = (build(&reach.before, false), build(&reach.after, true));
-    let complete = |built: &Built, side: &dyn Files| {
+    let [before, after] = sides.map(|side| reach.cut(side));
+    let (before_cut, after_cut) = (build(&before, false), build(&after, true));
+    let complete = |built: &Built, side: &Before<'_>| {
         built
             .unresolved_files
             .iter()
-            .all(|path| !side.contains(path))
+            .all(|path| side.get(path).is_none())
     };
     (complete(&before_cut, sides[0]) && complete(&after_cut, sides[1])).then_some(Cut {
         reach,
@@ -350,7 +350,12 @@ pub fn diff_files(
     let (whole_after, cut) = rayon::join(
         || build(after, &labels.1),
         || {
-            cut_on(reach, [before, after], &|files, is_after| {
+            let unchanged = BTreeMap::new();
+            let sides = [before, after].map(|after| Before {
+                after,
+                changes: &unchanged,
+            });
+            cut_on(reach, [&sides[0], &sides[1]], &|files, is_after| {
                 build(files, if is_after { &labels.1 } else { &labels.0 })
             })
         },

@@ -138,9 +138,6 @@ impl crate::schema::Files for FileSet {
     fn read(&self, path: &str) -> Option<Arc<[u8]>> {
         self.get(path).map(Blob::data)
     }
-    fn contains(&self, path: &str) -> bool {
-        self.get(path).is_some()
-    }
 }
 
 /// A catalog as it was before some changes, read through the catalog after them and the
@@ -178,9 +175,6 @@ impl Before<'_> {
 impl crate::schema::Files for Before<'_> {
     fn read(&self, path: &str) -> Option<Arc<[u8]>> {
         self.get(path).map(Blob::data)
-    }
-    fn contains(&self, path: &str) -> bool {
-        self.get(path).is_some()
     }
 }
 

@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde_json::Value;
 
 use super::build::{FILE_KEYS, ParseCache, Parsed, is_resource_file};
-use super::{Blob, FileSet};
+use super::{Before, Blob, FileSet};
 
 /// What one resource file says about the graph: its id, the ids it points at, and whether
 /// it names schema or specification files (which may lie in folders below its own).
@@ -122,14 +122,20 @@ pub struct Scope {
     missing: BTreeSet<String>,
 }
 
-/// The two sides of a change, cut down to its reach.
+/// The part of the catalog a change can reach.
 #[derive(Debug)]
 pub struct Reach {
-    pub before: FileSet,
-    pub after: FileSet,
     /// The resource files inside the reach; their diagnostics are the ones the cut-down
     /// builds report faithfully.
     pub resource_files: BTreeSet<String>,
+}
+
+impl Reach {
+    /// One side of the change (before or after it) cut down to the reach: the resource files
+    /// with the files of their own folders, and the ignore file.
+    pub fn cut(&self, side: &Before<'_>) -> FileSet {
+        cut(side, &self.resource_files)
+    }
 }
 
 /// Paths whose change can affect resources anywhere in the catalog.
@@ -183,7 +189,8 @@ impl Scope {
             .collect()
     }
 
-    fn set(&mut self, path: &str, blob: Option<&Blob>, cache: &ParseCache) {
+    /// Replaces what the scope knows of resource file `path` with `facts` (`None`: it is gone).
+    fn set(&mut self, path: &str, facts: Option<Facts>) {
         self.outside_readers.remove(path);
         self.unplaceable.remove(path);
         if let Some(old) = self.facts.remove(path) {
@@ -197,8 +204,8 @@ impl Scope {
                 remove(&mut self.schema_readers, &file, path);
             }
         }
-        if let Some(blob) = blob {
-            self.insert(path, Facts::of(&cache.front_matter(path, blob)));
+        if let Some(facts) = facts {
+            self.insert(path, facts);
         }
     }
 
@@ -307,8 +314,15 @@ impl Scope {
             }
         };
         note(self, &changed, true);
-        for path in &changed {
-            self.set(path, after.get(path), cache);
+        // Parsing front matter is the cost (a first commit adds every file): in parallel.
+        let paths: Vec<&String> = changed.iter().collect();
+        let facts: Vec<Option<Facts>> = paths
+            .par_iter()
+            .with_min_len(64)
+            .map(|path| Some(Facts::of(&cache.front_matter(path, after.get(path)?))))
+            .collect();
+        for (path, facts) in paths.into_iter().zip(facts) {
+            self.set(path, facts);
         }
         // Kept up to date even when this change is built whole: the next step starts from it.
         let missing_readers = self.update_missing(after, changes, &changed);
@@ -349,8 +363,6 @@ impl Scope {
             return None;
         }
         Some(Reach {
-            before: cut(&before, &reach),
-            after: cut(after, &reach),
             resource_files: reach,
         })
     }
@@ -387,18 +399,9 @@ impl Files for FileSet {
     }
 }
 
-/// The catalog before a change, seen through the catalog after it and the change.
-struct Before<'a> {
-    after: &'a FileSet,
-    changes: &'a BTreeMap<String, Option<Blob>>,
-}
-
 impl Files for Before<'_> {
     fn blob(&self, path: &str) -> Option<&Blob> {
-        match self.changes.get(path) {
-            Some(before) => before.as_ref(),
-            None => self.after.get(path),
-        }
+        self.get(path)
     }
     fn first_from(&self, from: &str) -> Option<&str> {
         let unchanged = from_on(&self.after.files, from).find(|p| !self.changes.contains_key(*p));

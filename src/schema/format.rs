@@ -27,10 +27,6 @@ pub enum Format {
 pub trait Files: Sync {
     /// The bytes of the file at `path`, if the revision has one.
     fn read(&self, path: &str) -> Option<Arc<[u8]>>;
-    /// Whether the revision has a file at `path` (without reading it, where that is cheaper).
-    fn contains(&self, path: &str) -> bool {
-        self.read(path).is_some()
-    }
 }
 
 /// One schema file to compare: its path (relative to the catalog, for messages and for
