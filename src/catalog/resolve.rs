@@ -54,7 +54,7 @@ impl<'a> Entity<'a> {
         }
     }
 
-    pub fn id(&self) -> &str {
+    pub fn id(&self) -> &'a str {
         self.resource.id()
     }
 
@@ -173,44 +173,48 @@ impl EdgeStatus {
 
 /// One pointer, resolved (§10.6).
 #[derive(Clone, Debug, PartialEq)]
+/// Borrowed from the indexes: a walk resolves every commit's cut.
 pub struct Edge<'a> {
-    pub from: String,
+    pub from: &'a str,
     /// The holding entity's version, `null` when it has none.
-    pub from_version: Value,
+    pub from_version: &'a Value,
     pub from_resolved_from: ResolvedFrom<'a>,
-    pub to: String,
+    pub to: &'a str,
     pub direction: &'static str,
     pub via: Option<&'static str>,
     /// The pointer's `label`, when the pointer has that key.
-    pub label: Option<Value>,
+    pub label: Option<&'a Value>,
     /// The pointer's `version`, `null` when absent.
-    pub pointer: Value,
+    pub pointer: &'a Value,
     /// The target's version; `null` when it has none or nothing was resolved.
-    pub resolved: Value,
+    pub resolved: &'a Value,
     /// Only for resolved edges.
     pub resolved_from: Option<ResolvedFrom<'a>>,
     pub status: EdgeStatus,
     /// The holding entity's `type` (not in the SDK's output; the diff needs typed ends).
-    pub from_type: String,
+    pub from_type: &'a str,
     /// The target's `type` when resolved.
-    pub to_type: Option<String>,
+    pub to_type: Option<&'a str>,
 }
+
+/// What an absent version reads as.
+static NULL: Value = Value::Null;
 
 impl Edge<'_> {
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
-        map.insert("from".into(), Value::from(self.from.clone()));
+        map.insert("from".into(), Value::from(self.from));
         map.insert("fromVersion".into(), self.from_version.clone());
         map.insert(
             "fromResolvedFrom".into(),
             self.from_resolved_from.to_value(),
         );
-        map.insert("to".into(), Value::from(self.to.clone()));
+        map.insert("to".into(), Value::from(self.to));
         map.insert("direction".into(), Value::from(self.direction));
         if let Some(via) = self.via {
             map.insert("via".into(), Value::from(via));
         }
-        if let Some(label) = &self.label {
+        if let Some(label) = self.label {
             map.insert("label".into(), label.clone());
         }
         map.insert("pointer".into(), self.pointer.clone());
@@ -457,18 +461,18 @@ pub fn resolve(indexes: &[Index]) -> Resolved<'_> {
                 };
                 let version = pointer_map.get("version");
                 let base = Edge {
-                    from: entity.id().to_owned(),
-                    from_version: entity.version().cloned().unwrap_or(Value::Null),
+                    from: entity.id(),
+                    from_version: entity.version().unwrap_or(&NULL),
                     from_resolved_from: entity.resolved_from,
-                    to: pointer_id.to_owned(),
+                    to: pointer_id,
                     direction,
                     via,
-                    label: pointer_map.get("label").cloned(),
-                    pointer: version.cloned().unwrap_or(Value::Null),
-                    resolved: Value::Null,
+                    label: pointer_map.get("label"),
+                    pointer: version.unwrap_or(&NULL),
+                    resolved: &NULL,
                     resolved_from: None,
                     status: EdgeStatus::Unresolved,
-                    from_type: entity.resource.kind().to_owned(),
+                    from_type: entity.resource.kind(),
                     to_type: None,
                 };
                 let candidates = by_id.get(pointer_id).map(Vec::as_slice);
@@ -496,11 +500,11 @@ pub fn resolve(indexes: &[Index]) -> Resolved<'_> {
                             );
                         }
                         edges.push(Edge {
-                            to: target.id().to_owned(),
-                            resolved: target.version().cloned().unwrap_or(Value::Null),
+                            to: target.id(),
+                            resolved: target.version().unwrap_or(&NULL),
                             resolved_from: Some(target.resolved_from),
                             status: EdgeStatus::Resolved,
-                            to_type: Some(target.resource.kind().to_owned()),
+                            to_type: Some(target.resource.kind()),
                             ..base
                         });
                     }
@@ -648,7 +652,7 @@ impl Conflicts {
 
 /// The pointer objects of one field of `entity`; entries of the wrong shape become problems.
 fn pointers<'a>(
-    entity: &'a Entity<'a>,
+    entity: &Entity<'a>,
     reach: Reach,
     problems: &mut Vec<ResolveProblem>,
 ) -> Vec<&'a Map<String, Value>> {

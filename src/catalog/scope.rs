@@ -474,7 +474,7 @@ fn cut(files: &impl Files, reach: &BTreeSet<String>) -> FileSet {
             .first_from(&from)
             .filter(|path| path.starts_with(&prefix))
         {
-            from = match nested_resource_folder(&path[prefix.len()..], &prefix, files) {
+            from = match nested_resource_folder(path, prefix.len(), files) {
                 Some(folder) => format!("{folder}0"),
                 None => {
                     take(path);
@@ -486,17 +486,23 @@ fn cut(files: &impl Files, reach: &BTreeSet<String>) -> FileSet {
     out
 }
 
-/// The sub-folder holding a resource file that `rest` (a path below `prefix`) lies in, if any.
-fn nested_resource_folder(rest: &str, prefix: &str, files: &impl Files) -> Option<String> {
-    let mut end = 0;
-    while let Some(slash) = rest[end..].find('/') {
+/// The sub-folder below `prefix` (the first `below` bytes of `path`) that holds a resource
+/// file and that `path` lies in, if any. Probes through one buffer: a cut asks this of every
+/// path it meets.
+fn nested_resource_folder<'p>(path: &'p str, below: usize, files: &impl Files) -> Option<&'p str> {
+    let mut probe = String::with_capacity(path.len() + "/index.mdx".len());
+    let mut end = below;
+    while let Some(slash) = path[end..].find('/') {
         end += slash;
-        let dir = format!("{prefix}{}", &rest[..end]);
-        if ["index.md", "index.mdx"]
-            .iter()
-            .any(|name| files.blob(&folder_path(&dir, name)).is_some())
-        {
-            return Some(dir);
+        let dir = &path[..end];
+        probe.clear();
+        probe.push_str(dir);
+        for name in ["/index.md", "/index.mdx"] {
+            probe.truncate(dir.len());
+            probe.push_str(name);
+            if files.blob(&probe).is_some() {
+                return Some(dir);
+            }
         }
         end += 1;
     }

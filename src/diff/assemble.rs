@@ -150,7 +150,7 @@ pub fn diff_with_files(
 pub struct Prepared<'a> {
     pub(super) index: &'a Index,
     side: Side<'a>,
-    pub(super) graph: Graph,
+    pub(super) graph: Graph<'a>,
     /// The side's catalog files, where schema imports and specifications are read (none: only
     /// built-in imports resolve, and a changed specification gets no verdict).
     pub(super) files: Option<&'a dyn Files>,

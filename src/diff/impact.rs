@@ -30,101 +30,92 @@ use crate::catalog::{Index, Resource};
 
 /// One resolved pointer as the diff needs it.
 #[derive(Clone, Debug)]
-pub(super) struct GraphEdge {
-    direction: String,
-    via: Option<String>,
-    from: String,
-    from_version: Option<String>,
-    to: String,
+pub(super) struct GraphEdge<'a> {
+    direction: &'static str,
+    via: Option<&'static str>,
+    from: &'a str,
+    from_version: Option<&'a str>,
+    to: &'a str,
     /// The target's version when the pointer resolved to a versioned target.
-    resolved: Option<String>,
+    resolved: Option<&'a str>,
     is_resolved: bool,
 }
 
-type Identity = (String, Option<String>, String, String);
+/// Direction, via, from id and to id.
+type Identity<'a> = (&'a str, Option<&'a str>, &'a str, &'a str);
 
-impl GraphEdge {
-    fn identity(&self) -> Identity {
-        (
-            self.direction.clone(),
-            self.via.clone(),
-            self.from.clone(),
-            self.to.clone(),
-        )
+impl<'a> GraphEdge<'a> {
+    fn identity(&self) -> Identity<'a> {
+        (self.direction, self.via, self.from, self.to)
     }
 }
 
 /// A resource of the side's graph, as parties and edge ends show it.
 #[derive(Clone, Debug)]
-struct EntityInfo {
-    kind: String,
-    id: String,
-    version: Option<String>,
-    owners: Option<Vec<String>>,
+struct EntityInfo<'a> {
+    kind: &'a str,
+    id: &'a str,
+    version: Option<&'a str>,
+    resource: &'a Resource,
 }
 
-impl EntityInfo {
+impl EntityInfo<'_> {
     fn party(&self) -> Party {
         Party {
-            kind: self.kind.clone(),
-            id: self.id.clone(),
-            version: self.version.clone(),
-            owners: self.owners.clone(),
+            kind: self.kind.to_owned(),
+            id: self.id.to_owned(),
+            version: self.version.map(str::to_owned),
+            owners: owner_ids(self.resource),
         }
     }
 }
 
-pub(super) struct Graph {
-    edges: Vec<GraphEdge>,
-    entities: Vec<EntityInfo>,
-    first_by_id: HashMap<String, usize>,
+/// One side's resolved graph, borrowed from its Index.
+pub(super) struct Graph<'a> {
+    edges: Vec<GraphEdge<'a>>,
+    entities: Vec<EntityInfo<'a>>,
+    first_by_id: HashMap<&'a str, usize>,
     /// Keyed by id and version (`""` for none); the last entity wins.
-    by_id_version: HashMap<(String, String), usize>,
+    by_id_version: HashMap<(&'a str, &'a str), usize>,
     /// Edge positions by target id, in graph order.
-    by_target: HashMap<String, Vec<usize>>,
+    by_target: HashMap<&'a str, Vec<usize>>,
 }
 
-impl Graph {
-    pub fn new(index: &Index) -> Self {
+impl<'a> Graph<'a> {
+    pub fn new(index: &'a Index) -> Self {
         let resolved = resolve::resolve(std::slice::from_ref(index));
         let entities: Vec<EntityInfo> = resolved
             .entities
             .iter()
             .map(|entity| EntityInfo {
-                kind: entity.resource.kind().to_owned(),
-                id: entity.resource.id().to_owned(),
-                version: entity.resource.version().map(str::to_owned),
-                owners: owner_ids(entity.resource),
+                kind: entity.resource.kind(),
+                id: entity.resource.id(),
+                version: entity.resource.version(),
+                resource: entity.resource,
             })
             .collect();
         let mut first_by_id = HashMap::new();
         let mut by_id_version = HashMap::new();
         for (i, entity) in entities.iter().enumerate() {
-            first_by_id.entry(entity.id.clone()).or_insert(i);
-            by_id_version.insert(
-                (
-                    entity.id.clone(),
-                    entity.version.clone().unwrap_or_default(),
-                ),
-                i,
-            );
+            first_by_id.entry(entity.id).or_insert(i);
+            by_id_version.insert((entity.id, entity.version.unwrap_or_default()), i);
         }
         let edges: Vec<GraphEdge> = resolved
             .edges
             .iter()
             .map(|edge| GraphEdge {
-                direction: edge.direction.to_owned(),
-                via: edge.via.map(str::to_owned),
-                from: edge.from.clone(),
-                from_version: edge.from_version.as_str().map(str::to_owned),
-                to: edge.to.clone(),
-                resolved: edge.resolved.as_str().map(str::to_owned),
+                direction: edge.direction,
+                via: edge.via,
+                from: edge.from,
+                from_version: edge.from_version.as_str(),
+                to: edge.to,
+                resolved: edge.resolved.as_str(),
                 is_resolved: edge.status == EdgeStatus::Resolved,
             })
             .collect();
-        let mut by_target: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_target: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, edge) in edges.iter().enumerate() {
-            by_target.entry(edge.to.clone()).or_default().push(i);
+            by_target.entry(edge.to).or_default().push(i);
         }
         Graph {
             edges,
@@ -136,17 +127,17 @@ impl Graph {
     }
 
     /// The entity an end names: by id and version, or the first with the id when it has none.
-    fn find(&self, id: &str, version: Option<&str>) -> Option<&EntityInfo> {
+    fn find(&self, id: &str, version: Option<&str>) -> Option<&EntityInfo<'a>> {
         let at = match version {
             None => self.first_by_id.get(id),
-            Some(version) => self.by_id_version.get(&(id.to_owned(), version.to_owned())),
+            Some(version) => self.by_id_version.get(&(id, version)),
         };
         at.map(|&i| &self.entities[i])
     }
 
     fn end(&self, id: &str, version: Option<&str>) -> End {
         End {
-            kind: self.find(id, version).map(|entity| entity.kind.clone()),
+            kind: self.find(id, version).map(|entity| entity.kind.to_owned()),
             id: id.to_owned(),
             version: version.map(str::to_owned),
         }
@@ -154,22 +145,22 @@ impl Graph {
 
     fn public(&self, edge: &GraphEdge) -> Edge {
         Edge {
-            direction: edge.direction.clone(),
-            from: self.end(&edge.from, edge.from_version.as_deref()),
-            to: self.end(&edge.to, edge.resolved.as_deref()),
-            via: edge.via.clone(),
+            direction: edge.direction.to_owned(),
+            from: self.end(edge.from, edge.from_version),
+            to: self.end(edge.to, edge.resolved),
+            via: edge.via.map(str::to_owned),
         }
     }
 
     /// One edge per identity, in first-seen order; a resolved one replaces an unresolved one.
-    fn by_identity(&self) -> (Vec<Identity>, HashMap<Identity, &GraphEdge>) {
+    fn by_identity(&self) -> (Vec<Identity<'a>>, HashMap<Identity<'a>, &GraphEdge<'a>>) {
         let mut order = Vec::new();
         let mut map: HashMap<Identity, &GraphEdge> = HashMap::new();
         for edge in &self.edges {
             let key = edge.identity();
             match map.get(&key) {
                 None => {
-                    order.push(key.clone());
+                    order.push(key);
                     map.insert(key, edge);
                 }
                 Some(existing) if !existing.is_resolved && edge.is_resolved => {
@@ -196,18 +187,16 @@ impl Graph {
                 edge.direction == direction
                     && edge.via.is_none()
                     && edge.to == id
-                    && (edge.resolved.is_none()
-                        || version.is_none()
-                        || edge.resolved.as_deref() == version)
+                    && (edge.resolved.is_none() || version.is_none() || edge.resolved == version)
             })
-            .filter_map(|edge| self.find(&edge.from, edge.from_version.as_deref()))
+            .filter_map(|edge| self.find(edge.from, edge.from_version))
             .map(EntityInfo::party)
             .collect();
         sort_parties(parties)
     }
 }
 
-impl Graph {
+impl Graph<'_> {
     /// The version a direct pointer of `from` (its id and version) to `id` resolved to, when
     /// one did (a specification's owner names the version of the message it speaks of).
     pub(super) fn resolved_from(
@@ -220,12 +209,9 @@ impl Graph {
             .iter()
             .map(|&i| &self.edges[i])
             .find(|e| {
-                e.via.is_none()
-                    && e.is_resolved
-                    && e.from == from.0
-                    && e.from_version.as_deref() == from.1
+                e.via.is_none() && e.is_resolved && e.from == from.0 && e.from_version == from.1
             })
-            .map(|e| e.resolved.clone())
+            .map(|e| e.resolved.map(str::to_owned))
     }
 }
 
