@@ -1,6 +1,6 @@
 //! The diff, start to end: a repository and two sides of it -> their catalogs -> the
 //! ArchitectureDiff and where its findings live ([`diff_revisions`]). The command line calls
-//! this and picks a renderer; `log` walks a history with the same pieces ([`cut_on`],
+//! this and picks a renderer; `log` walks a history with the same pieces (the [`Cut`] of a change,
 //! [`build_options`]) in `history`.
 
 use std::collections::{BTreeMap, BTreeSet};
