@@ -357,11 +357,11 @@ impl Walker<'_> {
             let against = valid.filter(|v| Some(*v) != parent);
             return (diff, against, locations);
         }
-        match &judged.found {
-            Found::Whole(found) => state.diagnostics = found.clone(),
+        match judged.found {
+            Found::Whole(found) => state.diagnostics = found,
             Found::Cut { reach, found } => {
                 self.outcome.cut += 1;
-                pipeline::carry(reach, &mut state.diagnostics, found);
+                pipeline::carry(&reach, &mut state.diagnostics, &found);
             }
         }
         if has_errors(&state.diagnostics) {
