@@ -171,9 +171,8 @@ impl EdgeStatus {
     }
 }
 
-/// One pointer, resolved (§10.6).
+/// One pointer, resolved (§10.6), borrowed from the indexes: a walk resolves every commit's cut.
 #[derive(Clone, Debug, PartialEq)]
-/// Borrowed from the indexes: a walk resolves every commit's cut.
 pub struct Edge<'a> {
     pub from: &'a str,
     /// The holding entity's version, `null` when it has none.

@@ -495,10 +495,9 @@ fn nested_resource_folder<'p>(path: &'p str, below: usize, files: &impl Files) -
     while let Some(slash) = path[end..].find('/') {
         end += slash;
         let dir = &path[..end];
-        probe.clear();
-        probe.push_str(dir);
         for name in ["/index.md", "/index.mdx"] {
-            probe.truncate(dir.len());
+            probe.clear();
+            probe.push_str(dir);
             probe.push_str(name);
             if files.blob(&probe).is_some() {
                 return Some(dir);
