@@ -308,19 +308,20 @@ impl Walker<'_> {
         scope: &mut Scope,
     ) -> git::Result<(Vec<Job>, FileSet)> {
         let mut jobs = Vec::with_capacity(chunk.len());
+        let mut changes = Vec::with_capacity(chunk.len());
         for &(position, tree) in chunk {
             let special_before = self.files.special.clone();
-            let changes = self.advance(tree)?;
-            let reach = pipeline::reach(scope, &self.files, &changes, self.parse_cache);
+            let changed = self.advance(tree)?;
+            let reach = pipeline::reach(scope, &self.files, &changed, self.parse_cache);
             jobs.push(Job {
                 position,
                 reach,
                 special: [special_before, self.files.special.clone()],
-                changes,
                 later: Default::default(),
             });
+            changes.push(changed.paths);
         }
-        Job::overlay(&mut jobs);
+        Job::overlay(&mut jobs, changes);
         Ok((jobs, self.files.clone()))
     }
 
@@ -468,7 +469,6 @@ struct Valid {
 /// One changed commit of a walk against parents, as read in order.
 struct Job {
     position: usize,
-    changes: git::Changes,
     /// `None`: the change reaches too far, or cannot be cut; both sides are built whole.
     reach: Option<Reach>,
     /// The symlinks and submodules of the parent's catalog and of this commit's.
@@ -480,14 +480,13 @@ struct Job {
 }
 
 impl Job {
-    /// Fills each job's `later`, from the chunk's last commit back.
-    fn overlay(jobs: &mut [Job]) {
+    /// Fills each job's `later` from what each commit changed (each path with its blob
+    /// before), from the chunk's last commit back.
+    fn overlay(jobs: &mut [Job], changes: Vec<BTreeMap<String, Option<Blob>>>) {
         let mut later = BTreeMap::new();
-        for job in jobs.iter_mut().rev() {
+        for (job, changed) in jobs.iter_mut().zip(changes).rev() {
             let after = later.clone();
-            for (path, blob) in &job.changes.paths {
-                later.insert(path.clone(), blob.clone());
-            }
+            later.extend(changed);
             job.later = [later.clone(), after];
         }
     }

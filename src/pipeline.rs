@@ -225,15 +225,8 @@ pub struct Cut {
     pub after: Built,
 }
 
-impl Cut {
-    /// Turns one side's whole-catalog `diagnostics` into the other side's, where `from` is
-    /// that other side's cut: only the resource files in the reach can differ.
-    pub fn carry(&self, diagnostics: &mut Vec<Diagnostic>, from: &Built) {
-        carry(&self.reach.resource_files, diagnostics, &from.diagnostics);
-    }
-}
-
-/// [`Cut::carry`] with the reach's resource files and the other side's cut diagnostics.
+/// Turns one side's whole-catalog `diagnostics` into the other side's, where `from` is that
+/// other side's cut on `reach` (its resource files): only those files can differ.
 pub(crate) fn carry(
     reach: &BTreeSet<String>,
     diagnostics: &mut Vec<Diagnostic>,
@@ -369,7 +362,11 @@ pub fn diff_files(
         return whole(build(before, &labels.0), whole_after);
     }
     let mut before_diagnostics = whole_after.diagnostics.clone();
-    cut.carry(&mut before_diagnostics, &cut.before);
+    carry(
+        &cut.reach.resource_files,
+        &mut before_diagnostics,
+        &cut.before.diagnostics,
+    );
     SideBySide {
         locations: Locations::of(
             &diff,
