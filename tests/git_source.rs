@@ -296,24 +296,15 @@ fn blobs_are_read_once_and_only_when_used() {
     assert_eq!(repo.cache().len(), 1);
     // A clone shares the cache.
     let clone = repo.clone();
-    for blob in clone
-        .read_commit(commit(&repo, &f2), "")
-        .unwrap()
-        .files
-        .values()
-    {
-        blob.data();
-    }
+    let read_all = |id| {
+        for blob in clone.read_commit(id, "").unwrap().files.values() {
+            blob.data();
+        }
+    };
+    read_all(commit(&repo, &f2));
     let after_f2 = repo.cache().len();
     assert!(after_f2 > 1);
-    for blob in clone
-        .read_commit(commit(&repo, &c1), "")
-        .unwrap()
-        .files
-        .values()
-    {
-        blob.data();
-    }
+    read_all(commit(&repo, &c1));
     assert!(repo.cache().len() >= after_f2);
     repo.check_reads().expect("every read succeeded");
 }
