@@ -258,6 +258,16 @@ fn the_walk_equals_whole_builds_on_tricky_changes() {
                 ),
             )],
         ),
+        // Assets reach only the Index's `assets`; an index file among them is a candidate
+        // file like any other (content paths are found by id).
+        ("logo", &[("public/logo.svg", Some("<svg/>"))]),
+        (
+            "page among the assets",
+            &[(
+                "public/guide/index.md",
+                Some("---\nid: Billing\nname: a guide\n---\n"),
+            )],
+        ),
         (
             "team renamed",
             &[(

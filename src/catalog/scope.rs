@@ -19,7 +19,8 @@
 //!
 //! Changes this reasoning does not cover make [`Scope::reach`] answer `None`, and the caller
 //! builds the whole catalog: symlinks and submodules, ignore rules, teams and users, the
-//! directory store, assets, and very wide changes. A resource whose schema lies outside its
+//! directory store, and very wide changes. Assets change only the Index's `assets`, which the
+//! diff does not read. A resource whose schema lies outside its
 //! folder is in the reach of every change, and its cut then misses that schema, which the
 //! caller detects and answers with whole builds too.
 
@@ -138,15 +139,11 @@ impl Reach {
     }
 }
 
-/// Paths whose change can affect resources anywhere in the catalog.
+/// Paths whose change can affect resources anywhere in the catalog. Assets (`components/`,
+/// `public/`) are not among them: they reach only the Index's `assets`, which no diff reads,
+/// and otherwise count as any file does (an `index.md` there is a candidate file).
 fn is_global(path: &str) -> bool {
-    const ROOTS: &[&str] = &[
-        "teams/",
-        "users/",
-        ".eventcatalog/",
-        "components/",
-        "public/",
-    ];
+    const ROOTS: &[&str] = &["teams/", "users/", ".eventcatalog/"];
     path == ".eventcatalogignore" || ROOTS.iter().any(|root| path.starts_with(root))
 }
 
