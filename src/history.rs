@@ -28,6 +28,10 @@ use crate::report::Locations;
 /// indexes held at once stay small.
 const CHUNK: usize = 32;
 
+/// Commits of a chunk built whole together: their catalogs (one more than them) are held at
+/// once.
+const WHOLE_WINDOW: usize = 4;
+
 /// What a walk compares each changed commit with.
 pub enum Baseline {
     /// Each commit's first parent (the previous commit of the walk).
@@ -266,7 +270,7 @@ impl Walker<'_> {
                 start,
                 files: &files,
             };
-            let judged: Vec<Judged> = jobs.par_iter_mut().map(|job| judge.judge(job)).collect();
+            let judged = judge.chunk(&mut jobs);
             (jobs, judged, files)
         };
         std::thread::scope(|threads| {
@@ -549,54 +553,142 @@ impl Judge<'_> {
         build_files(files, commit, self.options, self.parse_cache)
     }
 
-    fn judge(&self, job: &mut Job) -> Judged {
-        let reach = job.reach.take();
-        let job = &*job;
+    /// Judges the jobs of a chunk in parallel: each on its reach when it has one; the rest on
+    /// whole builds, where a commit's catalog is also the next commit's parent's, so each is
+    /// built and prepared once.
+    fn chunk(&self, jobs: &mut [Job]) -> Vec<Judged> {
+        let reaches: Vec<Option<Reach>> = jobs.iter_mut().map(|job| job.reach.take()).collect();
+        let jobs = &*jobs;
+        let unreached: Vec<usize> = (0..jobs.len()).filter(|&i| reaches[i].is_none()).collect();
+        let (mut judged, whole) = rayon::join(
+            || {
+                reaches
+                    .into_par_iter()
+                    .zip(jobs)
+                    .map(|(reach, job)| self.on_reach(job, reach?))
+                    .collect::<Vec<_>>()
+            },
+            || self.whole(jobs, &unreached),
+        );
+        for (i, found) in whole {
+            judged[i] = Some(found);
+        }
+        // Cuts that could not be judged on their reach.
+        let missed: Vec<usize> = (0..jobs.len()).filter(|&i| judged[i].is_none()).collect();
+        for (i, found) in self.whole(jobs, &missed) {
+            judged[i] = Some(found);
+        }
+        judged.into_iter().flatten().collect()
+    }
+
+    /// A commit diffed on the reach of its change, or `None` when it must be built whole.
+    fn on_reach(&self, job: &Job, reach: Reach) -> Option<Judged> {
         let sides = [job.view(self.files, 0), job.view(self.files, 1)];
-        let diff = |a: &Index, b: &Index| {
-            diff::diff_with_files(
-                (a, &sides[0]),
-                (b, &sides[1]),
-                &self.options.diff,
-                self.verdict_cache,
-            )
-        };
         let build = |files: &FileSet, after: bool| self.build(files, after, job.position);
-        let cut = reach.and_then(|reach| pipeline::cut_on(reach, [&sides[0], &sides[1]], &build));
+        let cut = pipeline::cut_on(reach, [&sides[0], &sides[1]], &build)?;
+        let diff = diff::diff_with_files(
+            (&cut.before.index, &sides[0]),
+            (&cut.after.index, &sides[1]),
+            &self.options.diff,
+            self.verdict_cache,
+        );
         // A specification change is joined to messages and parties beyond the reach of the
         // change: such a commit is diffed whole.
-        let cut = cut.and_then(|cut| {
-            let diff = diff(&cut.before.index, &cut.after.index);
-            diff.specification_changes.is_empty().then_some((cut, diff))
-        });
-        if let Some((cut, diff)) = cut {
-            let locations = Locations::of(
-                &diff,
-                (&cut.before.index, &sides[0]),
-                (&cut.after.index, &sides[1]),
-            );
-            return Judged {
-                diff,
-                locations,
-                found: Found::Cut {
-                    reach: cut.reach.resource_files,
-                    found: cut.after.diagnostics,
-                },
-                before: None,
-            };
+        if !diff.specification_changes.is_empty() {
+            return None;
         }
-        let (before, after) = rayon::join(
-            || build(&job.side(self.files, 0), false),
-            || build(&job.side(self.files, 1), true),
+        let locations = Locations::of(
+            &diff,
+            (&cut.before.index, &sides[0]),
+            (&cut.after.index, &sides[1]),
         );
-        let diff = diff(&before.index, &after.index);
-        let locations = Locations::of(&diff, (&before.index, &sides[0]), (&after.index, &sides[1]));
-        Judged {
+        Some(Judged {
             diff,
             locations,
-            found: Found::Whole(after.diagnostics),
-            before: Some(before.index),
+            found: Found::Cut {
+                reach: cut.reach.resource_files,
+                found: cut.after.diagnostics,
+            },
+            before: None,
+        })
+    }
+
+    /// The jobs at `positions` (indexes into `jobs`) diffed on whole builds, a few at a time
+    /// so that the catalogs held at once stay few.
+    fn whole(&self, jobs: &[Job], positions: &[usize]) -> Vec<(usize, Judged)> {
+        positions
+            .par_chunks(WHOLE_WINDOW)
+            .flat_map_iter(|window| self.window(jobs, window))
+            .collect()
+    }
+
+    /// [`Judge::whole`] on a few jobs. Catalog `k` is the parent's of job `k` and the catalog
+    /// of job `k - 1`; each one needed is built once.
+    fn window(&self, jobs: &[Job], positions: &[usize]) -> Vec<(usize, Judged)> {
+        let needed: BTreeSet<usize> = positions.iter().flat_map(|&i| [i, i + 1]).collect();
+        let catalogs: Vec<(usize, FileSet, Built)> = needed
+            .into_par_iter()
+            .map(|k| {
+                let (job, side) = match k.checked_sub(1) {
+                    Some(before) => (&jobs[before], 1),
+                    None => (&jobs[0], 0),
+                };
+                let files = job.side(self.files, side);
+                let built = self.build(&files, side == 1, job.position);
+                (k, files, built)
+            })
+            .collect();
+        let at = |k: usize| {
+            catalogs
+                .binary_search_by_key(&k, |(k, ..)| *k)
+                .expect("every needed catalog is built")
+        };
+        let prepared: Vec<Prepared<'_>> = catalogs
+            .par_iter()
+            .map(|(_, files, built)| Prepared::new(&built.index).with_files(files))
+            .collect();
+        let diffs: Vec<(ArchitectureDiff, Locations)> = positions
+            .par_iter()
+            .map(|&i| {
+                let (a, b) = (at(i), at(i + 1));
+                let diff = diff::diff_prepared(
+                    &prepared[a],
+                    &prepared[b],
+                    &self.options.diff,
+                    self.verdict_cache,
+                );
+                let side = |c: usize| -> (&Index, &dyn crate::schema::Files) {
+                    (&catalogs[c].2.index, &catalogs[c].1)
+                };
+                let locations = Locations::of(&diff, side(a), side(b));
+                (diff, locations)
+            })
+            .collect();
+        drop(prepared);
+        // Each catalog is one job's parent (its Index) and the job before's own (its problems).
+        let mut parents = BTreeMap::new();
+        let mut problems = BTreeMap::new();
+        for (k, _, built) in catalogs {
+            parents.insert(k, built.index);
+            problems.insert(k, built.diagnostics);
         }
+        positions
+            .iter()
+            .zip(diffs)
+            .map(|(&i, (diff, locations))| {
+                let found = Found::Whole(problems.remove(&(i + 1)).unwrap_or_default());
+                let before = parents.remove(&i);
+                (
+                    i,
+                    Judged {
+                        diff,
+                        locations,
+                        found,
+                        before,
+                    },
+                )
+            })
+            .collect()
     }
 }
 
