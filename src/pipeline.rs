@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::catalog::build::{self, Built, ParseCache};
+use crate::catalog::build::{self, Built, ParseCache, Summary};
 use crate::catalog::scope::{Reach, Scope};
 use crate::catalog::{Before, Blob, Diagnostic, FileSet, Index};
 use crate::diff::{self, ArchitectureDiff, SideDiagnostic, VerdictCache};
@@ -65,19 +65,16 @@ pub fn diff_revisions(repo: &Repo, request: &Request<'_>) -> git::Result<Compare
         &request.diff,
         request.cache,
     );
+    let [before_summary, after_summary] = compared.summaries;
+    let report = |name, label, summary: Summary| SideReport {
+        name,
+        label,
+        has_resources: summary.resources > 0,
+        diagnostics: summary.diagnostics,
+    };
     let sides = [
-        SideReport {
-            name: "a",
-            label: labels.0,
-            diagnostics: compared.before_diagnostics,
-            has_resources: compared.before_has_resources,
-        },
-        SideReport {
-            name: "b",
-            label: labels.1,
-            has_resources: !compared.after.index.resources.is_empty(),
-            diagnostics: compared.after.diagnostics,
-        },
+        report("a", labels.0, before_summary),
+        report("b", labels.1, after_summary),
     ];
     let mut diff = compared.diff;
     if request.history
@@ -279,20 +276,17 @@ pub(crate) fn cut_on(
 /// A diff of two catalogs, with what the command line reports besides it.
 pub struct SideBySide {
     pub diff: ArchitectureDiff,
-    /// The baseline's catalog problems (as a whole build finds them).
-    pub before_diagnostics: Vec<Diagnostic>,
-    /// False when the baseline holds no resource at all.
-    pub before_has_resources: bool,
-    /// The candidate, built whole.
-    pub after: Built,
+    /// Each side's problems and resource count, before and after, as whole builds find them.
+    pub summaries: [Summary; 2],
     /// Where the diff's findings live in the catalog.
     pub locations: Locations,
 }
 
-/// Diffs catalog `before` against catalog `after` (labelled `labels`). The candidate is built
-/// whole, so its problems are all found; the baseline is built only on the reach of the
-/// change when it has one, and its problems are carried over from the candidate's; a change
-/// to a specification is joined to messages and parties beyond that reach, so it is diffed on
+/// Diffs catalog `before` against catalog `after` (labelled `labels`). When the change has a
+/// reach, both sides are built only on it, and one side is built whole too, so that all its
+/// problems are found: they are carried over to the other side. A side an earlier run built
+/// whole (its [`Summary`] is in `cache`) is not built whole again. A change to a
+/// specification is joined to messages and parties beyond that reach, so it is diffed on
 /// whole builds. The result equals two whole builds (tests/history_diff.rs holds them side by
 /// side).
 pub fn diff_files(
@@ -303,29 +297,29 @@ pub fn diff_files(
     options: &diff::Options,
     cache: &ParseCache,
 ) -> SideBySide {
-    let build = |files: &FileSet, label: &str| {
-        build::build(
-            files,
-            &build_options(source, label.to_owned(), options.include_schema_content),
-            cache,
-        )
-    };
+    let options_for =
+        |label: &str| build_options(source, label.to_owned(), options.include_schema_content);
+    let build = |files: &FileSet, label: &str| build::build(files, &options_for(label), cache);
+    let keys = [before, after].map(|files| build::fingerprint(files, &options_for("")));
     let changes = git::Changes::between(before, after);
     let verdicts = VerdictCache::default();
     let compare =
         |a: &Index, b: &Index| diff::diff_with_files((a, before), (b, after), options, &verdicts);
     let whole = |whole_before: Built, whole_after: Built| {
         let diff = compare(&whole_before.index, &whole_after.index);
+        let locations = Locations::of(
+            &diff,
+            (&whole_before.index, before),
+            (&whole_after.index, after),
+        );
+        let summaries = [&whole_before, &whole_after].map(Summary::of);
+        for (key, summary) in keys.iter().zip(&summaries) {
+            cache.remember(*key, summary.clone());
+        }
         SideBySide {
-            locations: Locations::of(
-                &diff,
-                (&whole_before.index, before),
-                (&whole_after.index, after),
-            ),
             diff,
-            before_has_resources: !whole_before.index.resources.is_empty(),
-            before_diagnostics: whole_before.diagnostics,
-            after: whole_after,
+            summaries,
+            locations,
         }
     };
     let both_whole = || rayon::join(|| build(before, &labels.0), || build(after, &labels.1));
@@ -340,33 +334,51 @@ pub fn diff_files(
         let (a, b) = both_whole();
         return whole(a, b);
     };
-    let (whole_after, cut) = rayon::join(
-        || build(after, &labels.1),
-        || {
-            let unchanged = BTreeMap::new();
-            let sides = [before, after].map(|after| Before {
-                after,
-                changes: &unchanged,
-            });
-            cut_on(reach, [&sides[0], &sides[1]], &|files, is_after| {
-                build(files, if is_after { &labels.1 } else { &labels.0 })
-            })
-        },
-    );
+    let known = keys.map(|key| cache.summary(key));
+    let cut = |reach| {
+        let unchanged = BTreeMap::new();
+        let sides = [before, after].map(|after| Before {
+            after,
+            changes: &unchanged,
+        });
+        cut_on(reach, [&sides[0], &sides[1]], &|files, is_after| {
+            build(files, if is_after { &labels.1 } else { &labels.0 })
+        })
+    };
+    // The candidate is built whole alongside the cut unless some side is summed up already.
+    let (whole_after, cut) = if known.iter().any(Option::is_some) {
+        (None, cut(reach))
+    } else {
+        let (whole_after, cut) = rayon::join(|| build(after, &labels.1), || cut(reach));
+        (Some(whole_after), cut)
+    };
+    let whole_after = || whole_after.unwrap_or_else(|| build(after, &labels.1));
     let Some(cut) = cut else {
-        return whole(build(before, &labels.0), whole_after);
+        return whole(build(before, &labels.0), whole_after());
     };
     let diff = compare(&cut.before.index, &cut.after.index);
     // A specification change is joined to messages and parties beyond the reach of the change.
     if !diff.specification_changes.is_empty() {
-        return whole(build(before, &labels.0), whole_after);
+        return whole(build(before, &labels.0), whole_after());
     }
-    let mut before_diagnostics = whole_after.diagnostics.clone();
-    carry(
-        &cut.reach.resource_files,
-        &mut before_diagnostics,
-        &cut.before.diagnostics,
-    );
+    let cuts = [&cut.before, &cut.after];
+    let summaries = match known {
+        [_, Some(after)] => [
+            after.carried(&cut.reach, cuts[1], cuts[0]),
+            (*after).clone(),
+        ],
+        [Some(before), None] => [
+            (*before).clone(),
+            before.carried(&cut.reach, cuts[0], cuts[1]),
+        ],
+        [None, None] => {
+            let after = Summary::of(&whole_after());
+            [after.carried(&cut.reach, cuts[1], cuts[0]), after]
+        }
+    };
+    for (key, summary) in keys.iter().zip(&summaries) {
+        cache.remember(*key, summary.clone());
+    }
     SideBySide {
         locations: Locations::of(
             &diff,
@@ -374,10 +386,6 @@ pub fn diff_files(
             (&cut.after.index, after),
         ),
         diff,
-        before_diagnostics,
-        // Resources outside the reach are on both sides.
-        before_has_resources: !cut.before.index.resources.is_empty()
-            || whole_after.index.resources.len() > cut.after.index.resources.len(),
-        after: whole_after,
+        summaries,
     }
 }

@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
+use super::scope::Reach;
 use super::version::{cmp_code_units, index_order};
 use super::{
     Blob, BlobId, Diagnostic, FileSet, Index, Resource, Severity, SpecialEntry, frontmatter,
@@ -61,6 +62,60 @@ impl Built {
     }
 }
 
+/// What a whole build finds besides the Index: the catalog's problems and how many resources
+/// it holds. A diff needs no more of a side it does not build whole, so it is kept by the
+/// catalog's [`fingerprint`], and a catalog an earlier run summed up is not built whole again.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Summary {
+    pub resources: usize,
+    /// Sorted and free of duplicates.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Summary {
+    pub fn of(built: &Built) -> Summary {
+        Summary {
+            resources: built.index.resources.len(),
+            diagnostics: built.diagnostics.clone(),
+        }
+    }
+
+    /// The summary of the other side of a change, from this side's and both sides' cuts on
+    /// the change's `reach`, `from` (this side's) and `to`: only the reach's resource files
+    /// can differ, and the resources outside it are the same on both sides.
+    pub fn carried(&self, reach: &Reach, from: &Built, to: &Built) -> Summary {
+        let mut diagnostics = self.diagnostics.clone();
+        crate::pipeline::carry(&reach.resource_files, &mut diagnostics, &to.diagnostics);
+        Summary {
+            resources: (self.resources + to.index.resources.len())
+                .saturating_sub(from.index.resources.len()),
+            diagnostics,
+        }
+    }
+}
+
+/// One id for catalog `files` as a build under `options` sees it: every path with its blob
+/// id, every entry that is not a readable file, and the options its findings may depend on
+/// (not the commit label). Equal ids build the same.
+pub fn fingerprint(files: &FileSet, options: &Options) -> BlobId {
+    let mut hasher = Sha256::new();
+    for (path, blob) in &files.files {
+        hasher.update(path.as_bytes());
+        hasher.update([0]);
+        hasher.update(blob.id.0);
+    }
+    for (path, entry) in &files.special {
+        hasher.update(format!("\n{path}\0{entry:?}"));
+    }
+    hasher.update(format!(
+        "\n{}\0{}\0{}",
+        options.source, options.hash_content, options.include_schema_content
+    ));
+    let mut id = [0; 20];
+    id.copy_from_slice(&hasher.finalize()[..20]);
+    BlobId(id)
+}
+
 pub(crate) type Parsed = Result<Value, Box<Diagnostic>>;
 
 /// Parsed front matter and content hashes keyed by blob id, shared by every build that sees the
@@ -72,6 +127,8 @@ pub struct ParseCache {
     hashes: Mutex<HashMap<BlobId, Arc<str>>>,
     /// Front matter the SDK drops (`lint`), per resource file blob, with an empty file name.
     lints: Mutex<HashMap<BlobId, Arc<[Diagnostic]>>>,
+    /// Whole catalogs summed up, by [`fingerprint`].
+    summaries: Mutex<HashMap<BlobId, Arc<Summary>>>,
     /// A saved cache's entries, undecoded: (kind, blob) -> payload text.
     pub(crate) stored: Mutex<HashMap<(Stored, BlobId), Box<str>>>,
 }
@@ -83,6 +140,8 @@ pub(crate) enum Stored {
     FrontMatterError,
     Hash,
     Lint,
+    /// A [`Summary`], keyed by catalog fingerprint rather than blob id.
+    Summary,
 }
 
 impl std::fmt::Debug for ParseCache {
@@ -130,11 +189,39 @@ impl ParseCache {
         all
     }
 
-    /// How many entries the cache holds (parses, hashes and checks, decoded or not).
+    pub(crate) fn summary_entries(&self) -> Vec<(BlobId, Arc<Summary>)> {
+        let mut all: Vec<_> = lock(&self.summaries)
+            .iter()
+            .map(|(id, summary)| (*id, summary.clone()))
+            .collect();
+        all.sort_by_key(|(id, _)| *id);
+        all
+    }
+
+    /// The summary of the catalog with fingerprint `key`, if a build summed it up.
+    pub fn summary(&self, key: BlobId) -> Option<Arc<Summary>> {
+        if let Some(hit) = lock(&self.summaries).get(&key) {
+            return Some(hit.clone());
+        }
+        let saved: Arc<Summary> = self
+            .take_stored(Stored::Summary, key, |text| serde_json::from_str(text).ok())
+            .map(Arc::new)?;
+        lock(&self.summaries).insert(key, saved.clone());
+        Some(saved)
+    }
+
+    /// Keeps `summary` for the catalog with fingerprint `key`.
+    pub fn remember(&self, key: BlobId, summary: Summary) {
+        lock(&self.summaries).insert(key, Arc::new(summary));
+    }
+
+    /// How many entries the cache holds (parses, hashes, checks and summaries, decoded or
+    /// not).
     pub fn len(&self) -> usize {
         lock(&self.front_matter).len()
             + lock(&self.hashes).len()
             + lock(&self.lints).len()
+            + lock(&self.summaries).len()
             + lock(&self.stored).len()
     }
 

@@ -1,5 +1,6 @@
 //! The parse cache as bytes, so it can outlive a run: every front matter parse (or its error),
-//! content hash and dropped-field check, keyed by blob id, one per line (`<kind> <blob id>
+//! content hash and dropped-field check, keyed by blob id, and every whole catalog's summary,
+//! keyed by its fingerprint, one per line (`<kind> <blob id>
 //! <payload>`) under a header that names the format and the tool's version. Reading a file only
 //! splits its lines: each payload is decoded when a build asks for that blob, so a run pays for
 //! what it uses, not for the file. A file that does not start with today's header, or has a line
@@ -10,7 +11,7 @@ use super::BlobId;
 use super::build::{ParseCache, Stored};
 
 /// Bump when what is cached, or how it is computed, changes: older files are then ignored.
-const HEADER: &str = concat!("catalog-diff parse cache 2 ", env!("CARGO_PKG_VERSION"));
+const HEADER: &str = concat!("catalog-diff parse cache 3 ", env!("CARGO_PKG_VERSION"));
 
 impl Stored {
     fn tag(self) -> char {
@@ -19,6 +20,7 @@ impl Stored {
             Stored::FrontMatterError => 'e',
             Stored::Hash => 'h',
             Stored::Lint => 'l',
+            Stored::Summary => 's',
         }
     }
 
@@ -28,6 +30,7 @@ impl Stored {
             "e" => Some(Stored::FrontMatterError),
             "h" => Some(Stored::Hash),
             "l" => Some(Stored::Lint),
+            "s" => Some(Stored::Summary),
             _ => None,
         }
     }
@@ -48,6 +51,14 @@ impl ParseCache {
             out.extend_from_slice(line.as_bytes());
             true
         };
+        // A summary saves a whole build: they go first.
+        for (key, summary) in self.summary_entries() {
+            if let Ok(payload) = serde_json::to_string(&*summary)
+                && !push(Stored::Summary, key, &payload)
+            {
+                return out;
+            }
+        }
         for (id, parsed) in self.front_matter_entries() {
             let (kind, payload) = match parsed.as_ref() {
                 Ok(value) => (Stored::FrontMatter, serde_json::to_string(value)),

@@ -13,7 +13,7 @@ use catalog_diff::catalog::build::ParseCache;
 use catalog_diff::git::Repo;
 
 /// The start of every cache file's name inside the cache folder.
-const FILE: &str = "parse-cache-v2";
+const FILE: &str = "parse-cache-v3";
 /// The most one file may hold.
 const LIMIT: usize = 64 << 20;
 /// The most cache files the folder keeps (one per repository); older ones are removed.

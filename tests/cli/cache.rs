@@ -17,7 +17,7 @@ fn cache_file(dir: &Path) -> Option<std::path::PathBuf> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            name.starts_with("parse-cache-v2-") && name.ends_with(".jsonl")
+            name.starts_with("parse-cache-v3-") && name.ends_with(".jsonl")
         })
 }
 
@@ -79,7 +79,7 @@ fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
         b"\x00\x01garbage".to_vec(),
     ] {
         std::fs::write(&file, &broken).expect("write");
-        std::fs::write(cache.path().join(".parse-cache-v2.1.2.tmp"), &written[..10])
+        std::fs::write(cache.path().join(".parse-cache-v3.1.2.tmp"), &written[..10])
             .expect("write");
         let again = run(&repo, cache.path(), &args);
         assert_eq!(again.stdout, reference.stdout);
@@ -89,6 +89,43 @@ fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
             "rebuilt whole"
         );
     }
+}
+
+/// A run diffs a catalog an earlier run built whole without building it again: its problems
+/// and those carried to the other side are the ones a run without the cache reports.
+#[test]
+fn a_summed_up_catalog_reports_the_same_problems() {
+    let repo = catalog();
+    repo.write(
+        "events/E5/index.mdx",
+        "---\nid: E5\nversion: 1.0.5\nschemaPath: missing.json\n---\n",
+    );
+    repo.commit_all("E5 names a schema that is not there");
+    let cache = tempfile::tempdir().expect("temp dir");
+    let edits: [(&str, &str); 3] = [
+        ("events/E3/schema.json", r#"{"type": "object"}"#),
+        ("events/E7/index.mdx", "---\nid: [E7\n---\n"),
+        ("events/E7/index.mdx", "---\nid: E7\nversion: 2.0.0\n---\n"),
+    ];
+    for (path, text) in edits {
+        repo.write(path, text);
+        repo.git(&["add", path]);
+        for args in [&["--staged"][..], &["HEAD~1..HEAD"][..]] {
+            let args = [args, &["--format", "json"]].concat();
+            let reference = run(&repo, cache.path(), &[&args[..], &["--no-cache"]].concat());
+            for _ in 0..2 {
+                let got = run(&repo, cache.path(), &args);
+                assert_eq!(got.stdout, reference.stdout, "{path} {args:?}");
+                assert_eq!(got.stderr, reference.stderr, "{path} {args:?}");
+                assert_eq!(got.status.code(), reference.status.code());
+            }
+        }
+    }
+    let saved = std::fs::read_to_string(cache_file(cache.path()).expect("saved")).expect("text");
+    assert!(
+        saved.lines().any(|line| line.starts_with("s ")),
+        "summaries are saved"
+    );
 }
 
 #[test]
