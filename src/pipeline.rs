@@ -316,50 +316,54 @@ pub fn diff_files(
         for (key, summary) in keys.iter().zip(&summaries) {
             cache.remember(*key, summary.clone());
         }
+        // Freeing a whole Index is a cost of its own.
+        rayon::join(|| drop(whole_before), || drop(whole_after));
         SideBySide {
             diff,
             summaries,
             locations,
         }
     };
-    let both_whole = || rayon::join(|| build(before, &labels.0), || build(after, &labels.1));
     // When much of the catalog changed, its reach is everything: build both sides at once.
     if changes.paths.len() * 4 > before.files.len().max(after.files.len()) {
-        let (a, b) = both_whole();
+        let (a, b) = rayon::join(|| build(before, &labels.0), || build(after, &labels.1));
         return whole(a, b);
     }
-    // The reach is known before anything is built, so a change that reaches everywhere builds
-    // both sides at once too.
-    let Some(reach) = reach(&mut Scope::new(before, cache), after, &changes, cache) else {
-        let (a, b) = both_whole();
-        return whole(a, b);
-    };
     let known = keys.map(|key| cache.summary(key));
-    let cut = |reach| {
-        let unchanged = BTreeMap::new();
-        let sides = [before, after].map(|after| Before {
-            after,
-            changes: &unchanged,
-        });
-        cut_on(reach, [&sides[0], &sides[1]], &|files, is_after| {
-            build(files, if is_after { &labels.1 } else { &labels.0 })
-        })
-    };
-    // The candidate is built whole alongside the cut unless some side is summed up already.
-    let (whole_after, cut) = if known.iter().any(Option::is_some) {
-        (None, cut(reach))
-    } else {
-        let (whole_after, cut) = rayon::join(|| build(after, &labels.1), || cut(reach));
-        (Some(whole_after), cut)
-    };
+    // Unless a side is summed up already, the candidate is built whole while the reach is
+    // found and both sides are cut down to it.
+    let (whole_after, cut) = rayon::join(
+        || {
+            known
+                .iter()
+                .all(Option::is_none)
+                .then(|| build(after, &labels.1))
+        },
+        || {
+            let reach = reach(&mut Scope::new(before, cache), after, &changes, cache)?;
+            let unchanged = BTreeMap::new();
+            let sides = [before, after].map(|after| Before {
+                after,
+                changes: &unchanged,
+            });
+            cut_on(reach, [&sides[0], &sides[1]], &|files, is_after| {
+                build(files, if is_after { &labels.1 } else { &labels.0 })
+            })
+        },
+    );
     let whole_after = || whole_after.unwrap_or_else(|| build(after, &labels.1));
+    let rebuild = |whole_after| {
+        let (a, b) = rayon::join(|| build(before, &labels.0), whole_after);
+        whole(a, b)
+    };
+    // No reach (the change reaches everywhere), or a cut that misses a file.
     let Some(cut) = cut else {
-        return whole(build(before, &labels.0), whole_after());
+        return rebuild(whole_after);
     };
     let diff = compare(&cut.before.index, &cut.after.index);
     // A specification change is joined to messages and parties beyond the reach of the change.
     if !diff.specification_changes.is_empty() {
-        return whole(build(before, &labels.0), whole_after());
+        return rebuild(whole_after);
     }
     let cuts = [&cut.before, &cut.after];
     let summaries = match known {

@@ -212,6 +212,7 @@ impl ParseCache {
 
     /// Keeps `summary` for the catalog with fingerprint `key`.
     pub fn remember(&self, key: BlobId, summary: Summary) {
+        lock(&self.stored).remove(&(Stored::Summary, key));
         lock(&self.summaries).insert(key, Arc::new(summary));
     }
 
