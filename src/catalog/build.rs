@@ -15,10 +15,10 @@ use rayon::prelude::*;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use super::scope::Reach;
+use super::scope::{Facts, Reach};
 use super::version::{cmp_code_units, index_order};
 use super::{
-    Blob, BlobId, Diagnostic, FileSet, Index, Resource, Severity, SpecialEntry, frontmatter,
+    Blob, BlobId, Diagnostic, FileSet, IdMap, Index, Resource, Severity, SpecialEntry, frontmatter,
 };
 use crate::json_text;
 
@@ -123,14 +123,16 @@ pub(crate) type Parsed = Result<Value, Box<Diagnostic>>;
 /// (`persist`) are kept as text and decoded only when a build asks for that blob.
 #[derive(Default)]
 pub struct ParseCache {
-    front_matter: Mutex<HashMap<BlobId, Arc<Parsed>>>,
-    hashes: Mutex<HashMap<BlobId, Arc<str>>>,
+    front_matter: Mutex<IdMap<BlobId, Arc<Parsed>>>,
+    hashes: Mutex<IdMap<BlobId, Arc<str>>>,
     /// Front matter the SDK drops (`lint`), per resource file blob, with an empty file name.
-    lints: Mutex<HashMap<BlobId, Arc<[Diagnostic]>>>,
+    lints: Mutex<IdMap<BlobId, Arc<[Diagnostic]>>>,
+    /// What each resource file says about the graph, for finding the reach of a change.
+    facts: Mutex<IdMap<BlobId, Arc<Facts>>>,
     /// Whole catalogs summed up, by [`fingerprint`].
-    summaries: Mutex<HashMap<BlobId, Arc<Summary>>>,
+    summaries: Mutex<IdMap<BlobId, Arc<Summary>>>,
     /// A saved cache's entries, undecoded: (kind, blob) -> payload text.
-    pub(crate) stored: Mutex<HashMap<(Stored, BlobId), Box<str>>>,
+    pub(crate) stored: Mutex<IdMap<(Stored, BlobId), Box<str>>>,
 }
 
 /// What a saved entry holds.
@@ -142,6 +144,8 @@ pub(crate) enum Stored {
     Lint,
     /// A [`Summary`], keyed by catalog fingerprint rather than blob id.
     Summary,
+    /// A resource file's [`Facts`].
+    Facts,
 }
 
 impl std::fmt::Debug for ParseCache {
@@ -189,6 +193,31 @@ impl ParseCache {
         all
     }
 
+    pub(crate) fn facts_entries(&self) -> Vec<(BlobId, Arc<Facts>)> {
+        let mut all: Vec<_> = lock(&self.facts)
+            .iter()
+            .map(|(id, facts)| (*id, facts.clone()))
+            .collect();
+        all.sort_by_key(|(id, _)| *id);
+        all
+    }
+
+    /// What resource file `path` says about the graph; a saved entry spares decoding its
+    /// front matter.
+    pub(crate) fn facts(&self, path: &str, blob: &Blob) -> Arc<Facts> {
+        if let Some(hit) = lock(&self.facts).get(&blob.id) {
+            return hit.clone();
+        }
+        let facts = Arc::new(
+            self.take_stored(Stored::Facts, blob.id, |text| {
+                serde_json::from_str(text).ok()
+            })
+            .unwrap_or_else(|| Facts::of(&self.front_matter(path, blob))),
+        );
+        lock(&self.facts).insert(blob.id, facts.clone());
+        facts
+    }
+
     pub(crate) fn summary_entries(&self) -> Vec<(BlobId, Arc<Summary>)> {
         let mut all: Vec<_> = lock(&self.summaries)
             .iter()
@@ -216,12 +245,13 @@ impl ParseCache {
         lock(&self.summaries).insert(key, Arc::new(summary));
     }
 
-    /// How many entries the cache holds (parses, hashes, checks and summaries, decoded or
-    /// not).
+    /// How many entries the cache holds (parses, hashes, checks, facts and summaries, decoded
+    /// or not).
     pub fn len(&self) -> usize {
         lock(&self.front_matter).len()
             + lock(&self.hashes).len()
             + lock(&self.lints).len()
+            + lock(&self.facts).len()
             + lock(&self.summaries).len()
             + lock(&self.stored).len()
     }

@@ -1,11 +1,11 @@
 //! The parse cache as bytes, so it can outlive a run: every front matter parse (or its error),
-//! content hash and dropped-field check, keyed by blob id, and every whole catalog's summary,
-//! keyed by its fingerprint, one per line (`<kind> <blob id>
-//! <payload>`) under a header that names the format and the tool's version. Reading a file only
-//! splits its lines: each payload is decoded when a build asks for that blob, so a run pays for
-//! what it uses, not for the file. A file that does not start with today's header, or has a line
-//! of the wrong shape, is ignored whole: a cache is never trusted, only used. Pure: the command
-//! line reads and writes the file.
+//! content hash, dropped-field check and resource file's facts (for the reach of a change),
+//! keyed by blob id, and every whole catalog's summary, keyed by its fingerprint, one per line
+//! (`<kind> <id> <payload>`) under a header that names the format and the tool's version.
+//! Reading a file only splits its lines: each payload is decoded when a build asks for it, so a
+//! run pays for what it uses, not for the file. A file that does not start with today's
+//! header, or has a line of the wrong shape, is ignored whole: a cache is never trusted, only
+//! used. Pure: the command line reads and writes the file.
 
 use super::BlobId;
 use super::build::{ParseCache, Stored};
@@ -21,6 +21,7 @@ impl Stored {
             Stored::Hash => 'h',
             Stored::Lint => 'l',
             Stored::Summary => 's',
+            Stored::Facts => 'r',
         }
     }
 
@@ -31,6 +32,7 @@ impl Stored {
             "h" => Some(Stored::Hash),
             "l" => Some(Stored::Lint),
             "s" => Some(Stored::Summary),
+            "r" => Some(Stored::Facts),
             _ => None,
         }
     }
@@ -55,6 +57,13 @@ impl ParseCache {
         for (key, summary) in self.summary_entries() {
             if let Ok(payload) = serde_json::to_string(&*summary)
                 && !push(Stored::Summary, key, &payload)
+            {
+                return out;
+            }
+        }
+        for (id, facts) in self.facts_entries() {
+            if let Ok(payload) = serde_json::to_string(&*facts)
+                && !push(Stored::Facts, id, &payload)
             {
                 return out;
             }

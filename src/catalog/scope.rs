@@ -26,6 +26,7 @@
 
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -34,8 +35,8 @@ use super::{Before, Blob, FileSet};
 
 /// What one resource file says about the graph: its id, the ids it points at, and whether
 /// it names schema or specification files (which may lie in folders below its own).
-#[derive(Clone, Debug, Default, PartialEq)]
-struct Facts {
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Facts {
     id: Option<String>,
     mentions: BTreeSet<String>,
     names_files: bool,
@@ -47,7 +48,7 @@ struct Facts {
 }
 
 impl Facts {
-    fn of(parsed: &Parsed) -> Facts {
+    pub(crate) fn of(parsed: &Parsed) -> Facts {
         let Ok(Value::Object(map)) = parsed else {
             return Facts::default();
         };
@@ -110,7 +111,7 @@ fn collect_strings<'a>(value: Option<&'a Value>, out: &mut Vec<&'a str>) {
 /// Which resource files declare and point at which ids, kept up to date along a history.
 #[derive(Default)]
 pub struct Scope {
-    facts: HashMap<String, Facts>,
+    facts: HashMap<String, Arc<Facts>>,
     /// The resource files that name files outside their own folder.
     outside_readers: BTreeSet<String>,
     declared_by: HashMap<String, BTreeSet<String>>,
@@ -157,11 +158,11 @@ impl Scope {
     pub fn new(files: &FileSet, cache: &ParseCache) -> Scope {
         let mut scope = Scope::default();
         // Each file's facts in parallel (parsing front matter is the cost), kept in path order.
-        let facts: Vec<(&String, Facts)> = files
+        let facts: Vec<(&String, Arc<Facts>)> = files
             .files
             .par_iter()
             .filter(|(path, _)| is_resource_file(path))
-            .map(|(path, blob)| (path, Facts::of(&cache.front_matter(path, blob))))
+            .map(|(path, blob)| (path, cache.facts(path, blob)))
             .collect();
         for (path, facts) in facts {
             scope.insert(path, facts);
@@ -187,7 +188,7 @@ impl Scope {
     }
 
     /// Replaces what the scope knows of resource file `path` with `facts` (`None`: it is gone).
-    fn set(&mut self, path: &str, facts: Option<Facts>) {
+    fn set(&mut self, path: &str, facts: Option<Arc<Facts>>) {
         self.outside_readers.remove(path);
         self.unplaceable.remove(path);
         if let Some(old) = self.facts.remove(path) {
@@ -207,7 +208,7 @@ impl Scope {
     }
 
     /// Records the facts of a resource file the scope does not hold.
-    fn insert(&mut self, path: &str, facts: Facts) {
+    fn insert(&mut self, path: &str, facts: Arc<Facts>) {
         if let Some(id) = &facts.id {
             add(&mut self.declared_by, id, path);
         }
@@ -313,10 +314,10 @@ impl Scope {
         note(self, &changed, true);
         // Parsing front matter is the cost (a first commit adds every file): in parallel.
         let paths: Vec<&String> = changed.iter().collect();
-        let facts: Vec<Option<Facts>> = paths
+        let facts: Vec<Option<Arc<Facts>>> = paths
             .par_iter()
             .with_min_len(64)
-            .map(|path| Some(Facts::of(&cache.front_matter(path, after.get(path)?))))
+            .map(|path| Some(cache.facts(path, after.get(path)?)))
             .collect();
         for (path, facts) in paths.into_iter().zip(facts) {
             self.set(path, facts);
@@ -366,9 +367,14 @@ impl Scope {
 }
 
 fn add(map: &mut HashMap<String, BTreeSet<String>>, id: &str, path: &str) {
-    map.entry(id.to_owned())
-        .or_default()
-        .insert(path.to_owned());
+    match map.get_mut(id) {
+        Some(paths) => {
+            paths.insert(path.to_owned());
+        }
+        None => {
+            map.insert(id.to_owned(), BTreeSet::from([path.to_owned()]));
+        }
+    }
 }
 
 fn remove(map: &mut HashMap<String, BTreeSet<String>>, id: &str, path: &str) {

@@ -26,7 +26,7 @@ mod detect;
 mod history;
 mod read;
 
-use std::collections::HashMap;
+use crate::catalog::IdMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -189,7 +189,7 @@ impl Sides {
 /// Blob bytes by id, shared by every read of one [`Repo`] (and its clones).
 #[derive(Clone, Debug, Default)]
 pub struct BlobCache {
-    map: Arc<Mutex<HashMap<BlobId, Arc<[u8]>>>>,
+    map: Arc<Mutex<IdMap<BlobId, Arc<[u8]>>>>,
 }
 
 impl BlobCache {
@@ -206,7 +206,7 @@ impl BlobCache {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<BlobId, Arc<[u8]>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, IdMap<BlobId, Arc<[u8]>>> {
         // A panic while holding the lock cannot leave the map half-updated: recover it.
         self.map
             .lock()
@@ -231,6 +231,8 @@ struct ObjectStore {
     cache: BlobCache,
     /// Idle handles, reused so each keeps its object cache warm.
     handles: Mutex<Vec<gix::Repository>>,
+    /// The size of every blob whose header was read, so that each is read once a run.
+    sizes: Mutex<IdMap<BlobId, u64>>,
     /// The first read that failed; reported before any result is shown ([`Repo::check_reads`]).
     failure: Mutex<Option<Error>>,
 }
@@ -310,6 +312,7 @@ impl Repo {
             shared: shared.clone(),
             cache: BlobCache::default(),
             handles: Mutex::new(Vec::new()),
+            sizes: Mutex::default(),
             failure: Mutex::new(None),
         });
         Ok(Repo {

@@ -602,19 +602,24 @@ impl Repo {
     /// file over the size limit is never inflated.
     fn load(&self, listing: Listing) -> Result<FileSet> {
         let mut seen = HashSet::new();
+        let sizes = &self.store.sizes;
         let todo: Vec<&(String, gix::ObjectId)> = listing
             .blobs
             .iter()
-            .filter(|(_, id)| seen.insert(*id) && self.cache().get(&blob_id(id)).is_none())
+            .filter(|(_, id)| {
+                let id = blob_id(id);
+                seen.insert(id)
+                    && self.cache().get(&id).is_none()
+                    && !super::lock(sizes).contains_key(&id)
+            })
             .collect();
-        let (shared, limit) = (&self.shared, self.max_file_size);
-        let too_large = todo
+        let shared = &self.shared;
+        let found = todo
             .par_iter()
             .map_init(
                 || super::handle(shared),
                 |repo, (path, id)| match repo.find_header(*id) {
-                    Ok(header) if header.size() > limit => Ok(Some((path.clone(), header.size()))),
-                    Ok(_) => Ok(None),
+                    Ok(header) => Ok((blob_id(id), header.size())),
                     Err(e) => Err((path.clone(), *id, e)),
                 },
             )
@@ -624,10 +629,18 @@ impl Repo {
             special: listing.special,
             ..FileSet::default()
         };
-        for (path, size) in too_large.into_iter().flatten() {
-            set.special
-                .insert(path, SpecialEntry::TooLarge { size, limit });
+        let limit = self.max_file_size;
+        let mut sizes = super::lock(sizes);
+        sizes.extend(found);
+        for (path, id) in &listing.blobs {
+            if let Some(&size) = sizes.get(&blob_id(id))
+                && size > limit
+            {
+                set.special
+                    .insert(path.clone(), SpecialEntry::TooLarge { size, limit });
+            }
         }
+        drop(sizes);
         let store: Arc<dyn crate::catalog::BlobStore> = self.store.clone();
         for (path, oid) in listing.blobs {
             if !set.special.contains_key(&path) {
