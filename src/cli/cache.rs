@@ -14,6 +14,8 @@ use catalog_diff::git::Repo;
 
 /// The start of every cache file's name inside the cache folder.
 const FILE: &str = "parse-cache-v3";
+/// The start of every format's file names; [`tidy`] removes the other formats' files.
+const ANY_FORMAT: &str = "parse-cache-v";
 /// The most one file may hold.
 const LIMIT: usize = 64 << 20;
 /// The most cache files the folder keeps (one per repository); older ones are removed.
@@ -166,7 +168,7 @@ fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// Keeps the folder bounded: temporary files of writers that died (older than an hour) go, and
-/// so do all but the most recently written cache files.
+/// so do other formats' files and all but the most recently written cache files.
 fn tidy(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -183,6 +185,9 @@ fn tidy(dir: &Path) {
             }
         } else if name.starts_with(FILE) && name.ends_with(".jsonl") {
             caches.push((modified, entry.path()));
+        } else if name.starts_with(ANY_FORMAT) && name.ends_with(".jsonl") {
+            // Another version's format: this one never reads it.
+            let _ = std::fs::remove_file(entry.path());
         }
     }
     caches.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));

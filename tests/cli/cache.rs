@@ -64,7 +64,11 @@ fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
         cache_file(cache.path()).is_none(),
         "--no-cache writes nothing"
     );
+    // An earlier format's file is never read, and goes when the cache is written.
+    let older = cache.path().join("parse-cache-v2-0123456789abcdef.jsonl");
+    std::fs::write(&older, "catalog-diff parse cache 2 0.1.0\n").expect("write");
     let cold = run(&repo, cache.path(), &args);
+    assert!(!older.exists(), "an earlier format's file is removed");
     let file = cache_file(cache.path()).expect("the cache was written");
     let written = std::fs::read(&file).expect("the cache was written");
     let warm = run(&repo, cache.path(), &args);
