@@ -28,8 +28,8 @@ use crate::report::Locations;
 /// indexes held at once stay small.
 const CHUNK: usize = 32;
 
-/// Commits of a chunk built whole together: their catalogs (one more than them) are held at
-/// once.
+/// Commits of a chunk built whole together, as one window: its catalogs (one more than its
+/// commits) are held at once, and a window is not bigger so that they stay few.
 const WHOLE_WINDOW: usize = 4;
 
 /// What a walk compares each changed commit with.
