@@ -196,6 +196,69 @@ mod tests {
     }
 
     #[test]
+    fn facts_and_summaries_round_trip() {
+        use crate::catalog::build::{Summary, fingerprint};
+        use crate::catalog::scope::Scope;
+        let files = catalog();
+        let options = Options::default();
+        let cold = ParseCache::default();
+        Scope::new(&files, &cold);
+        let key = fingerprint(&files, &options);
+        let summary = Summary::of(&build(&files, &options, &cold));
+        assert!(
+            !summary.diagnostics.is_empty(),
+            "the catalog has problems to keep"
+        );
+        cold.remember(key, summary.clone());
+        let warm = ParseCache::default();
+        assert!(warm.import(&cold.export(usize::MAX)));
+        assert_eq!(warm.summary(key).as_deref(), Some(&summary));
+        for (path, blob) in &files.files {
+            if crate::catalog::build::is_resource_file(path) {
+                assert_eq!(warm.facts(path, blob), cold.facts(path, blob), "{path}");
+            }
+        }
+        assert!(
+            warm.front_matter_entries().is_empty(),
+            "facts come from their own entries, not from front matter"
+        );
+        let other = fingerprint(&FileSet::default(), &options);
+        assert_eq!(
+            warm.summary(other),
+            None,
+            "another catalog is not summed up"
+        );
+    }
+
+    #[test]
+    fn a_fingerprint_tells_catalogs_and_build_options_apart_but_not_labels() {
+        use crate::catalog::build::fingerprint;
+        let files = catalog();
+        let options = Options::default();
+        let key = fingerprint(&files, &options);
+        let labelled = Options {
+            commit: "abc".into(),
+            ..Options::default()
+        };
+        assert_eq!(fingerprint(&files, &labelled), key);
+        let with_content = Options {
+            include_schema_content: true,
+            ..Options::default()
+        };
+        assert_ne!(fingerprint(&files, &with_content), key);
+        let mut edited = files.clone();
+        let blob = Blob::new(BlobId([9; 20]), Arc::from(&b"{}"[..]));
+        edited.files.insert("events/E/schema.json".into(), blob);
+        assert_ne!(fingerprint(&edited, &options), key);
+        let mut linked = files.clone();
+        linked.special.insert(
+            "events/E/link".into(),
+            crate::catalog::SpecialEntry::Symlink,
+        );
+        assert_ne!(fingerprint(&linked, &options), key);
+    }
+
+    #[test]
     fn foreign_truncated_or_corrupt_caches_are_ignored() {
         let cold = ParseCache::default();
         build(&catalog(), &Options::default(), &cold);
