@@ -340,7 +340,12 @@ pub fn diff_files(
                 .then(|| build(after, &labels.1))
         },
         || {
-            let reach = reach(&mut Scope::new(before, cache), after, &changes, cache)?;
+            let mut scope = Scope::new(before, cache);
+            let reach = reach(&mut scope, after, &changes, cache);
+            // Freeing the scope of a large catalog takes a while: a pool thread does it, and
+            // the diff does not wait for it.
+            rayon::spawn(move || drop(scope));
+            let reach = reach?;
             let unchanged = BTreeMap::new();
             let sides = [before, after].map(|after| Before {
                 after,

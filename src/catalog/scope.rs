@@ -156,7 +156,6 @@ const ALWAYS_CUT: usize = 32;
 impl Scope {
     /// The scope of a whole catalog.
     pub fn new(files: &FileSet, cache: &ParseCache) -> Scope {
-        let mut scope = Scope::default();
         // Each file's facts in parallel (parsing front matter is the cost), kept in path order.
         let facts: Vec<(&String, Arc<Facts>)> = files
             .files
@@ -164,9 +163,25 @@ impl Scope {
             .filter(|(path, _)| is_resource_file(path))
             .map(|(path, blob)| (path, cache.facts(path, blob)))
             .collect();
-        for (path, facts) in facts {
-            scope.insert(path, facts);
-        }
+        // The indexes by id and those by file are independent: built side by side.
+        let (by_id, mut scope) = rayon::join(
+            || {
+                let mut scope = Scope::default();
+                for (path, facts) in &facts {
+                    scope.insert_ids(path, facts);
+                }
+                scope
+            },
+            || {
+                let mut scope = Scope::default();
+                for (path, facts) in &facts {
+                    scope.insert_files(path, facts.clone());
+                }
+                scope
+            },
+        );
+        scope.declared_by = by_id.declared_by;
+        scope.pointed_at_by = by_id.pointed_at_by;
         scope.missing = scope
             .schema_readers
             .keys()
@@ -209,12 +224,22 @@ impl Scope {
 
     /// Records the facts of a resource file the scope does not hold.
     fn insert(&mut self, path: &str, facts: Arc<Facts>) {
+        self.insert_ids(path, &facts);
+        self.insert_files(path, facts);
+    }
+
+    /// [`Scope::insert`]: the ids the file declares and points at.
+    fn insert_ids(&mut self, path: &str, facts: &Facts) {
         if let Some(id) = &facts.id {
             add(&mut self.declared_by, id, path);
         }
         for id in &facts.mentions {
             add(&mut self.pointed_at_by, id, path);
         }
+    }
+
+    /// [`Scope::insert`]: the files the file names, and its facts.
+    fn insert_files(&mut self, path: &str, facts: Arc<Facts>) {
         if facts.names_outside {
             self.outside_readers.insert(path.to_owned());
         }
