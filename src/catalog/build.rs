@@ -167,39 +167,19 @@ impl ParseCache {
     }
 
     pub(crate) fn front_matter_entries(&self) -> Vec<(BlobId, Arc<Parsed>)> {
-        let mut all: Vec<_> = lock(&self.front_matter)
-            .iter()
-            .map(|(id, parsed)| (*id, parsed.clone()))
-            .collect();
-        all.sort_by_key(|(id, _)| *id);
-        all
+        in_id_order(&self.front_matter)
     }
 
     pub(crate) fn hash_entries(&self) -> Vec<(BlobId, Arc<str>)> {
-        let mut all: Vec<_> = lock(&self.hashes)
-            .iter()
-            .map(|(id, hash)| (*id, hash.clone()))
-            .collect();
-        all.sort_by_key(|(id, _)| *id);
-        all
+        in_id_order(&self.hashes)
     }
 
     pub(crate) fn lint_entries(&self) -> Vec<(BlobId, Arc<[Diagnostic]>)> {
-        let mut all: Vec<_> = lock(&self.lints)
-            .iter()
-            .map(|(id, lint)| (*id, lint.clone()))
-            .collect();
-        all.sort_by_key(|(id, _)| *id);
-        all
+        in_id_order(&self.lints)
     }
 
     pub(crate) fn facts_entries(&self) -> Vec<(BlobId, Arc<Facts>)> {
-        let mut all: Vec<_> = lock(&self.facts)
-            .iter()
-            .map(|(id, facts)| (*id, facts.clone()))
-            .collect();
-        all.sort_by_key(|(id, _)| *id);
-        all
+        in_id_order(&self.facts)
     }
 
     /// What resource file `path` says about the graph; a saved entry spares decoding its
@@ -219,12 +199,7 @@ impl ParseCache {
     }
 
     pub(crate) fn summary_entries(&self) -> Vec<(BlobId, Arc<Summary>)> {
-        let mut all: Vec<_> = lock(&self.summaries)
-            .iter()
-            .map(|(id, summary)| (*id, summary.clone()))
-            .collect();
-        all.sort_by_key(|(id, _)| *id);
-        all
+        in_id_order(&self.summaries)
     }
 
     /// The summary of the catalog with fingerprint `key`, if a build summed it up.
@@ -334,6 +309,13 @@ pub fn content_hash(bytes: &[u8]) -> String {
         hash.push(HEX[usize::from(byte & 15)] as char);
     }
     hash
+}
+
+/// The entries of one of the cache's maps, in id order (how a saved cache lists them).
+fn in_id_order<V: Clone>(map: &Mutex<IdMap<BlobId, V>>) -> Vec<(BlobId, V)> {
+    let mut all: Vec<_> = lock(map).iter().map(|(id, v)| (*id, v.clone())).collect();
+    all.sort_by_key(|(id, _)| *id);
+    all
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
