@@ -20,9 +20,9 @@
 //! Changes this reasoning does not cover make [`Scope::reach`] answer `None`, and the caller
 //! builds the whole catalog: symlinks and submodules, ignore rules, teams and users, the
 //! directory store, and very wide changes. Assets change only the Index's `assets`, which the
-//! diff does not read. A resource whose schema lies outside its
-//! folder is in the reach of every change, and its cut then misses that schema, which the
-//! caller detects and answers with whole builds too.
+//! diff does not read. A resource whose schema lies outside its folder is in the reach of every
+//! change, and its cut then misses that schema, which the caller detects and answers with whole
+//! builds too.
 
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
