@@ -603,16 +603,16 @@ impl Repo {
     fn load(&self, listing: Listing) -> Result<FileSet> {
         let mut seen = HashSet::new();
         let sizes = &self.store.sizes;
+        let known = super::lock(sizes);
         let todo: Vec<&(String, gix::ObjectId)> = listing
             .blobs
             .iter()
             .filter(|(_, id)| {
                 let id = blob_id(id);
-                seen.insert(id)
-                    && self.cache().get(&id).is_none()
-                    && !super::lock(sizes).contains_key(&id)
+                seen.insert(id) && self.cache().get(&id).is_none() && !known.contains_key(&id)
             })
             .collect();
+        drop(known);
         let shared = &self.shared;
         let found = todo
             .par_iter()
