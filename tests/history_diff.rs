@@ -317,7 +317,9 @@ fn the_walk_equals_whole_builds_on_tricky_changes() {
     let (steps_seen, cut) = assert_walk_equals_whole_builds(&git, "");
     eprintln!("tricky: {cut} of {steps_seen} steps diffed on their reach");
     assert_eq!(steps_seen, steps.len() + 1);
-    assert!(cut >= 3, "the reach was used {cut} times");
+    // Seven steps have a reach that can be cut, the logo among them (an asset change is no
+    // longer diffed whole).
+    assert!(cut >= 7, "the reach was used {cut} times");
     assert_eq!(
         assert_diff_files_equals_whole_builds(&git, 1),
         2 * steps.len()
