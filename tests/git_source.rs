@@ -920,6 +920,71 @@ fn advancing_by_tree_deltas_equals_reading_each_commit() {
     assert_advance_matches_full_reads(&git, &commits, "domains");
 }
 
+/// Reads `commit` and the staged index together (as `--staged` does) and checks each side
+/// against reading it alone, for the whole repository and for catalog folders.
+fn assert_staged_pair_matches_reads(t: &TestRepo, revs: &[&str], step: &str) {
+    let repo = open(t);
+    for rev in revs {
+        let id = commit(&repo, rev);
+        for dir in ["", "events", "domains", "services", "missing"] {
+            let (at_commit, staged) = repo
+                .read_sides(&Sides::CommitVsStaged(Some(id)), dir)
+                .expect("read both");
+            let alone = (
+                repo.read_commit(id, dir).unwrap(),
+                repo.read_staged(dir).unwrap(),
+            );
+            let at = format!("{step}: {rev} in `{dir}`");
+            assert_eq!(summary(&at_commit), summary(&alone.0), "commit side, {at}");
+            assert_eq!(at_commit.special, alone.0.special, "commit specials, {at}");
+            assert_eq!(summary(&staged), summary(&alone.1), "staged side, {at}");
+            assert_eq!(staged.special, alone.1.special, "staged specials, {at}");
+        }
+    }
+}
+
+#[test]
+fn the_commit_beside_the_staged_index_reads_as_the_commit_alone() {
+    let t = TestRepo::new();
+    t.write_all(CATALOG).commit_all("catalog");
+    t.write("events/OrderPlaced/schema.json", "{\"type\": \"string\"}\n")
+        // The blob a symlink to `../events` holds: staged as one below, only the kind differs.
+        .write("domains/link", "../events")
+        .commit_all("a second commit");
+    let revs = ["HEAD", "HEAD~1"];
+    assert_staged_pair_matches_reads(&t, &revs, "nothing staged");
+
+    t.write("events/OrderPlaced/schema.json", "{}\n");
+    t.write("events/Shipped/index.mdx", "---\nid: Shipped\n---\n");
+    t.git(&["add", "-A"]);
+    t.git(&["update-index", "--chmod=+x", "services/Orders/index.mdx"]);
+    assert_staged_pair_matches_reads(&t, &revs, "an edit, a new folder, a mode");
+
+    // A file becomes a folder and a folder becomes a file.
+    t.git(&["rm", "-qf", "--cached", "services/Orders/index.mdx"]);
+    t.remove("services/Orders/index.mdx");
+    std::fs::remove_dir(t.path().join("services/Orders")).expect("an empty folder");
+    t.write("services/Orders", "now a file\n");
+    t.git(&["rm", "-q", "--cached", "domains/Sales/index.mdx"]);
+    t.remove("domains/Sales/index.mdx");
+    t.write("domains/Sales/index.mdx/inner.md", "a folder now\n");
+    t.git(&["add", "-A"]);
+    assert_staged_pair_matches_reads(&t, &revs, "kinds swapped");
+
+    t.remove("domains/link")
+        .symlink("../events", "domains/link");
+    t.git(&["add", "domains/link"]);
+    let sub = "0123456789abcdef0123456789abcdef01234567";
+    let gitlink = format!("160000,{sub},events/vendored");
+    t.git(&["update-index", "--add", "--cacheinfo", &gitlink]);
+    t.write("events/Later/index.mdx", "intent to add\n");
+    t.git(&["add", "-N", "events/Later/index.mdx"]);
+    assert_staged_pair_matches_reads(&t, &revs, "special entries, intent to add");
+
+    t.git(&["rm", "-rq", "--cached", "events"]);
+    assert_staged_pair_matches_reads(&t, &revs, "a whole catalog folder unstaged");
+}
+
 #[test]
 fn advancing_through_the_examples_default_history() {
     let Some((_temp, clone)) = support::examples_default_clone("advancing_through_history") else {

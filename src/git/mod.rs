@@ -24,6 +24,7 @@
 
 mod detect;
 mod history;
+mod index_tree;
 mod read;
 
 use crate::catalog::IdMap;

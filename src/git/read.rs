@@ -7,9 +7,11 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use gix::bstr::BStr;
 use gix::objs::tree::EntryKind;
 use rayon::prelude::*;
 
+use super::index_tree::IndexTree;
 use super::{Error, Repo, Result, Side, blob_id};
 use crate::catalog::{Blob, FileSet, SpecialEntry};
 
@@ -161,6 +163,9 @@ impl Repo {
 
     /// Both sides of a comparison: `(baseline, candidate)`.
     pub fn read_sides(&self, sides: &super::Sides, dir: &str) -> Result<(FileSet, FileSet)> {
+        if let super::Sides::CommitVsStaged(Some(commit)) = *sides {
+            return self.read_commit_and_staged(commit, dir);
+        }
         Ok((
             self.read(sides.baseline(), dir)?,
             self.read(sides.candidate(), dir)?,
@@ -329,31 +334,129 @@ impl Repo {
     /// deletion are absent, intent-to-add entries (`git add -N`) are skipped, and unmerged
     /// entries are an [`Error::Conflict`]. No index file yet means nothing is staged.
     pub fn read_staged(&self, dir: &str) -> Result<FileSet> {
+        match self.open_index()? {
+            Some(index) => self.load(self.list_staged(&index, dir)?),
+            None => Ok(FileSet::default()),
+        }
+    }
+
+    /// `commit` and the staged index under `dir`, as [`Repo::read_commit`] and
+    /// [`Repo::read_staged`] read them. The commit side is the staged one with the paths where
+    /// the commit's tree differs from the index's put back: only the trees along the staged
+    /// changes are read.
+    fn read_commit_and_staged(
+        &self,
+        commit: super::CommitId,
+        dir: &str,
+    ) -> Result<(FileSet, FileSet)> {
         let Some(index) = self.open_index()? else {
-            return Ok(FileSet::default());
+            return Ok((self.read_commit(commit, dir)?, FileSet::default()));
         };
+        let staged = self.load(self.list_staged(&index, dir)?)?;
+        let Some(tree) = self.tree_id(commit, dir)? else {
+            return Ok((FileSet::default(), staged));
+        };
+        let entries = staged_entries(&index).filter_map(|entry| {
+            let path = strip_dir_bytes(entry.path(&index), dir)?;
+            Some((path, entry.mode.to_tree_entry_mode()?, entry.id))
+        });
+        // A sparse index holds directories as entries: read the commit as it is.
+        let index_tree = (!index.is_sparse())
+            .then(|| IndexTree::build(entries, self.repo.object_hash()))
+            .flatten();
+        let Some(index_tree) = index_tree else {
+            return Ok((self.read_commit(commit, dir)?, staged));
+        };
+        let mut differing = Vec::new();
+        let mut listing = Listing::default();
+        self.differences(tree, &index_tree, dir, "", &mut differing, &mut listing)?;
+        let mut at_commit = staged.clone();
+        for path in differing {
+            at_commit.files.remove(&path);
+            at_commit.special.remove(&path);
+            remove_under(&mut at_commit, &path, &mut Changes::default());
+        }
+        let loaded = self.load(listing)?;
+        at_commit.files.extend(loaded.files);
+        at_commit.special.extend(loaded.special);
+        Ok((at_commit, staged))
+    }
+
+    /// Lists into `out` what tree `id` (catalog path `prefix`) holds where the index's
+    /// directory there differs, and the paths where the index's content differs into
+    /// `differing`.
+    fn differences(
+        &self,
+        id: gix::ObjectId,
+        index: &IndexTree<'_>,
+        dir: &str,
+        prefix: &str,
+        differing: &mut Vec<String>,
+        out: &mut Listing,
+    ) -> Result<()> {
+        let staged = match index.dir(prefix) {
+            Some((staged, _)) if *staged == id => return Ok(()),
+            Some((_, children)) => children.as_slice(),
+            None => &[],
+        };
+        let entries = self.tree_entries(id, dir, prefix)?;
+        let names: HashSet<&str> = entries.iter().map(|(name, ..)| name.as_str()).collect();
+        for (name, ..) in staged {
+            if !names.contains(name) {
+                differing.push(join(prefix, name));
+            }
+        }
+        let staged: HashMap<&str, (EntryKind, gix::ObjectId)> = staged
+            .iter()
+            .map(|(name, mode, id)| (*name, (mode.kind(), *id)))
+            .collect();
+        for (name, kind, id) in entries {
+            let path = join(prefix, &name);
+            match (kind, staged.get(name.as_str())) {
+                (EntryKind::Tree, Some((EntryKind::Tree, _))) => {
+                    self.differences(id, index, dir, &path, differing, out)?
+                }
+                (kind, Some(&same)) if same == (kind, id) => {}
+                (kind, staged) => {
+                    if staged.is_some() {
+                        differing.push(path.clone());
+                    }
+                    match kind {
+                        EntryKind::Tree => self.list_tree(id, dir, &path, out)?,
+                        EntryKind::Blob | EntryKind::BlobExecutable => out.blobs.push((path, id)),
+                        EntryKind::Link => {
+                            out.special.insert(path, SpecialEntry::Symlink);
+                        }
+                        EntryKind::Commit => {
+                            out.special.insert(path, SpecialEntry::Submodule);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The index's entries under `dir`, listed as [`Repo::read_staged`] reads them.
+    fn list_staged(&self, index: &gix::worktree::Index, dir: &str) -> Result<Listing> {
         let mut listing = Listing::default();
         let mut conflicts = Vec::new();
         for entry in index.entries() {
-            let repo_path = entry.path(&index).to_string();
             if entry.stage() != gix::index::entry::Stage::Unconflicted {
+                let repo_path = entry.path(index).to_string();
                 if strip_dir(&repo_path, dir).is_some() && conflicts.last() != Some(&repo_path) {
                     conflicts.push(repo_path);
                 }
-                continue;
             }
-            if entry
-                .flags
-                .contains(gix::index::entry::Flags::INTENT_TO_ADD)
-            {
-                continue;
-            }
-            self.list_index_entry(entry, &repo_path, dir, &mut listing)?;
         }
         if !conflicts.is_empty() {
             return Err(Error::Conflict { paths: conflicts });
         }
-        self.load(listing)
+        for entry in staged_entries(index) {
+            let repo_path = entry.path(index).to_string();
+            self.list_index_entry(entry, &repo_path, dir, &mut listing)?;
+        }
+        Ok(listing)
     }
 
     /// Adds one index entry (at repository path `repo_path`) to `out` when it lies under `dir`.
@@ -652,6 +755,25 @@ impl Repo {
     }
 }
 
+/// The index entries a commit would record: unconflicted and not intent-to-add.
+fn staged_entries(index: &gix::worktree::Index) -> impl Iterator<Item = &gix::index::Entry> {
+    index.entries().iter().filter(|entry| {
+        entry.stage() == gix::index::entry::Stage::Unconflicted
+            && !entry
+                .flags
+                .contains(gix::index::entry::Flags::INTENT_TO_ADD)
+    })
+}
+
+/// Repository path `path` below catalog folder `dir`, as raw bytes.
+fn strip_dir_bytes<'a>(path: &'a BStr, dir: &str) -> Option<&'a [u8]> {
+    if dir.is_empty() {
+        return Some(path);
+    }
+    let rest = path.strip_prefix(dir.as_bytes())?.strip_prefix(b"/")?;
+    (!rest.is_empty()).then_some(rest)
+}
+
 /// The bytes of `name` in a one-file set; a file over the size limit is an error.
 fn root_file(set: FileSet, name: &str) -> Result<Option<Vec<u8>>> {
     if let Some(SpecialEntry::TooLarge { size, limit }) = set.special.get(name) {
@@ -800,7 +922,6 @@ fn keys_under<V>(map: &BTreeMap<String, V>, prefix: &str) -> Vec<String> {
         .collect()
 }
 
-/// `a/b`, or whichever side is non-empty.
 /// `a/b`, or either alone when the other is empty.
 pub fn join(a: &str, b: &str) -> String {
     match (a.is_empty(), b.is_empty()) {
