@@ -108,8 +108,36 @@ impl Repo {
             }
             return Ok(dir);
         }
-        let paths = self.detection_paths(at)?;
-        detect_from_paths(paths.iter().map(String::as_str))
+        Ok(self.detect_on(at)?.unwrap_or_default())
+    }
+
+    /// Detection on `at`; `None` when nothing marks a catalog there. A root catalog folder
+    /// settles it at once, so a commit's top-level tree is looked at before listing the rest.
+    fn detect_on(&self, at: Side) -> Result<Option<String>> {
+        if let Side::Commit(id) = at
+            && let Some(root) = self.tree_id(id, "")?
+            && self.has_root_catalog_folder(root)?
+        {
+            return Ok(Some(String::new()));
+        }
+        detect_inner(self.detection_paths(at)?.iter().map(String::as_str))
+    }
+
+    fn has_root_catalog_folder(&self, root: gix::ObjectId) -> Result<bool> {
+        let tree = self
+            .repo
+            .find_tree(root)
+            .map_err(|e| self.object_error(&root, "", e))?;
+        for entry in tree.iter() {
+            let entry = entry.map_err(|source| Error::Git {
+                what: "decoding the root tree".into(),
+                source,
+            })?;
+            if entry.mode().is_tree() && CATALOG_FOLDERS.iter().any(|f| entry.filename() == *f) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// The catalog directory for both sides: an explicit `--dir` must exist on at least one
@@ -126,11 +154,7 @@ impl Repo {
             }
             return Err(self.missing_dir(sides.candidate(), dir, "on either side")?);
         }
-        if let Some(dir) = detect_inner(
-            self.detection_paths(sides.candidate())?
-                .iter()
-                .map(String::as_str),
-        )? {
+        if let Some(dir) = self.detect_on(sides.candidate())? {
             return Ok(dir);
         }
         self.detect_catalog_dir(sides.baseline(), None)
