@@ -267,13 +267,7 @@ impl Repo {
                     let before = old_trees.get(name.as_str()).copied();
                     self.diff_tree(files, before, Some(*id), dir, &path, out, changes)?
                 }
-                EntryKind::Blob | EntryKind::BlobExecutable => out.blobs.push((path, *id)),
-                EntryKind::Link => {
-                    out.special.insert(path, SpecialEntry::Symlink);
-                }
-                EntryKind::Commit => {
-                    out.special.insert(path, SpecialEntry::Submodule);
-                }
+                _ => self.list_entry(path, *kind, *id, dir, out)?,
             }
         }
         Ok(())
@@ -315,16 +309,28 @@ impl Repo {
         out: &mut Listing,
     ) -> Result<()> {
         for (name, kind, oid) in self.tree_entries(id, dir, prefix)? {
-            let path = join(prefix, &name);
-            match kind {
-                EntryKind::Tree => self.list_tree(oid, dir, &path, out)?,
-                EntryKind::Blob | EntryKind::BlobExecutable => out.blobs.push((path, oid)),
-                EntryKind::Link => {
-                    out.special.insert(path, SpecialEntry::Symlink);
-                }
-                EntryKind::Commit => {
-                    out.special.insert(path, SpecialEntry::Submodule);
-                }
+            self.list_entry(join(prefix, &name), kind, oid, dir, out)?;
+        }
+        Ok(())
+    }
+
+    /// Lists one tree entry at catalog path `path` into `out`, a folder with all it holds.
+    fn list_entry(
+        &self,
+        path: String,
+        kind: EntryKind,
+        id: gix::ObjectId,
+        dir: &str,
+        out: &mut Listing,
+    ) -> Result<()> {
+        match kind {
+            EntryKind::Tree => self.list_tree(id, dir, &path, out)?,
+            EntryKind::Blob | EntryKind::BlobExecutable => out.blobs.push((path, id)),
+            EntryKind::Link => {
+                out.special.insert(path, SpecialEntry::Symlink);
+            }
+            EntryKind::Commit => {
+                out.special.insert(path, SpecialEntry::Submodule);
             }
         }
         Ok(())
@@ -421,16 +427,7 @@ impl Repo {
                     if staged.is_some() {
                         differing.push(path.clone());
                     }
-                    match kind {
-                        EntryKind::Tree => self.list_tree(id, dir, &path, out)?,
-                        EntryKind::Blob | EntryKind::BlobExecutable => out.blobs.push((path, id)),
-                        EntryKind::Link => {
-                            out.special.insert(path, SpecialEntry::Symlink);
-                        }
-                        EntryKind::Commit => {
-                            out.special.insert(path, SpecialEntry::Submodule);
-                        }
-                    }
+                    self.list_entry(path, kind, id, dir, out)?;
                 }
             }
         }
