@@ -51,11 +51,40 @@ pub struct Compared {
     pub sides: [SideReport; 2],
 }
 
+/// Both sides of a comparison as read from the repository, and the catalog folder they were
+/// read from.
+pub struct Revisions {
+    /// The catalog folder, repository-root relative.
+    pub dir: String,
+    pub before: FileSet,
+    pub after: FileSet,
+}
+
+/// Reads both `sides` from `repo`: the catalog folder `dir` (`None` finds it).
+pub fn read_revisions(
+    repo: &Repo,
+    sides: &git::Sides,
+    dir: Option<&str>,
+) -> git::Result<Revisions> {
+    let dir = repo.detect_catalog_dir_for(sides, dir)?;
+    let (before, after) = repo.read_sides(sides, &dir)?;
+    Ok(Revisions { dir, before, after })
+}
+
 /// Reads both sides of `request` from `repo`, builds, resolves and diffs them.
 pub fn diff_revisions(repo: &Repo, request: &Request<'_>) -> git::Result<Compared> {
+    let revisions = read_revisions(repo, &request.sides, request.dir)?;
+    compare_revisions(repo, revisions, request)
+}
+
+/// Builds, resolves and diffs both sides of `request`, read already.
+pub fn compare_revisions(
+    repo: &Repo,
+    revisions: Revisions,
+    request: &Request<'_>,
+) -> git::Result<Compared> {
+    let Revisions { dir, before, after } = revisions;
     let sides = &request.sides;
-    let dir = repo.detect_catalog_dir_for(sides, request.dir)?;
-    let (before, after) = repo.read_sides(sides, &dir)?;
     let labels = (sides.baseline().label(), sides.candidate().label());
     let compared = diff_files(
         &before,

@@ -132,7 +132,23 @@ pub struct ParseCache {
     /// Whole catalogs summed up, by [`fingerprint`].
     summaries: Mutex<IdMap<BlobId, Arc<Summary>>>,
     /// A saved cache's entries, undecoded: (kind, blob) -> payload text.
-    pub(crate) stored: Mutex<IdMap<(Stored, BlobId), Box<str>>>,
+    pub(crate) stored: Mutex<IdMap<(Stored, BlobId), Payload>>,
+}
+
+/// A saved entry's payload: its place in the saved file's text, which all entries share (an
+/// entry is decoded at most once, so it is never copied out on its own).
+#[derive(Clone)]
+pub(crate) struct Payload {
+    pub(crate) text: Arc<String>,
+    pub(crate) range: std::ops::Range<usize>,
+}
+
+impl std::ops::Deref for Payload {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.text[self.range.clone()]
+    }
 }
 
 /// What a saved entry holds.

@@ -7,8 +7,10 @@
 //! header, or has a line of the wrong shape, is ignored whole: a cache is never trusted, only
 //! used. Pure: the command line reads and writes the file.
 
-use super::BlobId;
-use super::build::{ParseCache, Stored};
+use super::{BlobId, IdMap};
+use std::sync::Arc;
+
+use super::build::{ParseCache, Payload, Stored};
 
 /// Bump when what is cached, or how it is computed, changes: older files are then ignored.
 const HEADER: &str = concat!("catalog-diff parse cache 3 ", env!("CARGO_PKG_VERSION"));
@@ -102,16 +104,22 @@ impl ParseCache {
 
     /// Adds the entries of `bytes` (made by [`ParseCache::export`]), undecoded; `false`, and
     /// nothing added, when they are of another version, truncated or of the wrong shape.
-    pub fn import(&self, bytes: &[u8]) -> bool {
-        let Ok(text) = std::str::from_utf8(bytes) else {
+    pub fn import(&self, bytes: Vec<u8>) -> bool {
+        let Ok(text) = String::from_utf8(bytes) else {
             return false;
         };
-        let mut lines = text.split_terminator('\n');
-        if lines.next() != Some(HEADER) || !text.ends_with('\n') {
+        let text = Arc::new(text);
+        let Some(body) = text.strip_prefix(HEADER).and_then(|t| t.strip_prefix('\n')) else {
+            return false;
+        };
+        if !body.is_empty() && !body.ends_with('\n') {
             return false;
         }
-        let mut entries = Vec::new();
-        for line in lines {
+        let lines = body.bytes().filter(|&b| b == b'\n').count();
+        let mut entries = IdMap::with_capacity_and_hasher(lines, Default::default());
+        let mut end = HEADER.len() + 1;
+        for line in body.split_terminator('\n') {
+            end += line.len() + 1;
             let mut parts = line.splitn(3, ' ');
             let (Some(kind), Some(id), Some(payload)) = (
                 parts.next().and_then(Stored::from_tag),
@@ -120,16 +128,28 @@ impl ParseCache {
             ) else {
                 return false;
             };
-            entries.push(((kind, id), Box::<str>::from(payload)));
+            let range = end - 1 - payload.len()..end - 1;
+            entries.insert(
+                (kind, id),
+                Payload {
+                    text: text.clone(),
+                    range,
+                },
+            );
         }
-        self.stored
+        let mut stored = self
+            .stored
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .extend(entries);
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if stored.is_empty() {
+            *stored = entries;
+        } else {
+            stored.extend(entries);
+        }
         true
     }
 
-    fn stored_entries(&self) -> Vec<((Stored, BlobId), Box<str>)> {
+    fn stored_entries(&self) -> Vec<((Stored, BlobId), Payload)> {
         let mut all: Vec<_> = self
             .stored
             .lock()
@@ -179,7 +199,7 @@ mod tests {
         let expected = build(&files, &options, &cold);
         let bytes = cold.export(usize::MAX);
         let warm = ParseCache::default();
-        assert!(warm.import(&bytes));
+        assert!(warm.import(bytes.clone()));
         assert_eq!(
             warm.export(usize::MAX).len(),
             bytes.len(),
@@ -211,7 +231,7 @@ mod tests {
         );
         cold.remember(key, summary.clone());
         let warm = ParseCache::default();
-        assert!(warm.import(&cold.export(usize::MAX)));
+        assert!(warm.import(cold.export(usize::MAX)));
         assert_eq!(warm.summary(key).as_deref(), Some(&summary));
         for (path, blob) in &files.files {
             if crate::catalog::build::is_resource_file(path) {
@@ -270,12 +290,12 @@ mod tests {
             b"\xff\xfe".as_slice(),
         ] {
             let cache = ParseCache::default();
-            assert!(!cache.import(bad));
+            assert!(!cache.import(bad.to_vec()));
             assert_eq!(cache.export(usize::MAX).len(), HEADER.len() + 1);
         }
         let small = cold.export(HEADER.len() + 80);
         assert!(
-            ParseCache::default().import(&small),
+            ParseCache::default().import(small),
             "a limit keeps whole lines"
         );
     }
@@ -286,7 +306,7 @@ mod tests {
         let expected = build(&files, &Options::default(), &ParseCache::default());
         let bytes = format!("{HEADER}\nf {} not-json\n", BlobId([1; 20]));
         let cache = ParseCache::default();
-        assert!(cache.import(bytes.as_bytes()));
+        assert!(cache.import(bytes.into_bytes()));
         let got = build(&files, &Options::default(), &cache);
         assert_eq!(got.index, expected.index);
     }

@@ -43,7 +43,12 @@ pub struct Cache {
 impl Cache {
     /// The cache for a run on `repo` (`None` outside a repository).
     pub fn open(args: &CacheArgs, repo: Option<&Repo>) -> Cache {
-        let parses = ParseCache::default();
+        Cache::start(args, repo).wait()
+    }
+
+    /// Starts loading the cache for a run on `repo` on a thread of its own, so the file is read
+    /// while the run reads the repository.
+    pub fn start(args: &CacheArgs, repo: Option<&Repo>) -> Loading {
         let file = folder(args).and_then(|dir| {
             if let Some(inside) = repo.and_then(|repo| inside_repository(&dir, repo)) {
                 eprintln!(
@@ -56,16 +61,17 @@ impl Cache {
             let name = repo.map_or_else(|| "plain".to_owned(), repository_key);
             Some(dir.join(format!("{FILE}-{name}.jsonl")))
         });
-        if let Some(bytes) = file.as_deref().and_then(read_bounded) {
-            // A file we cannot use is simply not used; it is rewritten at the end.
-            parses.import(&bytes);
-        }
-        let loaded = parses.len();
-        Cache {
-            parses,
-            file,
-            loaded,
-        }
+        let reading = file.clone().map(|file| {
+            std::thread::spawn(move || {
+                let parses = ParseCache::default();
+                if let Some(bytes) = read_bounded(&file) {
+                    // A file we cannot use is simply not used; it is rewritten at the end.
+                    parses.import(bytes);
+                }
+                parses
+            })
+        });
+        Loading { file, reading }
     }
 
     /// Writes the cache back when the run taught it something; failures only cost speed.
@@ -81,6 +87,27 @@ impl Cache {
                 "note: could not save the parse cache {}: {error}",
                 file.display()
             );
+        }
+    }
+}
+
+/// A cache on its way in ([`Cache::start`]).
+pub struct Loading {
+    file: Option<PathBuf>,
+    reading: Option<std::thread::JoinHandle<ParseCache>>,
+}
+
+impl Loading {
+    /// The cache, once its file is read (an empty one if reading failed).
+    pub fn wait(self) -> Cache {
+        let parses = self
+            .reading
+            .and_then(|reading| reading.join().ok())
+            .unwrap_or_default();
+        Cache {
+            loaded: parses.len(),
+            parses,
+            file: self.file,
         }
     }
 }
@@ -138,12 +165,14 @@ fn inside_repository(dir: &Path, repo: &Repo) -> Option<PathBuf> {
 
 fn read_bounded(file: &Path) -> Option<Vec<u8>> {
     use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(file)
-        .ok()?
-        .take(LIMIT as u64 + 1)
-        .read_to_end(&mut bytes)
-        .ok()?;
+    let file = std::fs::File::open(file).ok()?;
+    // Sized up front: growing the buffer would copy (and fault in) the file twice over.
+    let size = file.metadata().ok()?.len();
+    if size > LIMIT as u64 {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(size as usize + 1);
+    file.take(LIMIT as u64 + 1).read_to_end(&mut bytes).ok()?;
     (bytes.len() <= LIMIT).then_some(bytes)
 }
 

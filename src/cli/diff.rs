@@ -148,7 +148,9 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         &args.policy,
         args.catalog.dir.as_deref(),
     )?;
-    let cache = Cache::open(&args.catalog.cache, Some(&repo));
+    let loading = Cache::start(&args.catalog.cache, Some(&repo));
+    let revisions = pipeline::read_revisions(&repo, &sides, settings.dir.as_deref())?;
+    let cache = loading.wait();
     let request = pipeline::Request {
         sides,
         dir: settings.dir.as_deref(),
@@ -164,7 +166,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         history: args.history || settings.history,
         cache: &cache.parses,
     };
-    let mut compared = pipeline::diff_revisions(&repo, &request)?;
+    let mut compared = pipeline::compare_revisions(&repo, revisions, &request)?;
     cache.save();
     if failed(&compared.sides, args.catalog.strict) {
         return Ok(exit_code::ERROR);
