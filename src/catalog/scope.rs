@@ -25,13 +25,17 @@
 //! builds too.
 
 use rayon::prelude::*;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::build::{FILE_KEYS, ParseCache, Parsed, is_resource_file};
 use super::{Before, Blob, FileSet};
+
+/// Maps keyed by paths and ids, with a fast hash: a scope holds thousands of these keys, and
+/// they come from the catalog, not from someone choosing collisions.
+type StrMap<V> = std::collections::HashMap<String, V, foldhash::fast::FixedState>;
 
 /// What one resource file says about the graph: its id, the ids it points at, and whether
 /// it names schema or specification files (which may lie in folders below its own).
@@ -111,13 +115,13 @@ fn collect_strings<'a>(value: Option<&'a Value>, out: &mut Vec<&'a str>) {
 /// Which resource files declare and point at which ids, kept up to date along a history.
 #[derive(Default)]
 pub struct Scope {
-    facts: HashMap<String, Arc<Facts>>,
+    facts: StrMap<Arc<Facts>>,
     /// The resource files that name files outside their own folder.
     outside_readers: BTreeSet<String>,
-    declared_by: HashMap<String, BTreeSet<String>>,
-    pointed_at_by: HashMap<String, BTreeSet<String>>,
+    declared_by: StrMap<BTreeSet<String>>,
+    pointed_at_by: StrMap<BTreeSet<String>>,
     /// Schema files (catalog paths) and the resource files naming them.
-    schema_readers: HashMap<String, BTreeSet<String>>,
+    schema_readers: StrMap<BTreeSet<String>>,
     /// Resource files naming a schema path that leaves the catalog (never there).
     unplaceable: BTreeSet<String>,
     /// Named schema files the catalog does not have now.
@@ -357,7 +361,7 @@ impl Scope {
 
         let mut reach: BTreeSet<String> = changed.union(&readers).cloned().collect();
         reach.extend(missing_readers);
-        let lookup = |map: &HashMap<String, BTreeSet<String>>, id: &String| {
+        let lookup = |map: &StrMap<BTreeSet<String>>, id: &String| {
             map.get(id)
                 .into_iter()
                 .flatten()
@@ -391,7 +395,7 @@ impl Scope {
     }
 }
 
-fn add(map: &mut HashMap<String, BTreeSet<String>>, id: &str, path: &str) {
+fn add(map: &mut StrMap<BTreeSet<String>>, id: &str, path: &str) {
     match map.get_mut(id) {
         Some(paths) => {
             paths.insert(path.to_owned());
@@ -402,7 +406,7 @@ fn add(map: &mut HashMap<String, BTreeSet<String>>, id: &str, path: &str) {
     }
 }
 
-fn remove(map: &mut HashMap<String, BTreeSet<String>>, id: &str, path: &str) {
+fn remove(map: &mut StrMap<BTreeSet<String>>, id: &str, path: &str) {
     if let Some(paths) = map.get_mut(id) {
         paths.remove(path);
         if paths.is_empty() {
