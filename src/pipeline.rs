@@ -329,8 +329,17 @@ pub fn diff_files(
     let options_for =
         |label: &str| build_options(source, label.to_owned(), options.include_schema_content);
     let build = |files: &FileSet, label: &str| build::build(files, &options_for(label), cache);
-    let keys = [before, after].map(|files| build::fingerprint(files, &options_for("")));
-    let changes = git::Changes::between(before, after);
+    // Each a pass over both whole sides: side by side.
+    let (keys, changes) = rayon::join(
+        || {
+            let (a, b) = rayon::join(
+                || build::fingerprint(before, &options_for("")),
+                || build::fingerprint(after, &options_for("")),
+            );
+            [a, b]
+        },
+        || git::Changes::between(before, after),
+    );
     let verdicts = VerdictCache::default();
     let compare =
         |a: &Index, b: &Index| diff::diff_with_files((a, before), (b, after), options, &verdicts);
