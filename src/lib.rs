@@ -28,3 +28,9 @@ pub mod report;
 pub mod schema;
 pub mod spec;
 pub mod suggest;
+
+/// Hash maps and sets keyed by what a catalog names (paths, ids, versions), hashed fast:
+/// builds, resolves and diffs fill thousands of them, and their keys come from the catalog,
+/// not from someone choosing collisions.
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+pub(crate) type FastSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;

@@ -7,8 +7,8 @@
 //! mean the catalog cannot be read faithfully are errors; the index is still built from the
 //! parts that can be read, so every problem is reported in one run.
 
+use crate::{FastMap, FastSet};
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -724,7 +724,7 @@ impl<'a> Builder<'a> {
         self.classify(&DIAGRAM, &candidates, &lookup, &mut drafts);
         self.warn_aliases(&drafts);
 
-        let resource_dirs: HashSet<&str> = drafts
+        let resource_dirs: FastSet<&str> = drafts
             .iter()
             .filter(|d| is_index_file(file_name(&d.content_path)))
             .map(|d| parent(&d.content_path))
@@ -836,7 +836,7 @@ impl<'a> Builder<'a> {
             })
             .collect();
         paths.sort_by(|a, b| b.as_bytes().cmp(a.as_bytes()));
-        let mut local_ids = HashSet::new();
+        let mut local_ids = FastSet::default();
         for candidate in self.parse_all(paths) {
             if !matches!(candidate.data(), Some(Value::Object(_))) {
                 continue;
@@ -936,7 +936,7 @@ impl<'a> Builder<'a> {
     fn resource(
         &self,
         draft: &Draft<'a>,
-        resource_dirs: &HashSet<&str>,
+        resource_dirs: &FastSet<&str>,
         found: &mut Findings,
     ) -> Resource {
         if let Some(blob) = self.files.get(draft.source_path) {
@@ -946,7 +946,7 @@ impl<'a> Builder<'a> {
         }
         let mut out = Map::new();
         let base = parent(&draft.content_path).to_owned();
-        let mut represented = HashSet::new();
+        let mut represented = FastSet::default();
         for &key in KEY_ORDER {
             let value = match key {
                 "type" => Some(Value::from(draft.kind)),
@@ -974,7 +974,7 @@ impl<'a> Builder<'a> {
         &self,
         draft: &Draft<'a>,
         base: &str,
-        represented: &mut HashSet<String>,
+        represented: &mut FastSet<String>,
         found: &mut Findings,
     ) -> Option<Value> {
         let entries = match draft.data().get("schemas") {
@@ -1058,7 +1058,7 @@ impl<'a> Builder<'a> {
         &self,
         draft: &Draft<'a>,
         base: &str,
-        represented: &mut HashSet<String>,
+        represented: &mut FastSet<String>,
         found: &mut Findings,
     ) -> Option<Value> {
         let entries: Vec<Map<String, Value>> = match draft.data().get("specifications")? {
@@ -1176,8 +1176,8 @@ impl<'a> Builder<'a> {
     fn sidecars(
         &self,
         content_path: &str,
-        represented: &HashSet<String>,
-        resource_dirs: &HashSet<&str>,
+        represented: &FastSet<String>,
+        resource_dirs: &FastSet<&str>,
     ) -> Option<Value> {
         if !is_index_file(file_name(content_path)) {
             return None;
@@ -1402,7 +1402,7 @@ fn discovery_order(a: &str, b: &str) -> Ordering {
 
 /// Every candidate index file with a truthy id, for locating content paths (§4.1).
 struct Lookup {
-    entries: HashMap<String, Vec<LookupEntry>>,
+    entries: FastMap<String, Vec<LookupEntry>>,
 }
 
 struct LookupEntry {
@@ -1413,7 +1413,7 @@ struct LookupEntry {
 
 impl Lookup {
     fn new(candidates: &[Candidate<'_>]) -> Self {
-        let mut entries: HashMap<String, Vec<LookupEntry>> = HashMap::new();
+        let mut entries: FastMap<String, Vec<LookupEntry>> = FastMap::default();
         for candidate in candidates {
             let Some(Value::Object(data)) = candidate.data() else {
                 continue;

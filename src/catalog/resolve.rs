@@ -6,9 +6,9 @@
 //! deviation: pointer lists of the wrong shape, on which the SDK crashes or emits garbage
 //! edges, are skipped and reported as [`ResolveProblem`]s (§10.8). Pure, no I/O.
 
+use crate::FastMap;
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::HashMap;
 use std::fmt;
 
 use serde_json::{Map, Value};
@@ -416,7 +416,7 @@ pub fn resolve(indexes: &[Index]) -> Resolved<'_> {
     });
 
     // `entitiesById`, in first-seen order.
-    let mut by_id: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut by_id: FastMap<&str, Vec<usize>> = FastMap::default();
     let mut id_order: Vec<&str> = Vec::new();
     for (i, entity) in entities.iter().enumerate() {
         by_id.entry(entity.id()).or_insert_with(|| {
@@ -449,7 +449,7 @@ pub fn resolve(indexes: &[Index]) -> Resolved<'_> {
 
     let mut edges = Vec::new();
     let mut externals: Vec<External> = Vec::new();
-    let mut external_keys: HashMap<String, usize> = HashMap::new();
+    let mut external_keys: FastMap<String, usize> = FastMap::default();
     for entity in &entities {
         for (reach, direction, via) in POINTER_FIELDS {
             for pointer in pointers(entity, reach, &mut problems) {
@@ -550,7 +550,7 @@ pub fn resolve(indexes: &[Index]) -> Resolved<'_> {
 fn resolve_assets(indexes: &[Index]) -> (Vec<ResolvedAsset<'_>>, Vec<AssetCollision>) {
     // Candidates grouped by path, groups in first-seen order (a JavaScript Map).
     let mut groups: Vec<(Value, Vec<ResolvedAsset>)> = Vec::new();
-    let mut slots: HashMap<String, usize> = HashMap::new();
+    let mut slots: FastMap<String, usize> = FastMap::default();
     for index in indexes {
         let from = ResolvedFrom {
             source: &index.source,
@@ -612,7 +612,7 @@ fn resolve_assets(indexes: &[Index]) -> (Vec<ResolvedAsset<'_>>, Vec<AssetCollis
 #[derive(Default)]
 struct Conflicts {
     list: Vec<Conflict>,
-    slots: HashMap<(ConflictKind, String), usize>,
+    slots: FastMap<(ConflictKind, String), usize>,
 }
 
 impl Conflicts {

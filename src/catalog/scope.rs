@@ -30,12 +30,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::FastMap;
+
 use super::build::{FILE_KEYS, ParseCache, Parsed, is_resource_file};
 use super::{Before, Blob, FileSet};
-
-/// Maps keyed by paths and ids, with a fast hash: a scope holds thousands of these keys, and
-/// they come from the catalog, not from someone choosing collisions.
-type StrMap<V> = std::collections::HashMap<String, V, foldhash::fast::FixedState>;
 
 /// What one resource file says about the graph: its id, the ids it points at, and whether
 /// it names schema or specification files (which may lie in folders below its own).
@@ -115,13 +113,13 @@ fn collect_strings<'a>(value: Option<&'a Value>, out: &mut Vec<&'a str>) {
 /// Which resource files declare and point at which ids, kept up to date along a history.
 #[derive(Default)]
 pub struct Scope {
-    facts: StrMap<Arc<Facts>>,
+    facts: FastMap<String, Arc<Facts>>,
     /// The resource files that name files outside their own folder.
     outside_readers: BTreeSet<String>,
-    declared_by: StrMap<BTreeSet<String>>,
-    pointed_at_by: StrMap<BTreeSet<String>>,
+    declared_by: FastMap<String, BTreeSet<String>>,
+    pointed_at_by: FastMap<String, BTreeSet<String>>,
     /// Schema files (catalog paths) and the resource files naming them.
-    schema_readers: StrMap<BTreeSet<String>>,
+    schema_readers: FastMap<String, BTreeSet<String>>,
     /// Resource files naming a schema path that leaves the catalog (never there).
     unplaceable: BTreeSet<String>,
     /// Named schema files the catalog does not have now.
@@ -361,7 +359,7 @@ impl Scope {
 
         let mut reach: BTreeSet<String> = changed.union(&readers).cloned().collect();
         reach.extend(missing_readers);
-        let lookup = |map: &StrMap<BTreeSet<String>>, id: &String| {
+        let lookup = |map: &FastMap<String, BTreeSet<String>>, id: &String| {
             map.get(id)
                 .into_iter()
                 .flatten()
@@ -395,7 +393,7 @@ impl Scope {
     }
 }
 
-fn add(map: &mut StrMap<BTreeSet<String>>, id: &str, path: &str) {
+fn add(map: &mut FastMap<String, BTreeSet<String>>, id: &str, path: &str) {
     match map.get_mut(id) {
         Some(paths) => {
             paths.insert(path.to_owned());
@@ -406,7 +404,7 @@ fn add(map: &mut StrMap<BTreeSet<String>>, id: &str, path: &str) {
     }
 }
 
-fn remove(map: &mut StrMap<BTreeSet<String>>, id: &str, path: &str) {
+fn remove(map: &mut FastMap<String, BTreeSet<String>>, id: &str, path: &str) {
     if let Some(paths) = map.get_mut(id) {
         paths.remove(path);
         if paths.is_empty() {

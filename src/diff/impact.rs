@@ -18,7 +18,7 @@
 //!   the removed edges are listed, for direct `sends` / `receives` edges to a message none of
 //!   whose versions was removed. Parties are sorted by id then version and never merged.
 
-use std::collections::HashMap;
+use crate::FastMap;
 
 use serde_json::Value;
 
@@ -74,11 +74,11 @@ impl EntityInfo<'_> {
 pub(super) struct Graph<'a> {
     edges: Vec<GraphEdge<'a>>,
     entities: Vec<EntityInfo<'a>>,
-    first_by_id: HashMap<&'a str, usize>,
+    first_by_id: FastMap<&'a str, usize>,
     /// Keyed by id and version (`""` for none); the last entity wins.
-    by_id_version: HashMap<(&'a str, &'a str), usize>,
+    by_id_version: FastMap<(&'a str, &'a str), usize>,
     /// Edge positions by target id, in graph order.
-    by_target: HashMap<&'a str, Vec<usize>>,
+    by_target: FastMap<&'a str, Vec<usize>>,
 }
 
 impl<'a> Graph<'a> {
@@ -94,8 +94,8 @@ impl<'a> Graph<'a> {
                 resource: entity.resource,
             })
             .collect();
-        let mut first_by_id = HashMap::new();
-        let mut by_id_version = HashMap::new();
+        let mut first_by_id = FastMap::default();
+        let mut by_id_version = FastMap::default();
         for (i, entity) in entities.iter().enumerate() {
             first_by_id.entry(entity.id).or_insert(i);
             by_id_version.insert((entity.id, entity.version.unwrap_or_default()), i);
@@ -113,7 +113,7 @@ impl<'a> Graph<'a> {
                 is_resolved: edge.status == EdgeStatus::Resolved,
             })
             .collect();
-        let mut by_target: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut by_target: FastMap<&str, Vec<usize>> = FastMap::default();
         for (i, edge) in edges.iter().enumerate() {
             by_target.entry(edge.to).or_default().push(i);
         }
@@ -153,9 +153,9 @@ impl<'a> Graph<'a> {
     }
 
     /// One edge per identity, in first-seen order; a resolved one replaces an unresolved one.
-    fn by_identity(&self) -> (Vec<Identity<'a>>, HashMap<Identity<'a>, &GraphEdge<'a>>) {
+    fn by_identity(&self) -> (Vec<Identity<'a>>, FastMap<Identity<'a>, &GraphEdge<'a>>) {
         let mut order = Vec::new();
-        let mut map: HashMap<Identity, &GraphEdge> = HashMap::new();
+        let mut map: FastMap<Identity, &GraphEdge> = FastMap::default();
         for edge in &self.edges {
             let key = edge.identity();
             match map.get(&key) {

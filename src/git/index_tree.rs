@@ -4,8 +4,9 @@
 //! these ids top-down differs only along the staged changes, so reading the commit side of
 //! `--staged` costs the trees that changed, not the catalog.
 
-
 use gix::ObjectId;
+
+use crate::FastMap;
 use gix::objs::tree::{EntryKind, EntryMode};
 
 /// One entry of a directory: its name, mode and object id (a tree's for a directory).
@@ -15,7 +16,7 @@ pub(crate) type Child<'a> = (&'a str, EntryMode, ObjectId);
 /// have and its entries in tree order.
 #[derive(Debug, Default)]
 pub(crate) struct IndexTree<'a> {
-    dirs: std::collections::HashMap<&'a str, (ObjectId, Vec<Child<'a>>), foldhash::fast::FixedState>,
+    dirs: FastMap<&'a str, (ObjectId, Vec<Child<'a>>)>,
 }
 
 impl<'a> IndexTree<'a> {
