@@ -1385,6 +1385,13 @@ pub(crate) fn is_resource_file(path: &str) -> bool {
 /// Depth first; in each directory its files in descending name order, then its
 /// sub-directories in descending name order.
 fn discovery_order(a: &str, b: &str) -> Ordering {
+    // The folders both paths share decide nothing: start at the first segment that differs.
+    let same = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    let start = a.as_bytes()[..same]
+        .iter()
+        .rposition(|&byte| byte == b'/')
+        .map_or(0, |slash| slash + 1);
+    let (a, b) = (&a[start..], &b[start..]);
     let (mut left, mut right) = (a.split('/').peekable(), b.split('/').peekable());
     loop {
         match (left.next(), right.next()) {
@@ -1592,4 +1599,37 @@ fn normalize(path: &str) -> Option<String> {
         }
     }
     Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn discovery_order_is_depth_first_files_then_folders_each_descending() {
+        let mut paths = vec![
+            "events/a/b/index.md",
+            "events/é/index.md",
+            "z/index.md",
+            "events/index.md",
+            "index.md",
+            "events/a/index.md",
+            // Shares its first byte with `é` (0xC3): the shared part ends mid-character.
+            "events/ê/index.md",
+        ];
+        paths.sort_by(|a, b| discovery_order(a, b));
+        assert_eq!(
+            paths,
+            [
+                "index.md",
+                "z/index.md",
+                "events/index.md",
+                "events/ê/index.md",
+                "events/é/index.md",
+                "events/a/index.md",
+                "events/a/b/index.md",
+            ]
+        );
+        assert_eq!(discovery_order("a/b", "a/b"), Ordering::Equal);
+    }
 }
