@@ -591,6 +591,18 @@ const KEY_ORDER: &[&str] = &[
     "related",
     "members",
 ];
+/// Each key's place in [`KEY_ORDER`].
+fn key_places() -> &'static FastMap<&'static str, usize> {
+    static PLACES: std::sync::OnceLock<FastMap<&'static str, usize>> = std::sync::OnceLock::new();
+    PLACES.get_or_init(|| {
+        KEY_ORDER
+            .iter()
+            .enumerate()
+            .map(|(at, &key)| (key, at))
+            .collect()
+    })
+}
+
 /// Keys the builder computes rather than copies from the front matter.
 const COMPUTED: &[&str] = &[
     "type",
@@ -947,7 +959,15 @@ impl<'a> Builder<'a> {
         let mut out = Map::new();
         let base = parent(&draft.content_path).to_owned();
         let mut represented = FastSet::default();
-        for &key in KEY_ORDER {
+        // The front matter's values by place in the Index, found through the few keys it has
+        // rather than by looking up each of the many the Index knows.
+        let mut copied = vec![None; KEY_ORDER.len()];
+        for (key, value) in draft.data() {
+            if let Some(&at) = key_places().get(key.as_str()) {
+                copied[at] = Some(value);
+            }
+        }
+        for (&key, copied) in KEY_ORDER.iter().zip(copied) {
             let value = match key {
                 "type" => Some(Value::from(draft.kind)),
                 "contentPath" => Some(Value::from(draft.content_path.clone())),
@@ -960,7 +980,7 @@ impl<'a> Builder<'a> {
                 "sidecars" => self.sidecars(&draft.content_path, &represented, resource_dirs),
                 "references" => references(draft, found),
                 key if COMPUTED.contains(&key) => None,
-                key => draft.data().get(key).cloned(),
+                _ => copied.cloned(),
             };
             if let Some(value) = value {
                 out.insert(key.to_owned(), value);
