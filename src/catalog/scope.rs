@@ -416,16 +416,16 @@ fn remove(map: &mut FastMap<String, BTreeSet<String>>, id: &str, path: &str) {
 /// The files of one side, as far as cutting a reach needs them.
 trait Files {
     fn blob(&self, path: &str) -> Option<&Blob>;
-    /// The first path at or after `from`, in order.
-    fn first_from(&self, from: &str) -> Option<&str>;
+    /// The files at or after path `from`, in order.
+    fn files_from<'a>(&'a self, from: &str) -> impl Iterator<Item = (&'a str, &'a Blob)>;
 }
 
 impl Files for FileSet {
     fn blob(&self, path: &str) -> Option<&Blob> {
         self.get(path)
     }
-    fn first_from(&self, from: &str) -> Option<&str> {
-        from_on(&self.files, from).next()
+    fn files_from<'a>(&'a self, from: &str) -> impl Iterator<Item = (&'a str, &'a Blob)> {
+        range_from(&self.files, from).map(|(path, blob)| (path.as_str(), blob))
     }
 }
 
@@ -433,21 +433,43 @@ impl Files for Before<'_> {
     fn blob(&self, path: &str) -> Option<&Blob> {
         self.get(path)
     }
-    fn first_from(&self, from: &str) -> Option<&str> {
-        let unchanged = from_on(&self.after.files, from).find(|p| !self.changes.contains_key(*p));
-        let changed = from_on(self.changes, from).find(|p| self.changes[*p].is_some());
-        match (unchanged, changed) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+    /// The catalog after the change and the changed paths merged in one pass: a changed
+    /// path shows its blob before (or nothing, where it did not exist).
+    fn files_from<'a>(&'a self, from: &str) -> impl Iterator<Item = (&'a str, &'a Blob)> {
+        let mut after = range_from(&self.after.files, from).peekable();
+        let mut changes = range_from(self.changes, from).peekable();
+        std::iter::from_fn(move || {
+            loop {
+                let changed = match (after.peek(), changes.peek()) {
+                    (None, None) => return None,
+                    (Some(_), None) => false,
+                    (Some((a, _)), Some((c, _))) if a < c => false,
+                    (Some((a, _)), Some((c, _))) => {
+                        if a == c {
+                            after.next();
+                        }
+                        true
+                    }
+                    (None, Some(_)) => true,
+                };
+                if !changed {
+                    return after.next().map(|(path, blob)| (path.as_str(), blob));
+                }
+                if let Some((path, Some(blob))) = changes.next() {
+                    return Some((path.as_str(), blob));
+                }
+            }
+        })
     }
 }
 
-/// The paths of `map` from `from` on, in order.
-fn from_on<'a, V>(map: &'a BTreeMap<String, V>, from: &str) -> impl Iterator<Item = &'a str> {
+/// The entries of `map` from key `from` on, in order.
+fn range_from<'a, V>(
+    map: &'a BTreeMap<String, V>,
+    from: &str,
+) -> std::collections::btree_map::Range<'a, String, V> {
     use std::ops::Bound;
     map.range::<str, _>((Bound::Included(from), Bound::Unbounded))
-        .map(|(path, _)| path.as_str())
 }
 
 /// The resource files in the folders above `path`, on either side.
@@ -484,12 +506,10 @@ fn folder_path(dir: &str, name: &str) -> String {
 /// hold a resource of their own excluded), plus the ignore file.
 fn cut(files: &impl Files, reach: &BTreeSet<String>) -> FileSet {
     let mut out = FileSet::default();
-    let mut take = |path: &str| {
-        if let Some(blob) = files.blob(path) {
-            out.files.insert(path.to_owned(), blob.clone());
-        }
-    };
-    take(".eventcatalogignore");
+    if let Some(blob) = files.blob(".eventcatalogignore") {
+        out.files
+            .insert(".eventcatalogignore".to_owned(), blob.clone());
+    }
     for resource in reach {
         let dir = resource.rsplit_once('/').map_or("", |(dir, _)| dir);
         let prefix = if dir.is_empty() {
@@ -497,20 +517,25 @@ fn cut(files: &impl Files, reach: &BTreeSet<String>) -> FileSet {
         } else {
             format!("{dir}/")
         };
-        // Paths come in order, so a nested resource folder is stepped over whole: the first
-        // path after it is the first at or after its name followed by '0' ('/' + 1).
+        // Paths come in order, so a nested resource folder is stepped over whole: the walk
+        // starts again at its name followed by '0' ('/' + 1).
         let mut from = prefix.clone();
-        while let Some(path) = files
-            .first_from(&from)
-            .filter(|path| path.starts_with(&prefix))
-        {
-            from = match nested_resource_folder(path, prefix.len(), files) {
-                Some(folder) => format!("{folder}0"),
-                None => {
-                    take(path);
-                    format!("{path}\0")
+        loop {
+            let mut nested = None;
+            for (path, blob) in files.files_from(&from) {
+                if !path.starts_with(&prefix) {
+                    break;
                 }
-            };
+                nested = nested_resource_folder(path, prefix.len(), files);
+                if nested.is_some() {
+                    break;
+                }
+                out.files.insert(path.to_owned(), blob.clone());
+            }
+            match nested {
+                Some(folder) => from = format!("{folder}0"),
+                None => break,
+            }
         }
     }
     out
