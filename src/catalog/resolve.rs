@@ -382,6 +382,20 @@ pub(crate) fn pointer_lists() -> impl Iterator<Item = &'static str> {
     })
 }
 
+/// Each pointer list's places in [`POINTER_FIELDS`] (`sends` is read as it is and nested).
+fn pointer_places() -> &'static FastMap<&'static str, Vec<usize>> {
+    static PLACES: std::sync::OnceLock<FastMap<&'static str, Vec<usize>>> =
+        std::sync::OnceLock::new();
+    PLACES.get_or_init(|| {
+        let mut places: FastMap<&str, Vec<usize>> = FastMap::default();
+        for (at, (reach, ..)) in POINTER_FIELDS.iter().enumerate() {
+            let (Reach::Direct(field) | Reach::Nested(field, _)) = reach;
+            places.entry(field).or_default().push(at);
+        }
+        places
+    })
+}
+
 /// Resolves the indexes against each other, in the given order (SDK `resolve`).
 pub fn resolve(indexes: &[Index]) -> Resolved<'_> {
     let (assets, warnings) = resolve_assets(indexes);
@@ -451,8 +465,16 @@ pub fn resolve(indexes: &[Index]) -> Resolved<'_> {
     let mut externals: Vec<External> = Vec::new();
     let mut external_keys: FastMap<String, usize> = FastMap::default();
     for entity in &entities {
-        for (reach, direction, via) in POINTER_FIELDS {
-            for pointer in pointers(entity, reach, &mut problems) {
+        // Each list's value, found through the few fields the resource has rather than by
+        // looking up all the places a pointer may sit.
+        let mut lists = [None; POINTER_FIELDS.len()];
+        for (key, value) in entity.resource.fields() {
+            for &at in pointer_places().get(key.as_str()).into_iter().flatten() {
+                lists[at] = Some(value);
+            }
+        }
+        for ((reach, direction, via), list) in POINTER_FIELDS.into_iter().zip(lists) {
+            for pointer in pointers(entity, reach, list, &mut problems) {
                 let (Some(pointer_id), pointer_map) =
                     (pointer.get("id").and_then(Value::as_str), pointer)
                 else {
@@ -649,10 +671,12 @@ impl Conflicts {
     }
 }
 
-/// The pointer objects of one field of `entity`; entries of the wrong shape become problems.
+/// The pointer objects of one field of `entity` (`list`: its value of the field `reach`
+/// starts from); entries of the wrong shape become problems.
 fn pointers<'a>(
     entity: &Entity<'a>,
     reach: Reach,
+    list: Option<&'a Value>,
     problems: &mut Vec<ResolveProblem>,
 ) -> Vec<&'a Map<String, Value>> {
     let mut problem = |field: String, kind| {
@@ -668,7 +692,7 @@ fn pointers<'a>(
     // Where each entry sits, spelled out only for a problem: most pointers are fine.
     let mut entries: Vec<(Place, &Value)> = Vec::new();
     match reach {
-        Reach::Direct(field) => match entity.resource.get(field) {
+        Reach::Direct(field) => match list {
             None | Some(Value::Null) => {}
             Some(Value::Array(list)) => entries.extend(
                 list.iter()
@@ -679,7 +703,7 @@ fn pointers<'a>(
         },
         Reach::Nested(field, sub) => {
             // A non-list `field` was already reported by its `Direct` scan.
-            if let Some(Value::Array(list)) = entity.resource.get(field) {
+            if let Some(Value::Array(list)) = list {
                 // Scalar entries have no `to`; the `Direct` scan already reported them.
                 for (i, map) in list
                     .iter()
