@@ -1398,7 +1398,8 @@ fn index_files(files: &FileSet) -> Vec<&str> {
 /// folders and the root `node_modules`.
 pub(crate) fn is_resource_file(path: &str) -> bool {
     matches!(file_name(path), "index.md" | "index.mdx")
-        && !path.split('/').any(|segment| segment.starts_with('.'))
+        && !path.starts_with('.')
+        && !path.contains("/.")
         && !path.starts_with("node_modules/")
 }
 
@@ -1411,20 +1412,19 @@ fn discovery_order(a: &str, b: &str) -> Ordering {
         .iter()
         .rposition(|&byte| byte == b'/')
         .map_or(0, |slash| slash + 1);
-    let (a, b) = (&a[start..], &b[start..]);
-    let (mut left, mut right) = (a.split('/').peekable(), b.split('/').peekable());
-    loop {
-        match (left.next(), right.next()) {
-            (Some(x), Some(y)) if x == y => continue,
-            (Some(x), Some(y)) => {
-                let (x_file, y_file) = (left.peek().is_none(), right.peek().is_none());
-                return y_file
-                    .cmp(&x_file)
-                    .then_with(|| y.as_bytes().cmp(x.as_bytes()));
-            }
-            (x, y) => return y.is_some().cmp(&x.is_some()).reverse(),
-        }
+    // Only the first segment past them decides, and whether it is the path's last (a file).
+    fn first(rest: &str) -> (&str, bool) {
+        rest.split_once('/')
+            .map_or((rest, true), |(segment, _)| (segment, false))
     }
+    let ((x, x_file), (y, y_file)) = (first(&a[start..]), first(&b[start..]));
+    if x == y {
+        // The same path, or one is a folder of the other (it comes first).
+        return a.len().cmp(&b.len());
+    }
+    y_file
+        .cmp(&x_file)
+        .then_with(|| y.as_bytes().cmp(x.as_bytes()))
 }
 
 /// Every candidate index file with a truthy id, for locating content paths (§4.1).
@@ -1651,5 +1651,24 @@ mod tests {
             ]
         );
         assert_eq!(discovery_order("a/b", "a/b"), Ordering::Equal);
+        assert_eq!(discovery_order("a/b", "a/b/c"), Ordering::Less);
+        assert_eq!(discovery_order("a/b/c", "a/b"), Ordering::Greater);
+    }
+
+    #[test]
+    fn resource_files_are_index_files_outside_hidden_folders_and_root_node_modules() {
+        for (path, expected) in [
+            ("events/E/index.mdx", true),
+            ("index.md", true),
+            ("v1.2/index.md", true),
+            ("events/E./index.md", true),
+            ("events/E/README.md", false),
+            (".hidden/index.md", false),
+            ("events/.draft/index.md", false),
+            ("node_modules/x/index.md", false),
+            ("events/node_modules/index.md", true),
+        ] {
+            assert_eq!(is_resource_file(path), expected, "{path}");
+        }
     }
 }
