@@ -30,7 +30,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::FastMap;
+use crate::{FastMap, FastSet};
 
 use super::build::{FILE_KEYS, ParseCache, Parsed, is_resource_file};
 use super::{Before, Blob, FileSet};
@@ -506,6 +506,8 @@ fn folder_path(dir: &str, name: &str) -> String {
 /// hold a resource of their own excluded), plus the ignore file.
 fn cut(files: &impl Files, reach: &BTreeSet<String>) -> FileSet {
     let mut out = FileSet::default();
+    // Folders found to hold no resource file: the paths below one come one after another.
+    let mut plain = FastSet::default();
     if let Some(blob) = files.blob(".eventcatalogignore") {
         out.files
             .insert(".eventcatalogignore".to_owned(), blob.clone());
@@ -526,7 +528,7 @@ fn cut(files: &impl Files, reach: &BTreeSet<String>) -> FileSet {
                 if !path.starts_with(&prefix) {
                     break;
                 }
-                nested = nested_resource_folder(path, prefix.len(), files);
+                nested = nested_resource_folder(path, prefix.len(), files, &mut plain);
                 if nested.is_some() {
                     break;
                 }
@@ -542,21 +544,29 @@ fn cut(files: &impl Files, reach: &BTreeSet<String>) -> FileSet {
 }
 
 /// The sub-folder below `prefix` (the first `below` bytes of `path`) that holds a resource
-/// file and that `path` lies in, if any. Probes through one buffer: a cut asks this of every
-/// path it meets.
-fn nested_resource_folder<'p>(path: &'p str, below: usize, files: &impl Files) -> Option<&'p str> {
+/// file and that `path` lies in, if any. Probes through one buffer, past the folders in
+/// `plain` (known to hold none, and extended here): a cut asks this of every path it meets.
+fn nested_resource_folder<'a>(
+    path: &'a str,
+    below: usize,
+    files: &impl Files,
+    plain: &mut FastSet<&'a str>,
+) -> Option<&'a str> {
     let mut probe = String::with_capacity(path.len() + "/index.mdx".len());
     let mut end = below;
     while let Some(slash) = path[end..].find('/') {
         end += slash;
         let dir = &path[..end];
-        for name in ["/index.md", "/index.mdx"] {
-            probe.clear();
-            probe.push_str(dir);
-            probe.push_str(name);
-            if files.blob(&probe).is_some() {
-                return Some(dir);
+        if !plain.contains(dir) {
+            for name in ["/index.md", "/index.mdx"] {
+                probe.clear();
+                probe.push_str(dir);
+                probe.push_str(name);
+                if files.blob(&probe).is_some() {
+                    return Some(dir);
+                }
             }
+            plain.insert(dir);
         }
         end += 1;
     }
