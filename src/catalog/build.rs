@@ -956,7 +956,6 @@ impl<'a> Builder<'a> {
                 .diagnostics
                 .extend(self.cache.lint(draft.source_path, blob, draft.data()));
         }
-        let mut out = Map::new();
         let base = parent(&draft.content_path).to_owned();
         let mut represented = FastSet::default();
         // The front matter's values by place in the Index, found through the few keys it has
@@ -967,6 +966,8 @@ impl<'a> Builder<'a> {
                 copied[at] = Some(value);
             }
         }
+        // Sized once: growing the map would hash every key again.
+        let mut out = Map::with_capacity(copied.iter().flatten().count() + COMPUTED.len());
         for (&key, copied) in KEY_ORDER.iter().zip(copied) {
             let value = match key {
                 "type" => Some(Value::from(draft.kind)),
