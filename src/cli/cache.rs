@@ -61,15 +61,17 @@ impl Cache {
             let name = repo.map_or_else(|| "plain".to_owned(), repository_key);
             Some(dir.join(format!("{FILE}-{name}.jsonl")))
         });
-        let reading = file.clone().map(|file| {
-            std::thread::spawn(move || {
+        // A thread that cannot start only costs speed: the run goes on without a cache.
+        let reading = file.clone().and_then(|file| {
+            let load = move || {
                 let parses = ParseCache::default();
                 if let Some(bytes) = read_bounded(&file) {
                     // A file we cannot use is simply not used; it is rewritten at the end.
                     parses.import(bytes);
                 }
                 parses
-            })
+            };
+            std::thread::Builder::new().spawn(load).ok()
         });
         Loading { file, reading }
     }
@@ -98,7 +100,7 @@ pub struct Loading {
 }
 
 impl Loading {
-    /// The cache, once its file is read (an empty one if reading failed).
+    /// The cache, once its file is read (an empty one if reading it failed in any way).
     pub fn wait(self) -> Cache {
         let parses = self
             .reading
