@@ -140,6 +140,8 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     );
     progress.finish();
     cache.save();
+    // The process ends soon: the OS takes the memory back faster than freeing it piece by piece.
+    std::mem::forget(cache);
     let outcome = outcome?;
     if let Some(error) = state.write_error {
         return Err(error).context("writing the log to stdout");
