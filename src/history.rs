@@ -273,7 +273,7 @@ impl Walker<'_> {
             let judged = judge.chunk(&mut jobs);
             (jobs, judged, files)
         };
-        std::thread::scope(|threads| {
+        let flow = std::thread::scope(|threads| {
             let mut judging: Option<std::thread::ScopedJoinHandle<'_, Chunk>> = None;
             let mut chunks = changed.chunks(CHUNK);
             loop {
@@ -295,13 +295,17 @@ impl Walker<'_> {
                             return Ok(ControlFlow::Break(()));
                         }
                     }
+                    // Freeing a chunk's catalogs is a cost of its own: a pool thread pays it.
+                    rayon::spawn(move || drop((jobs, files)));
                 }
                 let Some((jobs, files)) = next else {
                     return Ok(ControlFlow::Continue(()));
                 };
                 judging = Some(threads.spawn(move || judge(jobs, files)));
             }
-        })
+        });
+        rayon::spawn(move || drop((scope, state, verdict_cache)));
+        flow
     }
 
     /// Reads the commits of `chunk` in order, moving `scope` along, and returns them with the
