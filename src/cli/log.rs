@@ -54,6 +54,8 @@ pub enum Format {
 
 pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     let repo = args.catalog.discover()?;
+    // The cache file is read while the history is listed.
+    let loading = Cache::start(&args.catalog.cache, Some(&repo));
     let mut commits = repo.first_parent_walk(args.range.as_deref())?;
     if commits.is_empty() {
         eprintln!("{}", empty_range_note(args.range.as_deref()));
@@ -114,7 +116,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     let progress = Progress::commits(commits.len(), args.format == Format::Text);
     let mut stdout = std::io::stdout().lock();
     let mut state = State::default();
-    let cache = Cache::open(&args.catalog.cache, Some(&repo));
+    let cache = loading.wait();
     let outcome = history::walk(
         &repo,
         start,
