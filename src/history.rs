@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -484,17 +485,20 @@ struct Job {
     /// The paths that change after this commit's parent (after this commit) within the chunk,
     /// each with its blob then: the chunk's last catalog seen through them is the parent's
     /// catalog (this commit's).
-    later: [BTreeMap<String, Option<Blob>>; 2],
+    later: [Arc<BTreeMap<String, Option<Blob>>>; 2],
 }
 
 impl Job {
     /// Fills each job's `later` from what each commit changed (each path with its blob
     /// before), from the chunk's last commit back.
     fn overlay(jobs: &mut [Job], changes: Vec<BTreeMap<String, Option<Blob>>>) {
-        let mut later = BTreeMap::new();
+        // A job's `after` is the next job's parent view: shared, not copied.
+        let mut later: Arc<BTreeMap<_, _>> = Arc::default();
         for (job, changed) in jobs.iter_mut().zip(changes).rev() {
             let after = later.clone();
-            later.extend(changed);
+            let mut before = (*after).clone();
+            before.extend(changed);
+            later = Arc::new(before);
             job.later = [later.clone(), after];
         }
     }
