@@ -7,7 +7,6 @@
 //! mean the catalog cannot be read faithfully are errors; the index is still built from the
 //! parts that can be read, so every problem is reported in one run.
 
-use crate::{FastMap, FastSet};
 use std::cmp::Ordering;
 use std::sync::{Arc, Mutex};
 
@@ -21,6 +20,7 @@ use super::{
     Blob, BlobId, Diagnostic, FileSet, IdMap, Index, Resource, Severity, SpecialEntry, frontmatter,
 };
 use crate::json_text;
+use crate::{FastMap, FastSet};
 
 /// What to build; the defaults are the SDK's (`hashContent: true`).
 #[derive(Clone, Debug)]

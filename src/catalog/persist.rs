@@ -7,10 +7,10 @@
 //! header, or has a line of the wrong shape, is ignored whole: a cache is never trusted, only
 //! used. Pure: the command line reads and writes the file.
 
-use super::{BlobId, IdMap};
 use std::sync::Arc;
 
 use super::build::{ParseCache, Payload, Stored};
+use super::{BlobId, IdMap};
 
 /// Bump when what is cached, or how it is computed, changes: older files are then ignored.
 const HEADER: &str = concat!("catalog-diff parse cache 3 ", env!("CARGO_PKG_VERSION"));

@@ -6,7 +6,6 @@
 //! deviation: pointer lists of the wrong shape, on which the SDK crashes or emits garbage
 //! edges, are skipped and reported as [`ResolveProblem`]s (§10.8). Pure, no I/O.
 
-use crate::FastMap;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
@@ -15,6 +14,7 @@ use serde_json::{Map, Value};
 
 use super::version::{Range, SemVer, cmp_code_units};
 use super::{Index, Resource};
+use crate::FastMap;
 
 /// The `{source, commit}` an entity, asset or edge target came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

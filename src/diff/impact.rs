@@ -18,13 +18,12 @@
 //!   the removed edges are listed, for direct `sends` / `receives` edges to a message none of
 //!   whose versions was removed. Parties are sorted by id then version and never merged.
 
-use crate::FastMap;
-
 use serde_json::Value;
 
 use super::assemble::MESSAGE_TYPES;
 use super::order::locale_cmp;
 use super::*;
+use crate::FastMap;
 use crate::catalog::resolve::{self, EdgeStatus};
 use crate::catalog::{Index, Resource};
 

@@ -5,9 +5,9 @@
 //! `--staged` costs the trees that changed, not the catalog.
 
 use gix::ObjectId;
+use gix::objs::tree::{EntryKind, EntryMode};
 
 use crate::FastMap;
-use gix::objs::tree::{EntryKind, EntryMode};
 
 /// One entry of a directory: its name, mode and object id (a tree's for a directory).
 pub(crate) type Child<'a> = (&'a str, EntryMode, ObjectId);
@@ -116,7 +116,7 @@ fn hash_tree(children: &[Child<'_>], hash: gix::hash::Kind) -> ObjectId {
             hasher.update(&bytes);
             ObjectId::Sha1(hasher.finalize().into())
         }
-        #[allow(unreachable_patterns)]
+        #[allow(unreachable_patterns)] // reachable once gix is built with SHA-256 too
         other => gix::objs::compute_hash(other, gix::objs::Kind::Tree, &bytes)
             .expect("hashing bytes in memory cannot fail"),
     }
