@@ -572,3 +572,48 @@ fn nested_resource_folder<'a>(
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::BlobId;
+
+    fn blob(n: u8) -> Blob {
+        Blob::new(BlobId([n; 20]), Arc::from(&b""[..]))
+    }
+
+    /// The merged walk of a catalog and its changes lists what the catalog before the change
+    /// holds: changed paths with their earlier blob, added paths gone, removed paths back.
+    #[test]
+    fn files_from_a_view_before_a_change_equals_that_catalog() {
+        let mut after = FileSet::default();
+        for (n, path) in ["a/index.md", "a/new.json", "b/kept.json", "b/x.json", "d"]
+            .into_iter()
+            .enumerate()
+        {
+            after.files.insert(path.to_owned(), blob(n as u8));
+        }
+        let changes: BTreeMap<String, Option<Blob>> = [
+            ("a/new.json", None),            // added by the change
+            ("b/x.json", Some(blob(20))),    // modified
+            ("b/gone.json", Some(blob(21))), // removed
+            ("c/gone.json", Some(blob(22))), // removed, between unchanged paths
+            ("e/last.json", Some(blob(23))), // removed, after every path of `after`
+        ]
+        .into_iter()
+        .map(|(path, blob)| (path.to_owned(), blob))
+        .collect();
+        let view = Before {
+            after: &after,
+            changes: &changes,
+        };
+        let catalog = view.to_file_set(&BTreeMap::new());
+        for from in ["", "a/", "b/", "b/x.json", "c", "z"] {
+            let walked: Vec<(&str, BlobId)> =
+                view.files_from(from).map(|(p, b)| (p, b.id)).collect();
+            let expected: Vec<(&str, BlobId)> =
+                catalog.files_from(from).map(|(p, b)| (p, b.id)).collect();
+            assert_eq!(walked, expected, "from {from:?}");
+        }
+    }
+}
