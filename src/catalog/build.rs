@@ -131,6 +131,8 @@ pub struct ParseCache {
     facts: Mutex<IdMap<BlobId, Arc<Facts>>>,
     /// Whole catalogs summed up, by [`fingerprint`].
     summaries: Mutex<IdMap<BlobId, Arc<Summary>>>,
+    /// Blob sizes, so a later run need not open each object for the size limit.
+    sizes: Mutex<IdMap<BlobId, u64>>,
     /// A saved cache's entries, undecoded: (kind, blob) -> payload text.
     pub(crate) stored: Mutex<IdMap<(Stored, BlobId), Payload>>,
 }
@@ -162,6 +164,8 @@ pub(crate) enum Stored {
     Summary,
     /// A resource file's [`Facts`].
     Facts,
+    /// A blob's size in bytes.
+    Size,
 }
 
 impl std::fmt::Debug for ParseCache {
@@ -214,6 +218,10 @@ impl ParseCache {
         facts
     }
 
+    pub(crate) fn size_entries(&self) -> Vec<(BlobId, u64)> {
+        in_id_order(&self.sizes)
+    }
+
     pub(crate) fn summary_entries(&self) -> Vec<(BlobId, Arc<Summary>)> {
         in_id_order(&self.summaries)
     }
@@ -236,14 +244,15 @@ impl ParseCache {
         lock(&self.summaries).insert(key, Arc::new(summary));
     }
 
-    /// How many entries the cache holds (parses, hashes, checks, facts and summaries, decoded
-    /// or not).
+    /// How many entries the cache holds (parses, hashes, checks, facts, summaries and sizes,
+    /// decoded or not).
     pub fn len(&self) -> usize {
         lock(&self.front_matter).len()
             + lock(&self.hashes).len()
             + lock(&self.lints).len()
             + lock(&self.facts).len()
             + lock(&self.summaries).len()
+            + lock(&self.sizes).len()
             + lock(&self.stored).len()
     }
 
@@ -312,6 +321,22 @@ impl ParseCache {
         let hash: Arc<str> = saved.unwrap_or_else(|| content_hash(&blob.data())).into();
         lock(&self.hashes).insert(id, hash.clone());
         hash
+    }
+}
+
+impl super::SizeMemory for ParseCache {
+    fn size(&self, id: BlobId) -> Option<u64> {
+        if let Some(&hit) = lock(&self.sizes).get(&id) {
+            return Some(hit);
+        }
+        let saved = self.take_stored(Stored::Size, id, |text| text.parse().ok())?;
+        lock(&self.sizes).insert(id, saved);
+        Some(saved)
+    }
+
+    fn learn(&self, id: BlobId, size: u64) {
+        lock(&self.stored).remove(&(Stored::Size, id));
+        lock(&self.sizes).insert(id, size);
     }
 }
 

@@ -99,6 +99,15 @@ pub trait BlobStore: Send + Sync {
     fn bytes(&self, id: BlobId) -> Arc<[u8]>;
 }
 
+/// Blob sizes kept between runs, so that a run need not open an object to check it against
+/// the size limit. A blob's size follows from its id, so a size once learnt never goes stale.
+pub trait SizeMemory: Send + Sync {
+    /// The size of `id`, if an earlier read learnt it.
+    fn size(&self, id: BlobId) -> Option<u64>;
+    /// Keeps the size of `id`, just read from its object.
+    fn learn(&self, id: BlobId, size: u64);
+}
+
 impl Blob {
     /// A blob whose bytes are at hand.
     pub fn new(id: BlobId, data: Arc<[u8]>) -> Blob {

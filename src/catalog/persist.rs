@@ -1,6 +1,6 @@
 //! The parse cache as bytes, so it can outlive a run: every front matter parse (or its error),
-//! content hash, dropped-field check and resource file's facts (for the reach of a change),
-//! keyed by blob id, and every whole catalog's summary, keyed by its fingerprint, one per line
+//! content hash, dropped-field check, resource file's facts (for the reach of a change) and
+//! blob size, keyed by blob id, and every whole catalog's summary, keyed by its fingerprint, one per line
 //! (`<kind> <id> <payload>`) under a header that names the format and the tool's version.
 //! Reading a file only splits its lines: each payload is decoded when a build asks for it, so a
 //! run pays for what it uses, not for the file. A file that does not start with today's
@@ -13,7 +13,7 @@ use super::build::{ParseCache, Payload, Stored};
 use super::{BlobId, IdMap};
 
 /// Bump when what is cached, or how it is computed, changes: older files are then ignored.
-const HEADER: &str = concat!("catalog-diff parse cache 3 ", env!("CARGO_PKG_VERSION"));
+const HEADER: &str = concat!("catalog-diff parse cache 4 ", env!("CARGO_PKG_VERSION"));
 
 impl Stored {
     fn tag(self) -> char {
@@ -24,6 +24,7 @@ impl Stored {
             Stored::Lint => 'l',
             Stored::Summary => 's',
             Stored::Facts => 'r',
+            Stored::Size => 'z',
         }
     }
 
@@ -35,6 +36,7 @@ impl Stored {
             "l" => Some(Stored::Lint),
             "s" => Some(Stored::Summary),
             "r" => Some(Stored::Facts),
+            "z" => Some(Stored::Size),
             _ => None,
         }
     }
@@ -60,6 +62,12 @@ impl ParseCache {
             if let Ok(payload) = serde_json::to_string(&*summary)
                 && !push(Stored::Summary, key, &payload)
             {
+                return out;
+            }
+        }
+        // A size spares opening an object, and every run checks every blob's size.
+        for (id, size) in self.size_entries() {
+            if !push(Stored::Size, id, &size.to_string()) {
                 return out;
             }
         }
@@ -213,6 +221,31 @@ mod tests {
             "every entry was used"
         );
         assert_eq!(warm.export(usize::MAX), bytes);
+    }
+
+    #[test]
+    fn sizes_round_trip_and_a_learnt_size_replaces_a_saved_one() {
+        use crate::catalog::SizeMemory;
+        let cold = ParseCache::default();
+        let (a, b) = (BlobId([1; 20]), BlobId([2; 20]));
+        cold.learn(a, 70);
+        cold.learn(b, 5_000_000_000);
+        let warm = ParseCache::default();
+        assert!(warm.import(cold.export(usize::MAX)));
+        assert_eq!(warm.len(), 2);
+        assert_eq!(warm.size(a), Some(70));
+        assert_eq!(warm.size(b), Some(5_000_000_000));
+        assert_eq!(warm.size(BlobId([3; 20])), None);
+        warm.learn(b, 71);
+        assert_eq!((warm.len(), warm.size(b)), (2, Some(71)));
+        let odd = format!("{HEADER}\nz {a} seventy\n");
+        let read = ParseCache::default();
+        assert!(read.import(odd.into_bytes()));
+        assert_eq!(
+            read.size(a),
+            None,
+            "a size that is not a number is not used"
+        );
     }
 
     #[test]

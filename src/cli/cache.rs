@@ -1,5 +1,5 @@
 //! The parse cache on disk, so a run pays only for the blobs no earlier run has seen: front
-//! matter parses, content hashes and checks, keyed by blob id, in one file per repository in
+//! matter parses, content hashes, checks and blob sizes, keyed by blob id, in one file per repository in
 //! the platform's cache folder (`--cache-dir`, `CATALOG_DIFF_CACHE`; `--no-cache` turns it off),
 //! so a run reads only what its own repository taught. Never inside the repository. A file that
 //! is corrupt, truncated or of another version is ignored and rewritten; it is written to a
@@ -8,12 +8,14 @@
 //! folder keeps the most recently used files only.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use catalog_diff::catalog::build::ParseCache;
+use catalog_diff::catalog::{BlobId, SizeMemory};
 use catalog_diff::git::Repo;
 
 /// The start of every cache file's name inside the cache folder.
-const FILE: &str = "parse-cache-v3";
+const FILE: &str = "parse-cache-v4";
 /// The start of every format's file names; [`tidy`] removes the other formats' files.
 const ANY_FORMAT: &str = "parse-cache-v";
 /// The most one file may hold.
@@ -42,12 +44,13 @@ pub struct Cache {
 
 impl Cache {
     /// The cache for a run on `repo` (`None` outside a repository).
-    pub fn open(args: &CacheArgs, repo: Option<&Repo>) -> Cache {
+    pub fn open(args: &CacheArgs, repo: Option<&Repo>) -> Loaded {
         Cache::start(args, repo).wait()
     }
 
     /// Starts loading the cache for a run on `repo` on a thread of its own, so the file is read
-    /// while the run reads the repository.
+    /// while the run reads the repository. The repository takes blob sizes from it, waiting
+    /// for it only when it first needs one.
     pub fn start(args: &CacheArgs, repo: Option<&Repo>) -> Loading {
         let file = folder(args).and_then(|dir| {
             if let Some(inside) = repo.and_then(|repo| inside_repository(&dir, repo)) {
@@ -73,7 +76,15 @@ impl Cache {
             };
             std::thread::Builder::new().spawn(load).ok()
         });
-        Loading { file, reading }
+        let pending = Arc::new(Pending {
+            file,
+            reading: Mutex::new(reading),
+            cache: OnceLock::new(),
+        });
+        if let Some(repo) = repo {
+            repo.remember_sizes_in(pending.clone());
+        }
+        Loading(pending)
     }
 
     /// Writes the cache back when the run taught it something; failures only cost speed.
@@ -94,23 +105,60 @@ impl Cache {
 }
 
 /// A cache on its way in ([`Cache::start`]).
-pub struct Loading {
-    file: Option<PathBuf>,
-    reading: Option<std::thread::JoinHandle<ParseCache>>,
-}
+pub struct Loading(Arc<Pending>);
 
 impl Loading {
     /// The cache, once its file is read (an empty one if reading it failed in any way).
-    pub fn wait(self) -> Cache {
-        let parses = self
-            .reading
-            .and_then(|reading| reading.join().ok())
-            .unwrap_or_default();
-        Cache {
-            loaded: parses.len(),
-            parses,
-            file: self.file,
-        }
+    pub fn wait(self) -> Loaded {
+        self.0.cache();
+        Loaded(self.0)
+    }
+}
+
+/// A loaded cache, shared with the repository that keeps blob sizes in it.
+pub struct Loaded(Arc<Pending>);
+
+impl std::ops::Deref for Loaded {
+    type Target = Cache;
+
+    fn deref(&self) -> &Cache {
+        self.0.cache()
+    }
+}
+
+struct Pending {
+    file: Option<PathBuf>,
+    reading: Mutex<Option<std::thread::JoinHandle<ParseCache>>>,
+    cache: OnceLock<Cache>,
+}
+
+impl Pending {
+    fn cache(&self) -> &Cache {
+        self.cache.get_or_init(|| {
+            let reading = self
+                .reading
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .take();
+            let parses = reading
+                .and_then(|reading| reading.join().ok())
+                .unwrap_or_default();
+            Cache {
+                loaded: parses.len(),
+                parses,
+                file: self.file.clone(),
+            }
+        })
+    }
+}
+
+impl SizeMemory for Pending {
+    fn size(&self, id: BlobId) -> Option<u64> {
+        self.cache().parses.size(id)
+    }
+
+    fn learn(&self, id: BlobId, size: u64) {
+        self.cache().parses.learn(id, size);
     }
 }
 

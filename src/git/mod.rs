@@ -5,8 +5,8 @@
 //! into the repository, never checks anything out and never runs a `git` subprocess.
 //!
 //! - [`Repo`] wraps a gix repository plus a [`BlobCache`]: the FileSets it reads list each blob
-//!   (its header read, so a missing object or an oversized file is known at once) and inflate it
-//!   when its bytes are first used, once however many commits share it.
+//!   (its size checked against the limit at once, from a size an earlier run learnt or else from
+//!   its header) and inflate it when its bytes are first used, once however many commits share it.
 //! - [`Repo::parse_range`] turns the command line's RANGE into [`Sides`] (cli.md, "Choosing the two
 //!   sides"); [`Repo::detect_catalog_dir`] finds the catalog folder on one [`Side`].
 //! - [`Repo::read`] / [`Repo::read_commit`] / [`Repo::read_staged`] / [`Repo::read_worktree`] and
@@ -32,7 +32,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::catalog::BlobId;
+use crate::catalog::{BlobId, SizeMemory};
 
 pub use detect::{CATALOG_FOLDERS, CONFIG_FILES, detect_from_paths, normalize_dir};
 pub use history::CommitInfo;
@@ -234,6 +234,8 @@ struct ObjectStore {
     handles: Mutex<Vec<gix::Repository>>,
     /// The size of every blob whose header was read, so that each is read once a run.
     sizes: Mutex<IdMap<BlobId, u64>>,
+    /// Sizes earlier runs learnt ([`Repo::remember_sizes_in`]).
+    memory: std::sync::OnceLock<Arc<dyn SizeMemory>>,
     /// The first read that failed; reported before any result is shown ([`Repo::check_reads`]).
     failure: Mutex<Option<Error>>,
 }
@@ -314,6 +316,7 @@ impl Repo {
             cache: BlobCache::default(),
             handles: Mutex::new(Vec::new()),
             sizes: Mutex::default(),
+            memory: std::sync::OnceLock::new(),
             failure: Mutex::new(None),
         });
         Ok(Repo {
@@ -327,6 +330,14 @@ impl Repo {
     /// Files larger than `bytes` are left unread and reported (`--max-file-size`).
     pub fn set_max_file_size(&mut self, bytes: u64) {
         self.max_file_size = bytes;
+    }
+
+    /// Takes blob sizes from `memory` instead of opening each object, and teaches it the sizes
+    /// read. A blob whose size is known this way is not looked up until its bytes are needed,
+    /// so a missing object is reported then ([`Repo::check_reads`]). Set once; later calls
+    /// are ignored.
+    pub fn remember_sizes_in(&self, memory: Arc<dyn SizeMemory>) {
+        let _ = self.store.memory.set(memory);
     }
 
     /// The underlying gix handle.

@@ -358,9 +358,11 @@ impl Repo {
         let Some(index) = self.open_index()? else {
             return Ok((self.read_commit(commit, dir)?, FileSet::default()));
         };
-        let staged = self.load(self.list_staged(&index, dir)?)?;
+        // Both sides are listed before either is loaded, so the size memory (read on a thread
+        // of its own) is waited for as late as it can be.
+        let listed = self.list_staged(&index, dir)?;
         let Some(tree) = self.tree_id(commit, dir)? else {
-            return Ok((FileSet::default(), staged));
+            return Ok((FileSet::default(), self.load(listed)?));
         };
         let entries = staged_entries(&index).filter_map(|entry| {
             let path = strip_dir_bytes(entry.path(&index), dir)?;
@@ -371,11 +373,12 @@ impl Repo {
             .then(|| IndexTree::build(entries, self.repo.object_hash()))
             .flatten();
         let Some(index_tree) = index_tree else {
-            return Ok((self.read_commit(commit, dir)?, staged));
+            return Ok((self.read_commit(commit, dir)?, self.load(listed)?));
         };
         let mut differing = Vec::new();
         let mut listing = Listing::default();
         self.differences(tree, &index_tree, dir, "", &mut differing, &mut listing)?;
+        let staged = self.load(listed)?;
         let mut at_commit = staged.clone();
         for path in differing {
             at_commit.files.remove(&path);
@@ -697,40 +700,51 @@ impl Repo {
     }
 
     /// Lists every blob as a deferred [`Blob`], read when first used: a run whose parses are
-    /// cached never inflates those files. Each object's header is read now, in parallel (one
-    /// gix handle per rayon job split, pitfall 6), so a missing object is an error here and a
-    /// file over the size limit is never inflated.
+    /// cached never inflates those files. Each object's size is checked against the limit now,
+    /// so a file over it is never inflated: from the size memory when it knows the blob, else
+    /// from the object's header, read in parallel (one gix handle per rayon job split,
+    /// pitfall 6), which also finds a missing object at once.
     fn load(&self, listing: Listing) -> Result<FileSet> {
+        let memory = self.store.memory.get();
+        let mut sizes = super::lock(&self.store.sizes);
+        let mut todo = Vec::new();
         let mut seen = HashSet::new();
-        let sizes = &self.store.sizes;
-        let known = super::lock(sizes);
-        let todo: Vec<&(String, gix::ObjectId)> = listing
-            .blobs
-            .iter()
-            .filter(|(_, id)| {
-                let id = blob_id(id);
-                seen.insert(id) && self.cache().get(&id).is_none() && !known.contains_key(&id)
-            })
-            .collect();
-        drop(known);
+        for (path, oid) in &listing.blobs {
+            let id = blob_id(oid);
+            if sizes.contains_key(&id) || !seen.insert(id) || self.cache().get(&id).is_some() {
+                continue;
+            }
+            match memory.and_then(|memory| memory.size(id)) {
+                Some(size) => {
+                    sizes.insert(id, size);
+                }
+                None => todo.push((path, oid, id)),
+            }
+        }
+        drop(sizes);
         let shared = &self.shared;
         let found = todo
             .par_iter()
             .map_init(
                 || super::handle(shared),
-                |repo, (path, id)| match repo.find_header(*id) {
-                    Ok(header) => Ok((blob_id(id), header.size())),
-                    Err(e) => Err((path.clone(), *id, e)),
+                |repo, (path, oid, id)| match repo.find_header(**oid) {
+                    Ok(header) => Ok((*id, header.size())),
+                    Err(e) => Err(((*path).clone(), **oid, e)),
                 },
             )
             .collect::<std::result::Result<Vec<_>, (String, gix::ObjectId, gix::Error)>>()
             .map_err(|(path, id, e)| self.object_error(&id, &path, e))?;
+        if let Some(memory) = memory {
+            for &(id, size) in &found {
+                memory.learn(id, size);
+            }
+        }
         let mut set = FileSet {
             special: listing.special,
             ..FileSet::default()
         };
         let limit = self.max_file_size;
-        let mut sizes = super::lock(sizes);
+        let mut sizes = super::lock(&self.store.sizes);
         sizes.extend(found);
         for (path, id) in &listing.blobs {
             if let Some(&size) = sizes.get(&blob_id(id))

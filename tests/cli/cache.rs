@@ -17,7 +17,7 @@ fn cache_file(dir: &Path) -> Option<std::path::PathBuf> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            name.starts_with("parse-cache-v3-") && name.ends_with(".jsonl")
+            name.starts_with("parse-cache-v4-") && name.ends_with(".jsonl")
         })
 }
 
@@ -83,7 +83,7 @@ fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
         b"\x00\x01garbage".to_vec(),
     ] {
         std::fs::write(&file, &broken).expect("write");
-        std::fs::write(cache.path().join(".parse-cache-v3.1.2.tmp"), &written[..10])
+        std::fs::write(cache.path().join(".parse-cache-v4.1.2.tmp"), &written[..10])
             .expect("write");
         let again = run(&repo, cache.path(), &args);
         assert_eq!(again.stdout, reference.stdout);
@@ -93,6 +93,39 @@ fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
             "rebuilt whole"
         );
     }
+}
+
+/// Blob sizes a run learnt spare the next run opening each object, and still hold files to
+/// the size limit of the run that uses them.
+#[test]
+fn remembered_sizes_still_meet_the_size_limit() {
+    let repo = catalog();
+    let cache = tempfile::tempdir().expect("temp dir");
+    let args = ["HEAD~1..HEAD", "--format", "json"];
+    run(&repo, cache.path(), &args);
+    let saved = std::fs::read_to_string(cache_file(cache.path()).expect("saved")).expect("text");
+    assert!(
+        saved.lines().any(|line| line.starts_with("z ")),
+        "sizes are saved"
+    );
+    for limit in ["50", "1M"] {
+        let args = [&args[..], &["--max-file-size", limit]].concat();
+        let reference = run(&repo, cache.path(), &[&args[..], &["--no-cache"]].concat());
+        let warm = run(&repo, cache.path(), &args);
+        assert_eq!(warm.stdout, reference.stdout, "--max-file-size {limit}");
+        assert_eq!(warm.stderr, reference.stderr, "--max-file-size {limit}");
+        assert_eq!(warm.status.code(), reference.status.code());
+    }
+    let limited = run(
+        &repo,
+        cache.path(),
+        &[&args[..], &["--max-file-size", "50"]].concat(),
+    );
+    assert!(
+        String::from_utf8_lossy(&limited.stderr).contains("bytes"),
+        "the limit is reported: {}",
+        String::from_utf8_lossy(&limited.stderr)
+    );
 }
 
 /// A run diffs a catalog an earlier run built whole without building it again: its problems
