@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::{Component, Path};
 
+use gix::bstr::ByteSlice;
 use gix::objs::tree::EntryKind;
 
 use super::read::join;
@@ -114,13 +115,33 @@ impl Repo {
     /// Detection on `at`; `None` when nothing marks a catalog there. A root catalog folder
     /// settles it at once, so a commit's top-level tree is looked at before listing the rest.
     fn detect_on(&self, at: Side) -> Result<Option<String>> {
-        if let Side::Commit(id) = at
-            && let Some(root) = self.tree_id(id, "")?
-            && self.has_root_catalog_folder(root)?
-        {
+        let settled = match at {
+            Side::Commit(id) => match self.tree_id(id, "")? {
+                Some(root) => self.has_root_catalog_folder(root)?,
+                None => false,
+            },
+            Side::Staged => self.index_has_root_catalog_folder()?,
+            Side::Worktree | Side::Unborn => false,
+        };
+        if settled {
             return Ok(Some(String::new()));
         }
         detect_inner(self.detection_paths(at)?.iter().map(String::as_str))
+    }
+
+    /// True when an index entry lies in a catalog folder at the root (as `detect_inner`
+    /// would find among the index's paths, without listing them).
+    fn index_has_root_catalog_folder(&self) -> Result<bool> {
+        let Some(index) = self.open_index()? else {
+            return Ok(false);
+        };
+        Ok(index.entries().iter().any(|entry| {
+            let path = entry.path(&index);
+            CATALOG_FOLDERS.iter().any(|folder| {
+                path.strip_prefix(folder.as_bytes())
+                    .is_some_and(|rest| rest.starts_with(b"/"))
+            })
+        }))
     }
 
     fn has_root_catalog_folder(&self, root: gix::ObjectId) -> Result<bool> {
@@ -272,7 +293,7 @@ impl Repo {
             return Ok(());
         };
         for entry in index.entries() {
-            let path = entry.path(&index).to_string();
+            let path = entry.path(&index).to_str_lossy().into_owned();
             if entry.mode.is_sparse() {
                 let dir = path.trim_end_matches('/');
                 out.push(format!("{dir}/"));
@@ -299,7 +320,7 @@ impl Repo {
                 what: format!("decoding the tree at `{prefix}`"),
                 source,
             })?;
-            let name = entry.filename().to_string();
+            let name = entry.filename().to_str_lossy().into_owned();
             let path = join(prefix, &name);
             if entry.mode().kind() == EntryKind::Tree {
                 // Top-level folders matter by name even when hidden; only look inside visible ones.

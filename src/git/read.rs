@@ -7,7 +7,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use gix::bstr::BStr;
+use gix::bstr::{BStr, ByteSlice};
 use gix::objs::tree::EntryKind;
 use rayon::prelude::*;
 
@@ -292,7 +292,7 @@ impl Repo {
                     source,
                 })?;
                 Ok((
-                    entry.filename().to_string(),
+                    entry.filename().to_str_lossy().into_owned(),
                     entry.mode().kind(),
                     entry.object_id(),
                 ))
@@ -443,7 +443,7 @@ impl Repo {
         let mut conflicts = Vec::new();
         for entry in index.entries() {
             if entry.stage() != gix::index::entry::Stage::Unconflicted {
-                let repo_path = entry.path(index).to_string();
+                let repo_path = entry.path(index).to_str_lossy().into_owned();
                 if strip_dir(&repo_path, dir).is_some() && conflicts.last() != Some(&repo_path) {
                     conflicts.push(repo_path);
                 }
@@ -453,7 +453,7 @@ impl Repo {
             return Err(Error::Conflict { paths: conflicts });
         }
         for entry in staged_entries(index) {
-            let repo_path = entry.path(index).to_string();
+            let repo_path = entry.path(index).to_str_lossy().into_owned();
             self.list_index_entry(entry, &repo_path, dir, &mut listing)?;
         }
         Ok(listing)
@@ -561,7 +561,7 @@ impl Repo {
                 .chain(special.keys().cloned())
                 .collect();
             for entry in index.entries() {
-                let repo_path = entry.path(&index).to_string();
+                let repo_path = entry.path(&index).to_str_lossy().into_owned();
                 let skip_worktree = entry
                     .flags
                     .contains(gix::index::entry::Flags::SKIP_WORKTREE);
