@@ -123,17 +123,11 @@ impl ParseCache {
         if !body.is_empty() && !body.ends_with('\n') {
             return false;
         }
-        let lines = body.bytes().filter(|&b| b == b'\n').count();
-        let mut entries = IdMap::with_capacity_and_hasher(lines, Default::default());
+        let mut entries = IdMap::default();
         let mut end = HEADER.len() + 1;
         for line in body.split_terminator('\n') {
             end += line.len() + 1;
-            let mut parts = line.splitn(3, ' ');
-            let (Some(kind), Some(id), Some(payload)) = (
-                parts.next().and_then(Stored::from_tag),
-                parts.next().and_then(BlobId::from_hex),
-                parts.next(),
-            ) else {
+            let Some((kind, id, payload)) = split_line(line) else {
                 return false;
             };
             let range = end - 1 - payload.len()..end - 1;
@@ -168,6 +162,15 @@ impl ParseCache {
         all.sort_by_key(|(key, _)| *key);
         all
     }
+}
+
+/// `<kind> <id> <payload>`, the id in 40 hex digits; `None` for any other shape.
+fn split_line(line: &str) -> Option<(Stored, BlobId, &str)> {
+    let kind = Stored::from_tag(line.get(..1)?)?;
+    let id = BlobId::from_hex(line.get(2..42)?)?;
+    let payload = line.get(43..)?;
+    let bytes = line.as_bytes();
+    (bytes[1] == b' ' && bytes[42] == b' ').then_some((kind, id, payload))
 }
 
 #[cfg(test)]
@@ -246,6 +249,24 @@ mod tests {
             None,
             "a size that is not a number is not used"
         );
+    }
+
+    #[test]
+    fn lines_of_another_shape_are_refused() {
+        let id = BlobId([7; 20]);
+        assert!(split_line(&format!("z {id} 12")).is_some());
+        for line in [
+            format!("z {id}"),
+            format!("z {id}12"),
+            format!("z  {id} 12"),
+            format!("zz {id} 12"),
+            format!("q {id} 12"),
+            format!("z {} 12", &id.to_string()[..39]),
+            format!("é {id} 12"),
+            String::new(),
+        ] {
+            assert!(split_line(&line).is_none(), "{line:?}");
+        }
     }
 
     #[test]
