@@ -142,13 +142,13 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let repo = args.catalog.discover()?;
     let source = source_name(&repo, &args.catalog);
     let sides = repo.parse_range(args.range.as_deref(), args.staged)?;
+    let loading = Cache::start(&args.catalog.cache, Some(&repo));
     let settings = Settings::load(
         &repo,
         sides.candidate(),
         &args.policy,
         args.catalog.dir.as_deref(),
     )?;
-    let loading = Cache::start(&args.catalog.cache, Some(&repo));
     let revisions = pipeline::read_revisions(&repo, &sides, settings.dir.as_deref())?;
     let cache = loading.wait();
     let request = pipeline::Request {

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::index_tree::IndexTree;
 use super::{Error, Repo, Result, Side, blob_id};
-use crate::catalog::{Blob, FileSet, SpecialEntry};
+use crate::catalog::{Blob, FileSet, SizeMemory, SpecialEntry};
 
 /// What [`Repo::advance`] changed in a FileSet.
 #[derive(Debug, Default)]
@@ -118,7 +118,8 @@ impl Repo {
                 }
             }
         };
-        root_file(self.load(listing)?, name)
+        // One file: its header costs less than waiting for the size memory to load.
+        root_file(self.load_with(listing, None)?, name)
     }
 
     /// The blob at repository path `path` in `commit`, if it is a file there.
@@ -705,7 +706,11 @@ impl Repo {
     /// from the object's header, read in parallel (one gix handle per rayon job split,
     /// pitfall 6), which also finds a missing object at once.
     fn load(&self, listing: Listing) -> Result<FileSet> {
-        let memory = self.store.memory.get();
+        self.load_with(listing, self.store.memory.get())
+    }
+
+    /// [`Repo::load`], with sizes from `memory` only.
+    fn load_with(&self, listing: Listing, memory: Option<&Arc<dyn SizeMemory>>) -> Result<FileSet> {
         let mut sizes = super::lock(&self.store.sizes);
         let mut todo = Vec::new();
         let mut seen = HashSet::new();
