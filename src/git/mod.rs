@@ -332,10 +332,8 @@ impl Repo {
         self.max_file_size = bytes;
     }
 
-    /// Takes blob sizes from `memory` instead of opening each object, and teaches it the sizes
-    /// read. A blob whose size is known this way is not looked up until its bytes are needed,
-    /// so a missing object is reported then ([`Repo::check_reads`]). Set once; later calls
-    /// are ignored.
+    /// Takes blob sizes from `memory` instead of reading each object's header, and teaches it
+    /// the sizes read. Set once; later calls are ignored.
     pub fn remember_sizes_in(&self, memory: Arc<dyn SizeMemory>) {
         let _ = self.store.memory.set(memory);
     }

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 
 use super::index_tree::IndexTree;
 use super::{Error, Repo, Result, Side, blob_id};
+use crate::FastSet;
 use crate::catalog::{Blob, FileSet, SizeMemory, SpecialEntry};
 
 /// What [`Repo::advance`] changed in a FileSet.
@@ -701,47 +702,58 @@ impl Repo {
     }
 
     /// Lists every blob as a deferred [`Blob`], read when first used: a run whose parses are
-    /// cached never inflates those files. Each object's size is checked against the limit now,
-    /// so a file over it is never inflated: from the size memory when it knows the blob, else
-    /// from the object's header, read in parallel (one gix handle per rayon job split,
-    /// pitfall 6), which also finds a missing object at once.
+    /// cached never inflates those files. Each object is looked up now, in parallel (one gix
+    /// handle per rayon job split, pitfall 6), so a missing object is an error naming its path,
+    /// and its size is checked against the limit, so a file over it is never inflated. A size
+    /// the size memory knows needs only a lookup in the pack index; any other comes from the
+    /// object's header, whose delta chain is walked.
     fn load(&self, listing: Listing) -> Result<FileSet> {
         self.load_with(listing, self.store.memory.get())
     }
 
     /// [`Repo::load`], with sizes from `memory` only.
     fn load_with(&self, listing: Listing, memory: Option<&Arc<dyn SizeMemory>>) -> Result<FileSet> {
-        let mut sizes = super::lock(&self.store.sizes);
-        let mut todo = Vec::new();
-        let mut seen = HashSet::new();
-        for (path, oid) in &listing.blobs {
-            let id = blob_id(oid);
-            if sizes.contains_key(&id) || !seen.insert(id) || self.cache().get(&id).is_some() {
-                continue;
-            }
-            match memory.and_then(|memory| memory.size(id)) {
-                Some(size) => {
-                    sizes.insert(id, size);
-                }
-                None => todo.push((path, oid, id)),
-            }
-        }
-        drop(sizes);
+        // The blobs this run has not looked up yet, with their remembered sizes.
+        let todo: Vec<_> = {
+            let sizes = super::lock(&self.store.sizes);
+            let mut seen = FastSet::default();
+            listing
+                .blobs
+                .iter()
+                .filter_map(|(path, oid)| {
+                    let id = blob_id(oid);
+                    let new = !sizes.contains_key(&id)
+                        && seen.insert(id)
+                        && self.cache().get(&id).is_none();
+                    new.then(|| (path, oid, id, memory.and_then(|memory| memory.size(id))))
+                })
+                .collect()
+        };
         let shared = &self.shared;
         let found = todo
             .par_iter()
             .map_init(
                 || super::handle(shared),
-                |repo, (path, oid, id)| match repo.find_header(**oid) {
-                    Ok(header) => Ok((*id, header.size())),
-                    Err(e) => Err(((*path).clone(), **oid, e)),
+                |repo, &(path, oid, id, remembered)| {
+                    let size = match remembered {
+                        Some(size) if repo.has_object(oid) => Ok(size),
+                        Some(_) => Err(None),
+                        None => repo.find_header(*oid).map(|h| h.size()).map_err(Some),
+                    };
+                    size.map(|size| (id, size, remembered.is_none()))
+                        .map_err(|error| (path.clone(), *oid, error))
                 },
             )
-            .collect::<std::result::Result<Vec<_>, (String, gix::ObjectId, gix::Error)>>()
-            .map_err(|(path, id, e)| self.object_error(&id, &path, e))?;
+            .collect::<std::result::Result<Vec<_>, (String, gix::ObjectId, Option<gix::Error>)>>()
+            .map_err(|(path, oid, error)| match error {
+                Some(error) => self.object_error(&oid, &path, error),
+                None => self.object_missing(&oid, &path),
+            })?;
         if let Some(memory) = memory {
-            for &(id, size) in &found {
-                memory.learn(id, size);
+            for &(id, size, read) in &found {
+                if read {
+                    memory.learn(id, size);
+                }
             }
         }
         let mut set = FileSet {
@@ -750,7 +762,7 @@ impl Repo {
         };
         let limit = self.max_file_size;
         let mut sizes = super::lock(&self.store.sizes);
-        sizes.extend(found);
+        sizes.extend(found.into_iter().map(|(id, size, _)| (id, size)));
         for (path, id) in &listing.blobs {
             if let Some(&size) = sizes.get(&blob_id(id))
                 && size > limit

@@ -128,6 +128,34 @@ fn remembered_sizes_still_meet_the_size_limit() {
     );
 }
 
+/// A remembered size is no proof that the object is there: a blob gone from the object
+/// database is the same error, naming its path, with the cache as without it.
+#[test]
+fn a_missing_object_is_reported_though_its_size_is_remembered() {
+    let repo = catalog();
+    let cache = tempfile::tempdir().expect("temp dir");
+    let args = ["HEAD~1..HEAD", "--format", "json"];
+    run(&repo, cache.path(), &args);
+    let hex = repo.git(&["rev-parse", "HEAD:events/E5/index.mdx"]);
+    std::fs::remove_file(
+        repo.path()
+            .join(".git/objects")
+            .join(&hex[..2])
+            .join(&hex[2..]),
+    )
+    .expect("a loose object");
+    let reference = run(&repo, cache.path(), &[&args[..], &["--no-cache"]].concat());
+    let warm = run(&repo, cache.path(), &args);
+    assert_eq!(warm.status.code(), Some(2));
+    assert_eq!(warm.stderr, reference.stderr);
+    assert_eq!(warm.status.code(), reference.status.code());
+    let stderr = String::from_utf8_lossy(&warm.stderr);
+    assert!(
+        stderr.contains("events/E5/index.mdx") && stderr.contains(&hex),
+        "{stderr}"
+    );
+}
+
 /// A run diffs a catalog an earlier run built whole without building it again: its problems
 /// and those carried to the other side are the ones a run without the cache reports.
 #[test]
