@@ -372,17 +372,34 @@ fn catalog_in_a_subfolder_is_found_by_its_config() {
 #[test]
 fn root_catalog_folders_win_over_configs() {
     let t = TestRepo::new();
+    // Folders whose names only start like a catalog folder's mark nothing.
     t.write_all(&[
-        ("services/S/index.mdx", "s"),
+        ("eventsx/E/index.mdx", "e"),
+        ("services.old/S/index.mdx", "s"),
         ("site/eventcatalog.config.ts", "x"),
     ]);
     t.commit_all("c");
     let repo = open(&t);
-    assert_eq!(
-        repo.detect_catalog_dir(Side::Commit(commit(&repo, "HEAD")), None)
-            .unwrap(),
-        ""
-    );
+    let sides = |repo: &Repo| {
+        [
+            Side::Commit(commit(repo, "HEAD")),
+            Side::Staged,
+            Side::Worktree,
+        ]
+    };
+    for side in sides(&repo) {
+        assert_eq!(
+            repo.detect_catalog_dir(side, None).unwrap(),
+            "site",
+            "{side:?}"
+        );
+    }
+    t.write("services/S/index.mdx", "s");
+    t.commit_all("a catalog folder at the root");
+    let repo = open(&t);
+    for side in sides(&repo) {
+        assert_eq!(repo.detect_catalog_dir(side, None).unwrap(), "", "{side:?}");
+    }
 }
 
 #[test]

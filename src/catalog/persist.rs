@@ -1,7 +1,8 @@
 //! The parse cache as bytes, so it can outlive a run: every front matter parse (or its error),
 //! content hash, dropped-field check, resource file's facts (for the reach of a change) and
-//! blob size, keyed by blob id, and every whole catalog's summary, keyed by its fingerprint, one per line
-//! (`<kind> <id> <payload>`) under a header that names the format and the tool's version.
+//! blob size, keyed by blob id, and every whole catalog's summary, keyed by its fingerprint,
+//! one per line (`<kind> <id> <payload>`) under a header that names the format and the tool's
+//! version.
 //! Reading a file only splits its lines: each payload is decoded when a build asks for it, so a
 //! run pays for what it uses, not for the file. A file that does not start with today's
 //! header, or has a line of the wrong shape, is ignored whole: a cache is never trusted, only

@@ -1,11 +1,11 @@
 //! The parse cache on disk, so a run pays only for the blobs no earlier run has seen: front
-//! matter parses, content hashes, checks and blob sizes, keyed by blob id, in one file per repository in
-//! the platform's cache folder (`--cache-dir`, `CATALOG_DIFF_CACHE`; `--no-cache` turns it off),
-//! so a run reads only what its own repository taught. Never inside the repository. A file that
-//! is corrupt, truncated or of another version is ignored and rewritten; it is written to a
-//! temporary file and renamed into place, so concurrent runs (eight hooks at once) never leave a
-//! broken one; each stays under a size bound (what this run did not make goes first), and the
-//! folder keeps the most recently used files only.
+//! matter parses, content hashes, checks and blob sizes, keyed by blob id, in one file per
+//! repository in the platform's cache folder (`--cache-dir`, `CATALOG_DIFF_CACHE`;
+//! `--no-cache` turns it off), so a run reads only what its own repository taught. Never inside
+//! the repository. A file that is corrupt, truncated or of another version is ignored and
+//! rewritten; it is written to a temporary file and renamed into place, so concurrent runs
+//! (eight hooks at once) never leave a broken one; each stays under a size bound (what this run
+//! did not make goes first), and the folder keeps the most recently used files only.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -126,6 +126,8 @@ impl std::ops::Deref for Loaded {
     }
 }
 
+/// The cache file's reading thread, joined the first time the cache or a blob size is asked
+/// for.
 struct Pending {
     file: Option<PathBuf>,
     reading: Mutex<Option<std::thread::JoinHandle<ParseCache>>>,
