@@ -1027,13 +1027,7 @@ fn a_blob_that_vanishes_before_it_is_read_is_reported_not_taken_for_empty() {
     let files = repo.read_commit(commit(&repo, "HEAD"), "").unwrap();
     let blob = files.get("events/E/index.mdx").unwrap();
     let hex = blob.id.to_string();
-    std::fs::remove_file(
-        t.path()
-            .join(".git/objects")
-            .join(&hex[..2])
-            .join(&hex[2..]),
-    )
-    .expect("a loose object");
+    t.remove_object(&hex);
     assert!(blob.data().is_empty());
     let error = repo.check_reads().expect_err("the failed read is reported");
     assert!(error.to_string().contains(&hex), "{error}");

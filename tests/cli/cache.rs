@@ -145,13 +145,7 @@ fn a_missing_object_is_reported_though_its_size_is_remembered() {
     let args = ["HEAD~1..HEAD", "--format", "json"];
     run(&repo, cache.path(), &args);
     let hex = repo.git(&["rev-parse", "HEAD:events/E5/index.mdx"]);
-    std::fs::remove_file(
-        repo.path()
-            .join(".git/objects")
-            .join(&hex[..2])
-            .join(&hex[2..]),
-    )
-    .expect("a loose object");
+    repo.remove_object(&hex);
     let warm = same_as_without_cache(&repo, cache.path(), &args);
     assert_eq!(warm.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&warm.stderr);

@@ -127,6 +127,17 @@ impl TestRepo {
         self
     }
 
+    /// Deletes loose object `hex` from the object database, as a damaged repository would lack it.
+    pub fn remove_object(&self, hex: &str) -> &Self {
+        let file = self
+            .path()
+            .join(".git/objects")
+            .join(&hex[..2])
+            .join(&hex[2..]);
+        std::fs::remove_file(file).expect("a loose object");
+        self
+    }
+
     #[cfg(unix)]
     pub fn symlink(&self, target: &str, path: &str) -> &Self {
         let full = self.path().join(path);
