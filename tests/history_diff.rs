@@ -9,6 +9,7 @@ mod synth;
 
 use catalog_diff::catalog::Severity;
 use catalog_diff::catalog::build::{Options, ParseCache, Summary, build};
+use catalog_diff::catalog::scope::Scope;
 use catalog_diff::diff;
 use catalog_diff::git::Repo;
 
@@ -348,6 +349,15 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
     let mut checked = 0;
     for (i, j) in (step..files.len()).flat_map(|j| [(j - step, j), (j, j - step)]) {
         let (a, b) = (&files[i], &files[j]);
+        // The scope of one change scans what a walk's scope keeps indexed: the same reach.
+        let changes = catalog_diff::git::Changes::between(&a.1, &b.1).paths;
+        let [scanned, indexed] = [Scope::new(&a.1, &cache), Scope::new(&a.1, &cache).indexed()]
+            .map(|mut scope| {
+                scope
+                    .reach(&b.1, &changes, &cache)
+                    .map(|r| r.resource_files)
+            });
+        assert_eq!(scanned, indexed, "{} -> {}", a.0, b.0);
         let (whole_a, whole_b) = (whole(a), whole(b));
         let expected = diff::diff_with_files(
             (&whole_a.index, &a.1),

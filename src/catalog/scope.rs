@@ -110,20 +110,29 @@ fn collect_strings<'a>(value: Option<&'a Value>, out: &mut Vec<&'a str>) {
     }
 }
 
-/// Which resource files declare and point at which ids, kept up to date along a history.
+/// What the resource files of a catalog declare, point at and read, kept up to date along a
+/// history.
 #[derive(Default)]
 pub struct Scope {
     facts: FastMap<String, Arc<Facts>>,
-    /// The resource files that name files outside their own folder.
-    outside_readers: BTreeSet<String>,
+    /// The same, by id and by file, for a walk: it asks at every step. One change asks a few
+    /// questions once, and scanning `facts` answers them for less than building these.
+    indexes: Option<Indexes>,
+    /// Named schema files the catalog does not have now.
+    missing: BTreeSet<String>,
+    /// Resource files naming a schema path that leaves the catalog (never there).
+    unplaceable: BTreeSet<String>,
+}
+
+/// [`Scope::facts`] turned around.
+#[derive(Default)]
+struct Indexes {
     declared_by: FastMap<String, BTreeSet<String>>,
     pointed_at_by: FastMap<String, BTreeSet<String>>,
     /// Schema files (catalog paths) and the resource files naming them.
     schema_readers: FastMap<String, BTreeSet<String>>,
-    /// Resource files naming a schema path that leaves the catalog (never there).
-    unplaceable: BTreeSet<String>,
-    /// Named schema files the catalog does not have now.
-    missing: BTreeSet<String>,
+    /// The resource files that name files outside their own folder.
+    outside_readers: BTreeSet<String>,
 }
 
 /// The part of the catalog a change can reach.
@@ -156,110 +165,156 @@ const WIDEST_REACH: usize = 4;
 const ALWAYS_CUT: usize = 32;
 
 impl Scope {
-    /// The scope of a whole catalog.
+    /// The scope of a whole catalog, for one change.
     pub fn new(files: &FileSet, cache: &ParseCache) -> Scope {
-        // Each file's facts in parallel (parsing front matter is the cost), kept in path order.
-        let facts: Vec<(&String, Arc<Facts>)> = files
+        // Each file's facts in parallel (parsing front matter is the cost).
+        let facts: FastMap<String, Arc<Facts>> = files
             .files
             .par_iter()
             .filter(|(path, _)| is_resource_file(path))
-            .map(|(path, blob)| (path, cache.facts(path, blob)))
+            .map(|(path, blob)| (path.clone(), cache.facts(path, blob)))
             .collect();
-        // The indexes by id and those by file are independent: built side by side.
-        let (by_id, mut scope) = rayon::join(
-            || {
-                let mut scope = Scope::default();
-                for (path, facts) in &facts {
-                    scope.insert_ids(path, facts);
-                }
-                scope
-            },
-            || {
-                let mut scope = Scope::default();
-                for (path, facts) in &facts {
-                    scope.insert_files(path, facts.clone());
-                }
-                scope
-            },
-        );
-        scope.declared_by = by_id.declared_by;
-        scope.pointed_at_by = by_id.pointed_at_by;
-        scope.missing = scope
-            .schema_readers
-            .keys()
-            .filter(|file| files.get(file).is_none())
-            .cloned()
-            .collect();
-        scope
+        // The named schema files a catalog lacks, and the names that leave it.
+        let (missing, unplaceable) = facts
+            .par_iter()
+            .flat_map_iter(|(path, facts)| {
+                schema_files(path, facts)
+                    .into_iter()
+                    .map(move |file| (path, file))
+            })
+            .filter(|(_, file)| file.as_ref().is_none_or(|file| files.get(file).is_none()))
+            .partition_map(|(path, file)| match file {
+                Some(file) => rayon::iter::Either::Left(file),
+                None => rayon::iter::Either::Right(path.clone()),
+            });
+        Scope {
+            facts,
+            indexes: None,
+            missing,
+            unplaceable,
+        }
     }
 
-    /// The catalog paths of the schema files a resource file names (`None`: one leaves the
-    /// catalog).
-    fn schema_files(path: &str, facts: &Facts) -> Vec<Option<String>> {
-        let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
-        facts
-            .schema_paths
-            .iter()
-            .map(|named| super::build::join(folder, named))
-            .collect()
+    /// This scope with its indexes, for a walk along a history.
+    pub fn indexed(mut self) -> Scope {
+        // The indexes by id and those by file are independent: built side by side.
+        let (by_id, by_file) = rayon::join(
+            || {
+                let mut indexes = Indexes::default();
+                for (path, facts) in &self.facts {
+                    indexes.insert_ids(path, facts);
+                }
+                indexes
+            },
+            || {
+                let mut indexes = Indexes::default();
+                for (path, facts) in &self.facts {
+                    indexes.insert_files(path, facts);
+                }
+                indexes
+            },
+        );
+        self.indexes = Some(Indexes {
+            declared_by: by_id.declared_by,
+            pointed_at_by: by_id.pointed_at_by,
+            ..by_file
+        });
+        self
     }
 
     /// Replaces what the scope knows of resource file `path` with `facts` (`None`: it is gone).
     fn set(&mut self, path: &str, facts: Option<Arc<Facts>>) {
-        self.outside_readers.remove(path);
+        let old = self.facts.remove(path);
         self.unplaceable.remove(path);
-        if let Some(old) = self.facts.remove(path) {
-            if let Some(id) = &old.id {
-                remove(&mut self.declared_by, id, path);
+        if facts
+            .as_ref()
+            .is_some_and(|facts| schema_files(path, facts).contains(&None))
+        {
+            self.unplaceable.insert(path.to_owned());
+        }
+        if let Some(indexes) = &mut self.indexes {
+            if let Some(old) = &old {
+                indexes.remove(path, old);
             }
-            for id in &old.mentions {
-                remove(&mut self.pointed_at_by, id, path);
-            }
-            for file in Scope::schema_files(path, &old).into_iter().flatten() {
-                remove(&mut self.schema_readers, &file, path);
+            if let Some(facts) = &facts {
+                indexes.insert_ids(path, facts);
+                indexes.insert_files(path, facts);
             }
         }
         if let Some(facts) = facts {
-            self.insert(path, facts);
+            self.facts.insert(path.to_owned(), facts);
         }
     }
 
-    /// Records the facts of a resource file the scope does not hold.
-    fn insert(&mut self, path: &str, facts: Arc<Facts>) {
-        self.insert_ids(path, &facts);
-        self.insert_files(path, facts);
+    /// The resource files whose facts pass `test`.
+    fn scan(&self, test: impl Fn(&str, &Facts) -> bool) -> BTreeSet<String> {
+        self.facts
+            .iter()
+            .filter(|(path, facts)| test(path, facts))
+            .map(|(path, _)| path.clone())
+            .collect()
     }
 
-    /// [`Scope::insert`]: the ids the file declares and points at.
-    fn insert_ids(&mut self, path: &str, facts: &Facts) {
-        if let Some(id) = &facts.id {
-            add(&mut self.declared_by, id, path);
-        }
-        for id in &facts.mentions {
-            add(&mut self.pointed_at_by, id, path);
+    /// The resource files declaring one of `ids`.
+    fn declaring(&self, ids: &BTreeSet<String>) -> BTreeSet<String> {
+        match &self.indexes {
+            Some(indexes) => look_up(&indexes.declared_by, ids),
+            None => self.scan(|_, facts| facts.id.as_ref().is_some_and(|id| ids.contains(id))),
         }
     }
 
-    /// [`Scope::insert`]: the files the file names, and its facts.
-    fn insert_files(&mut self, path: &str, facts: Arc<Facts>) {
-        if facts.names_outside {
-            self.outside_readers.insert(path.to_owned());
+    /// The resource files pointing at one of `ids`.
+    fn pointing_at(&self, ids: &BTreeSet<String>) -> BTreeSet<String> {
+        match &self.indexes {
+            Some(indexes) => look_up(&indexes.pointed_at_by, ids),
+            None => self.scan(|_, facts| !facts.mentions.is_disjoint(ids)),
         }
-        for file in Scope::schema_files(path, &facts) {
-            match file {
-                Some(file) => add(&mut self.schema_readers, &file, path),
-                None => {
-                    self.unplaceable.insert(path.to_owned());
-                }
-            }
+    }
+
+    /// The resource files naming one of schema files `files`.
+    fn reading(&self, files: &BTreeSet<String>) -> BTreeSet<String> {
+        match &self.indexes {
+            Some(indexes) => look_up(&indexes.schema_readers, files),
+            None if files.is_empty() => BTreeSet::new(),
+            None => self.scan(|path, facts| {
+                schema_files(path, facts)
+                    .iter()
+                    .flatten()
+                    .any(|file| files.contains(file))
+            }),
         }
-        self.facts.insert(path.to_owned(), facts);
+    }
+
+    /// Those of `files` that a resource file names as a schema file.
+    fn named(&self, files: &BTreeSet<String>) -> BTreeSet<String> {
+        match &self.indexes {
+            Some(indexes) => files
+                .iter()
+                .filter(|file| indexes.schema_readers.contains_key(*file))
+                .cloned()
+                .collect(),
+            None if files.is_empty() => BTreeSet::new(),
+            None => self
+                .facts
+                .iter()
+                .flat_map(|(path, facts)| schema_files(path, facts).into_iter().flatten())
+                .filter(|file| files.contains(file))
+                .collect(),
+        }
+    }
+
+    /// The resource files that name files outside their own folder.
+    fn outside_readers(&self) -> BTreeSet<String> {
+        match &self.indexes {
+            Some(indexes) => indexes.outside_readers.clone(),
+            None => self.scan(|_, facts| facts.names_outside),
+        }
     }
 
     /// Brings [`Scope::missing`] up to date with `after` once `changes` are applied, and returns
     /// the resource files naming a schema file that either side lacks. The diff reports such a
     /// file as a changed schema without a verdict on every diff, as the reference does, so
-    /// every reach holds them. Costs what changed, plus what is missing.
+    /// every reach holds them.
     fn update_missing(
         &mut self,
         after: &FileSet,
@@ -267,26 +322,24 @@ impl Scope {
         changed: &BTreeSet<String>,
     ) -> BTreeSet<String> {
         let missing_before = std::mem::take(&mut self.missing);
-        let mut candidates: BTreeSet<String> = missing_before.clone();
-        candidates.extend(
+        let mut absent: BTreeSet<String> = missing_before.clone();
+        absent.extend(
             changes
                 .keys()
-                .filter(|path| self.schema_readers.contains_key(*path))
+                .filter(|path| after.get(path).is_none())
                 .cloned(),
         );
         for path in changed {
             if let Some(facts) = self.facts.get(path) {
-                candidates.extend(Scope::schema_files(path, facts).into_iter().flatten());
+                absent.extend(schema_files(path, facts).into_iter().flatten());
             }
         }
-        self.missing = candidates
-            .into_iter()
-            .filter(|file| self.schema_readers.contains_key(file) && after.get(file).is_none())
-            .collect();
+        absent.retain(|file| after.get(file).is_none());
+        self.missing = self.named(&absent);
+        let mut either = missing_before;
+        either.extend(self.missing.iter().cloned());
         let mut readers = self.unplaceable.clone();
-        for file in missing_before.iter().chain(&self.missing) {
-            readers.extend(self.schema_readers.get(file).into_iter().flatten().cloned());
-        }
+        readers.extend(self.reading(&either));
         readers
     }
 
@@ -323,8 +376,10 @@ impl Scope {
                         .into_iter()
                         .filter(|r| self.facts.get(r).is_some_and(|f| f.names_files)),
                 );
-                readers.extend(self.outside_readers.iter().cloned());
             }
+        }
+        if changes.keys().any(|path| !is_resource_file(path)) {
+            readers.extend(self.outside_readers());
         }
 
         // The ids and pointers of the changed files before, then after, the change.
@@ -359,31 +414,16 @@ impl Scope {
 
         let mut reach: BTreeSet<String> = changed.union(&readers).cloned().collect();
         reach.extend(missing_readers);
-        let lookup = |map: &FastMap<String, BTreeSet<String>>, id: &String| {
-            map.get(id)
-                .into_iter()
-                .flatten()
-                .cloned()
-                .collect::<Vec<_>>()
-        };
-        for id in &ids {
-            reach.extend(lookup(&self.declared_by, id));
-            reach.extend(lookup(&self.pointed_at_by, id));
-        }
-        for id in &mentions {
-            reach.extend(lookup(&self.declared_by, id));
-        }
+        reach.extend(self.pointing_at(&ids));
+        ids.extend(mentions);
+        reach.extend(self.declaring(&ids));
         // Content paths are looked up by id (§4.2): every resource in the reach brings the
         // others with its id.
-        let same_ids: BTreeSet<&String> = reach
+        let same_ids: BTreeSet<String> = reach
             .iter()
-            .filter_map(|r| self.facts.get(r)?.id.as_ref())
+            .filter_map(|r| self.facts.get(r)?.id.clone())
             .collect();
-        let same_ids: Vec<String> = same_ids
-            .into_iter()
-            .flat_map(|id| lookup(&self.declared_by, id))
-            .collect();
-        reach.extend(same_ids);
+        reach.extend(self.declaring(&same_ids));
         if reach.len() > (self.facts.len() / WIDEST_REACH).max(ALWAYS_CUT) {
             return None;
         }
@@ -391,6 +431,62 @@ impl Scope {
             resource_files: reach,
         })
     }
+}
+
+impl Indexes {
+    /// Records the ids resource file `path` declares and points at.
+    fn insert_ids(&mut self, path: &str, facts: &Facts) {
+        if let Some(id) = &facts.id {
+            add(&mut self.declared_by, id, path);
+        }
+        for id in &facts.mentions {
+            add(&mut self.pointed_at_by, id, path);
+        }
+    }
+
+    /// Records the files resource file `path` names.
+    fn insert_files(&mut self, path: &str, facts: &Facts) {
+        if facts.names_outside {
+            self.outside_readers.insert(path.to_owned());
+        }
+        for file in schema_files(path, facts).into_iter().flatten() {
+            add(&mut self.schema_readers, &file, path);
+        }
+    }
+
+    /// Forgets what resource file `path` said with `facts`.
+    fn remove(&mut self, path: &str, facts: &Facts) {
+        self.outside_readers.remove(path);
+        if let Some(id) = &facts.id {
+            remove(&mut self.declared_by, id, path);
+        }
+        for id in &facts.mentions {
+            remove(&mut self.pointed_at_by, id, path);
+        }
+        for file in schema_files(path, facts).into_iter().flatten() {
+            remove(&mut self.schema_readers, &file, path);
+        }
+    }
+}
+
+/// The catalog paths of the schema files resource file `path` names (`None`: one leaves the
+/// catalog).
+fn schema_files(path: &str, facts: &Facts) -> Vec<Option<String>> {
+    let folder = path.rsplit_once('/').map_or("", |(folder, _)| folder);
+    facts
+        .schema_paths
+        .iter()
+        .map(|named| super::build::join(folder, named))
+        .collect()
+}
+
+/// The paths `map` holds under any of `keys`.
+fn look_up(map: &FastMap<String, BTreeSet<String>>, keys: &BTreeSet<String>) -> BTreeSet<String> {
+    keys.iter()
+        .filter_map(|key| map.get(key))
+        .flatten()
+        .cloned()
+        .collect()
 }
 
 fn add(map: &mut FastMap<String, BTreeSet<String>>, id: &str, path: &str) {
