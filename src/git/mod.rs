@@ -310,6 +310,13 @@ impl Repo {
             }
         })?;
         repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
+        // Git reads the index without checking its trailing checksum (only `git fsck` does),
+        // and so does this: hashing the whole file cost as much as decoding it.
+        let mut config = repo.config_snapshot_mut();
+        config
+            .set_value(&gix::config::tree::Index::SKIP_HASH, "true")
+            .expect("`true` is a valid boolean");
+        drop(config);
         let shared = repo.clone().into_sync();
         let store = Arc::new(ObjectStore {
             shared: shared.clone(),
