@@ -27,17 +27,37 @@ pub struct Changes {
 }
 
 impl Changes {
-    /// What turns catalog `before` into catalog `after`.
+    /// What turns catalog `before` into catalog `after`: one walk over both in path order.
     pub fn between(before: &FileSet, after: &FileSet) -> Changes {
+        use std::cmp::Ordering;
         let mut paths = BTreeMap::new();
-        for (path, blob) in &before.files {
-            if after.get(path).map(|b| b.id) != Some(blob.id) {
-                paths.insert(path.clone(), Some(blob.clone()));
-            }
-        }
-        for path in after.files.keys() {
-            if before.get(path).is_none() {
-                paths.insert(path.clone(), None);
+        let mut old = before.files.iter().peekable();
+        let mut new = after.files.iter().peekable();
+        loop {
+            let order = match (old.peek(), new.peek()) {
+                (None, None) => break,
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (Some((a, _)), Some((b, _))) => a.cmp(b),
+            };
+            match order {
+                Ordering::Less => {
+                    if let Some((path, blob)) = old.next() {
+                        paths.insert(path.clone(), Some(blob.clone()));
+                    }
+                }
+                Ordering::Greater => {
+                    if let Some((path, _)) = new.next() {
+                        paths.insert(path.clone(), None);
+                    }
+                }
+                Ordering::Equal => {
+                    if let (Some((path, blob)), Some((_, other))) = (old.next(), new.next())
+                        && blob.id != other.id
+                    {
+                        paths.insert(path.clone(), Some(blob.clone()));
+                    }
+                }
             }
         }
         Changes {
@@ -773,12 +793,14 @@ impl Repo {
         }
         drop(sizes);
         let store: Arc<dyn crate::catalog::BlobStore> = self.store.clone();
-        for (path, oid) in listing.blobs {
-            if !set.special.contains_key(&path) {
-                let blob = Blob::deferred(blob_id(&oid), store.clone());
-                set.files.insert(path, blob);
-            }
-        }
+        // Collected at once, the map is built from the sorted entries instead of one insert
+        // at a time.
+        set.files = listing
+            .blobs
+            .into_iter()
+            .filter(|(path, _)| !set.special.contains_key(path))
+            .map(|(path, oid)| (path, Blob::deferred(blob_id(&oid), store.clone())))
+            .collect();
         Ok(set)
     }
 }
