@@ -132,9 +132,17 @@ pub struct ParseCache {
     /// Whole catalogs summed up, by [`fingerprint`].
     summaries: Mutex<IdMap<BlobId, Arc<Summary>>>,
     /// Blob sizes, so a later run need not open each object for the size limit.
-    sizes: Mutex<IdMap<BlobId, u64>>,
+    pub(crate) sizes: Mutex<IdMap<BlobId, Size>>,
     /// A saved cache's entries, undecoded: (kind, blob) -> payload text.
     pub(crate) stored: Mutex<IdMap<(Stored, BlobId), Payload>>,
+}
+
+/// A blob's size, and whether this run read or asked for it (a saved size is decoded as the
+/// file is read: sizes are small, and a run asks for most of them).
+#[derive(Clone, Copy)]
+pub(crate) struct Size {
+    pub(crate) bytes: u64,
+    pub(crate) used: bool,
 }
 
 /// A saved entry's payload: its place in the saved file's text, which all entries share (an
@@ -218,8 +226,17 @@ impl ParseCache {
         facts
     }
 
-    pub(crate) fn size_entries(&self) -> Vec<(BlobId, u64)> {
-        in_id_order(&self.sizes)
+    /// The sizes this run used, then those it did not, each in id order.
+    pub(crate) fn size_entries(&self) -> [Vec<(BlobId, u64)>; 2] {
+        let (used, unused) = in_id_order(&self.sizes)
+            .into_iter()
+            .partition::<Vec<_>, _>(|(_, size)| size.used);
+        [used, unused].map(|sizes| {
+            sizes
+                .into_iter()
+                .map(|(id, size)| (id, size.bytes))
+                .collect()
+        })
     }
 
     pub(crate) fn summary_entries(&self) -> Vec<(BlobId, Arc<Summary>)> {
@@ -326,17 +343,14 @@ impl ParseCache {
 
 impl super::SizeMemory for ParseCache {
     fn size(&self, id: BlobId) -> Option<u64> {
-        if let Some(&hit) = lock(&self.sizes).get(&id) {
-            return Some(hit);
-        }
-        let saved = self.take_stored(Stored::Size, id, |text| text.parse().ok())?;
-        lock(&self.sizes).insert(id, saved);
-        Some(saved)
+        let mut sizes = lock(&self.sizes);
+        let size = sizes.get_mut(&id)?;
+        size.used = true;
+        Some(size.bytes)
     }
 
-    fn learn(&self, id: BlobId, size: u64) {
-        lock(&self.stored).remove(&(Stored::Size, id));
-        lock(&self.sizes).insert(id, size);
+    fn learn(&self, id: BlobId, bytes: u64) {
+        lock(&self.sizes).insert(id, Size { bytes, used: true });
     }
 }
 

@@ -3,14 +3,14 @@
 //! blob size, keyed by blob id, and every whole catalog's summary, keyed by its fingerprint,
 //! one per line (`<kind> <id> <payload>`) under a header that names the format and the tool's
 //! version.
-//! Reading a file only splits its lines: each payload is decoded when a build asks for it, so a
-//! run pays for what it uses, not for the file. A file that does not start with today's
+//! Reading a file splits its lines and reads the blob sizes, which every run asks for: each
+//! other payload is decoded when a build asks for it, so a run pays for what it uses. A file that does not start with today's
 //! header, or has a line of the wrong shape, is ignored whole: a cache is never trusted, only
 //! used. Pure: the command line reads and writes the file.
 
 use std::sync::Arc;
 
-use super::build::{ParseCache, Payload, Stored};
+use super::build::{ParseCache, Payload, Size, Stored};
 use super::{BlobId, IdMap};
 
 /// Bump when what is cached, or how it is computed, changes: older files are then ignored.
@@ -67,7 +67,8 @@ impl ParseCache {
             }
         }
         // A size spares opening an object, and every run checks every blob's size.
-        for (id, size) in self.size_entries() {
+        let [used_sizes, unused_sizes] = self.size_entries();
+        for (id, size) in used_sizes {
             if !push(Stored::Size, id, &size.to_string()) {
                 return out;
             }
@@ -102,17 +103,21 @@ impl ParseCache {
                 return out;
             }
         }
-        let stored = self.stored_entries();
-        for ((kind, id), payload) in stored {
+        for ((kind, id), payload) in self.stored_entries() {
             if !push(kind, id, &payload) {
+                return out;
+            }
+        }
+        for (id, size) in unused_sizes {
+            if !push(Stored::Size, id, &size.to_string()) {
                 break;
             }
         }
         out
     }
 
-    /// Adds the entries of `bytes` (made by [`ParseCache::export`]), undecoded; `false`, and
-    /// nothing added, when they are of another version, truncated or of the wrong shape.
+    /// Adds the entries of `bytes` (made by [`ParseCache::export`]), undecoded but for blob
+    /// sizes; `false`, and nothing added, when they are of another version, truncated or of the wrong shape.
     pub fn import(&self, bytes: Vec<u8>) -> bool {
         let Ok(text) = String::from_utf8(bytes) else {
             return false;
@@ -125,12 +130,22 @@ impl ParseCache {
             return false;
         }
         let mut entries = IdMap::default();
+        let mut sizes = IdMap::default();
         let mut end = HEADER.len() + 1;
         for line in body.split_terminator('\n') {
             end += line.len() + 1;
             let Some((kind, id, payload)) = split_line(line) else {
                 return false;
             };
+            if kind == Stored::Size {
+                // A size that is not a number is only not used.
+                let size = payload
+                    .parse()
+                    .ok()
+                    .map(|bytes| Size { bytes, used: false });
+                sizes.extend(size.map(|size| (id, size)));
+                continue;
+            }
             let range = end - 1 - payload.len()..end - 1;
             entries.insert(
                 (kind, id),
@@ -148,6 +163,10 @@ impl ParseCache {
             *stored = entries;
         } else {
             stored.extend(entries);
+        }
+        let mut known = self.sizes.lock().unwrap_or_else(|p| p.into_inner());
+        for (id, size) in sizes {
+            known.entry(id).or_insert(size);
         }
         true
     }
