@@ -210,20 +210,42 @@ impl ParseCache {
         in_id_order(&self.facts)
     }
 
-    /// What resource file `path` says about the graph; a saved entry spares decoding its
-    /// front matter.
-    pub(crate) fn facts(&self, path: &str, blob: &Blob) -> Arc<Facts> {
-        if let Some(hit) = lock(&self.facts).get(&blob.id) {
-            return hit.clone();
-        }
-        let facts = Arc::new(
-            self.take_stored(Stored::Facts, blob.id, |text| {
-                serde_json::from_str(text).ok()
+    /// What each of resource files `files` says about the graph; a saved entry spares decoding
+    /// its front matter. The cache is locked once to look them all up and once to keep them,
+    /// not per file: decoding a large catalog's facts in parallel was mostly waiting for locks.
+    pub(crate) fn facts(&self, files: &[(&str, &Blob)]) -> Vec<Arc<Facts>> {
+        let found: Vec<Result<Arc<Facts>, Option<Payload>>> = {
+            let known = lock(&self.facts);
+            let mut stored = lock(&self.stored);
+            files
+                .iter()
+                .map(|(_, blob)| match known.get(&blob.id) {
+                    Some(hit) => Ok(hit.clone()),
+                    None => Err(stored.remove(&(Stored::Facts, blob.id))),
+                })
+                .collect()
+        };
+        let facts: Vec<(Arc<Facts>, bool)> = files
+            .par_iter()
+            .zip(found)
+            .with_min_len(64)
+            .map(|(&(path, blob), found)| match found {
+                Ok(hit) => (hit, false),
+                Err(saved) => {
+                    let decoded = saved.and_then(|text| serde_json::from_str(&text).ok());
+                    let facts =
+                        decoded.unwrap_or_else(|| Facts::of(&self.front_matter(path, blob)));
+                    (Arc::new(facts), true)
+                }
             })
-            .unwrap_or_else(|| Facts::of(&self.front_matter(path, blob))),
-        );
-        lock(&self.facts).insert(blob.id, facts.clone());
-        facts
+            .collect();
+        let mut known = lock(&self.facts);
+        for ((_, blob), (facts, new)) in files.iter().zip(&facts) {
+            if *new {
+                known.insert(blob.id, facts.clone());
+            }
+        }
+        facts.into_iter().map(|(facts, _)| facts).collect()
     }
 
     /// The sizes this run used, then those it did not, each in id order.
@@ -1644,7 +1666,16 @@ fn is_index_file(name: &str) -> bool {
 /// `base/relative` with `.` and `..` resolved lexically; `None` when it leaves the catalog.
 /// A leading `/` does not make the path absolute (§6.1).
 pub(crate) fn join(base: &str, relative: &str) -> Option<String> {
-    normalize(&format!("{base}/{relative}"))
+    let joined = if base.is_empty() {
+        relative.to_owned()
+    } else {
+        format!("{base}/{relative}")
+    };
+    // Most paths have nothing to resolve: they are kept as they are.
+    if joined.split('/').all(|s| !matches!(s, "" | "." | "..")) {
+        return Some(joined);
+    }
+    normalize(&joined)
 }
 
 fn normalize(path: &str) -> Option<String> {

@@ -307,11 +307,14 @@ mod tests {
         let warm = ParseCache::default();
         assert!(warm.import(cold.export(usize::MAX)));
         assert_eq!(warm.summary(key).as_deref(), Some(&summary));
-        for (path, blob) in &files.files {
-            if crate::catalog::build::is_resource_file(path) {
-                assert_eq!(warm.facts(path, blob), cold.facts(path, blob), "{path}");
-            }
-        }
+        let resource_files: Vec<(&str, &Blob)> = files
+            .files
+            .iter()
+            .filter(|(path, _)| crate::catalog::build::is_resource_file(path))
+            .map(|(path, blob)| (path.as_str(), blob))
+            .collect();
+        assert!(!resource_files.is_empty());
+        assert_eq!(warm.facts(&resource_files), cold.facts(&resource_files));
         assert!(
             warm.front_matter_entries().is_empty(),
             "facts come from their own entries, not from front matter"

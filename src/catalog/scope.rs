@@ -24,7 +24,6 @@
 //! change, and its cut then misses that schema, which the caller detects and answers with whole
 //! builds too.
 
-use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -167,32 +166,31 @@ const ALWAYS_CUT: usize = 32;
 impl Scope {
     /// The scope of a whole catalog, for one change.
     pub fn new(files: &FileSet, cache: &ParseCache) -> Scope {
-        // Each file's facts in parallel (parsing front matter is the cost).
-        let facts: FastMap<String, Arc<Facts>> = files
+        let resource_files: Vec<(&str, &Blob)> = files
             .files
-            .par_iter()
+            .iter()
             .filter(|(path, _)| is_resource_file(path))
-            .map(|(path, blob)| (path.clone(), cache.facts(path, blob)))
+            .map(|(path, blob)| (path.as_str(), blob))
             .collect();
-        // The named schema files a catalog lacks, and the names that leave it.
-        let (missing, unplaceable) = facts
-            .par_iter()
-            .flat_map_iter(|(path, facts)| {
-                schema_files(path, facts)
-                    .into_iter()
-                    .map(move |file| (path, file))
-            })
-            .filter(|(_, file)| file.as_ref().is_none_or(|file| files.get(file).is_none()))
-            .partition_map(|(path, file)| match file {
-                Some(file) => rayon::iter::Either::Left(file),
-                None => rayon::iter::Either::Right(path.clone()),
-            });
-        Scope {
-            facts,
-            indexes: None,
-            missing,
-            unplaceable,
+        let all_facts = cache.facts(&resource_files);
+        let mut scope = Scope::default();
+        scope.facts.reserve(resource_files.len());
+        for ((path, _), facts) in resource_files.into_iter().zip(all_facts) {
+            // The named schema files the catalog lacks, and the names that leave it.
+            for file in schema_files(path, &facts) {
+                match file {
+                    Some(file) if files.get(&file).is_none() => {
+                        scope.missing.insert(file);
+                    }
+                    Some(_) => {}
+                    None => {
+                        scope.unplaceable.insert(path.to_owned());
+                    }
+                }
+            }
+            scope.facts.insert(path.to_owned(), facts);
         }
+        scope
     }
 
     /// This scope with its indexes, for a walk along a history.
@@ -394,15 +392,17 @@ impl Scope {
             }
         };
         note(self, &changed, true);
-        // Parsing front matter is the cost (a first commit adds every file): in parallel.
-        let paths: Vec<&String> = changed.iter().collect();
-        let facts: Vec<Option<Arc<Facts>>> = paths
-            .par_iter()
-            .with_min_len(64)
-            .map(|path| Some(cache.facts(path, after.get(path)?)))
+        let present: Vec<(&str, &Blob)> = changed
+            .iter()
+            .filter_map(|path| Some((path.as_str(), after.get(path)?)))
             .collect();
-        for (path, facts) in paths.into_iter().zip(facts) {
-            self.set(path, facts);
+        let mut facts: BTreeMap<&str, Arc<Facts>> = present
+            .iter()
+            .map(|(path, _)| *path)
+            .zip(cache.facts(&present))
+            .collect();
+        for path in &changed {
+            self.set(path, facts.remove(path.as_str()));
         }
         // Kept up to date even when this change is built whole: the next step starts from it.
         let missing_readers = self.update_missing(after, changes, &changed);
