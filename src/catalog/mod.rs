@@ -63,12 +63,30 @@ impl BlobId {
         if bytes.len() != 40 {
             return None;
         }
+        // A digit's value, or 16 and over for any other byte: no branch per digit, one check
+        // at the end (a cache file holds an id per line).
+        const VALUE: [u8; 256] = {
+            let mut table = [0xff; 256];
+            let mut n = 0;
+            while n < 10 {
+                table[b'0' as usize + n] = n as u8;
+                n += 1;
+            }
+            while n < 16 {
+                table[b'a' as usize + n - 10] = n as u8;
+                table[b'A' as usize + n - 10] = n as u8;
+                n += 1;
+            }
+            table
+        };
         let mut id = [0u8; 20];
-        for (n, pair) in bytes.chunks(2).enumerate() {
-            let digit = |b: u8| (b as char).to_digit(16);
-            id[n] = (digit(pair[0])? * 16 + digit(pair[1])?) as u8;
+        let mut invalid = 0;
+        for (byte, pair) in id.iter_mut().zip(bytes.chunks_exact(2)) {
+            let (high, low) = (VALUE[usize::from(pair[0])], VALUE[usize::from(pair[1])]);
+            invalid |= high | low;
+            *byte = high << 4 | low;
         }
-        Some(BlobId(id))
+        (invalid < 16).then_some(BlobId(id))
     }
 }
 
@@ -403,5 +421,29 @@ impl Index {
             resources,
             assets,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BlobId;
+
+    #[test]
+    fn ids_read_back_from_their_hex_and_nothing_else_is_an_id() {
+        for seed in [0u8, 1, 0x5a, 0xa5, 0xff] {
+            let id = BlobId(std::array::from_fn(|n| seed.wrapping_mul(n as u8 + 7)));
+            let hex = id.to_string();
+            assert_eq!(BlobId::from_hex(&hex), Some(id));
+            assert_eq!(BlobId::from_hex(&hex.to_uppercase()), Some(id));
+        }
+        let zeros = "0".repeat(40);
+        for bad in ["g", " ", "/", ":", "@", "`", "G", "é"] {
+            let text = format!("{bad}{}", &zeros[bad.len()..]);
+            assert_eq!(BlobId::from_hex(&text), None, "{text:?}");
+            let text = format!("{}{bad}", &zeros[bad.len()..]);
+            assert_eq!(BlobId::from_hex(&text), None, "{text:?}");
+        }
+        assert_eq!(BlobId::from_hex(&zeros[1..]), None);
+        assert_eq!(BlobId::from_hex(&format!("{zeros}0")), None);
     }
 }
