@@ -24,6 +24,7 @@
 //! change, and its cut then misses that schema, which the caller detects and answers with whole
 //! builds too.
 
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -113,7 +114,7 @@ fn collect_strings<'a>(value: Option<&'a Value>, out: &mut Vec<&'a str>) {
 /// history.
 #[derive(Default)]
 pub struct Scope {
-    facts: FastMap<String, Arc<Facts>>,
+    facts: BTreeMap<String, Arc<Facts>>,
     /// The same, by id and by file, for a walk: it asks at every step. One change asks a few
     /// questions once, and scanning `facts` answers them for less than building these.
     indexes: Option<Indexes>,
@@ -173,23 +174,31 @@ impl Scope {
             .map(|(path, blob)| (path.as_str(), blob))
             .collect();
         let all_facts = cache.facts(&resource_files);
+        // The schema files each names that the catalog lacks (`None`: one leaves the catalog).
+        let absent: Vec<Vec<Option<String>>> = resource_files
+            .par_iter()
+            .zip(&all_facts)
+            .map(|(&(path, _), facts)| {
+                let mut named = schema_files(path, facts);
+                named.retain(|file| file.as_ref().is_none_or(|file| files.get(file).is_none()));
+                named
+            })
+            .collect();
         let mut scope = Scope::default();
-        scope.facts.reserve(resource_files.len());
-        for ((path, _), facts) in resource_files.into_iter().zip(all_facts) {
-            // The named schema files the catalog lacks, and the names that leave it.
-            for file in schema_files(path, &facts) {
+        for (&(path, _), absent) in resource_files.iter().zip(absent) {
+            for file in absent {
                 match file {
-                    Some(file) if files.get(&file).is_none() => {
-                        scope.missing.insert(file);
-                    }
-                    Some(_) => {}
-                    None => {
-                        scope.unplaceable.insert(path.to_owned());
-                    }
-                }
+                    Some(file) => scope.missing.insert(file),
+                    None => scope.unplaceable.insert(path.to_owned()),
+                };
             }
-            scope.facts.insert(path.to_owned(), facts);
         }
+        // In path order already: the map is built at once.
+        scope.facts = resource_files
+            .into_iter()
+            .map(|(path, _)| path.to_owned())
+            .zip(all_facts)
+            .collect();
         scope
     }
 
