@@ -271,6 +271,28 @@ mod tests {
         );
     }
 
+    /// A full cache drops what no run asked for lately: sizes this run neither read nor asked
+    /// for are written after every other entry.
+    #[test]
+    fn sizes_no_run_asked_for_are_written_last() {
+        use crate::catalog::SizeMemory;
+        let (a, b) = (BlobId([1; 20]), BlobId([2; 20]));
+        let saved = format!("{HEADER}\nz {a} 10\nz {b} 20\nh {a} sha256:x\n");
+        let warm = ParseCache::default();
+        assert!(warm.import(saved.into_bytes()));
+        assert_eq!(warm.size(b), Some(20));
+        let text = String::from_utf8(warm.export(usize::MAX)).unwrap();
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(
+            lines,
+            [
+                format!("z {b} 20"),
+                format!("h {a} sha256:x"),
+                format!("z {a} 10")
+            ]
+        );
+    }
+
     #[test]
     fn lines_of_another_shape_are_refused() {
         let id = BlobId([7; 20]);
