@@ -43,11 +43,6 @@ pub struct Cache {
 }
 
 impl Cache {
-    /// The cache for a run on `repo` (`None` outside a repository).
-    pub fn open(args: &CacheArgs, repo: Option<&Repo>) -> Loaded {
-        Cache::start(args, repo).wait()
-    }
-
     /// Starts loading the cache for a run on `repo` on a thread of its own, so the file is read
     /// while the run reads the repository. The repository takes blob sizes from it, waiting
     /// for it only when it first needs one.

@@ -9,7 +9,7 @@ use catalog_diff::catalog::{FileSet, Severity};
 use catalog_diff::git::{self, Repo};
 use catalog_diff::json_text;
 
-use super::cache::Cache;
+use super::cache::{Cache, Loading};
 use super::exit_code;
 
 #[derive(clap::Args, Debug)]
@@ -96,14 +96,14 @@ pub struct Side {
 }
 
 pub fn run(args: IndexArgs) -> anyhow::Result<u8> {
-    let side = read_side(&args)?;
+    let (side, loading) = read_side(&args)?;
     let options = Options {
         source: side.source,
         commit: side.commit,
         hash_content: !args.no_hash,
         include_schema_content: args.include_schema_content,
     };
-    let cache = Cache::open(&args.catalog.cache, side.repo.as_ref());
+    let cache = loading.wait();
     let built = build::build(&side.files, &options, &cache.parses);
     if let Some(repo) = &side.repo {
         repo.check_reads()?;
@@ -149,7 +149,8 @@ pub fn report_diagnostics(diagnostics: &[catalog_diff::catalog::Diagnostic], str
     false
 }
 
-fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
+/// The side `args` name, read while the cache loads (the repository takes blob sizes from it).
+fn read_side(args: &IndexArgs) -> anyhow::Result<(Side, Loading)> {
     let catalog = &args.catalog;
     let repo = match catalog.discover() {
         Ok(repo) => repo,
@@ -160,17 +161,20 @@ fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
                 Some(dir) => catalog.repo.join(dir),
                 None => catalog.repo.clone(),
             };
+            let loading = Cache::start(&catalog.cache, None);
             let files = git::read_dir(&root, catalog.max_file_size)?;
             let source = catalog.source.clone().unwrap_or_else(|| folder_name(&root));
-            return Ok(Side {
+            let side = Side {
                 files,
                 source,
                 commit: "local".into(),
                 repo: None,
-            });
+            };
+            return Ok((side, loading));
         }
         Err(error) => return Err(error.into()),
     };
+    let loading = Cache::start(&catalog.cache, Some(&repo));
     let source = catalog
         .source
         .clone()
@@ -178,31 +182,34 @@ fn read_side(args: &IndexArgs) -> anyhow::Result<Side> {
         .unwrap_or_else(|| folder_name(&catalog.repo));
     if args.staged {
         let dir = repo.detect_catalog_dir(git::Side::Staged, catalog.dir.as_deref())?;
-        return Ok(Side {
+        let side = Side {
             files: repo.read_staged(&dir)?,
             source,
             commit: "staged".into(),
             repo: Some(repo),
-        });
+        };
+        return Ok((side, loading));
     }
     if args.worktree {
         let dir = repo.detect_catalog_dir(git::Side::Worktree, catalog.dir.as_deref())?;
-        return Ok(Side {
+        let side = Side {
             files: repo.read_worktree(&dir)?,
             source,
             commit: "worktree".into(),
             repo: Some(repo),
-        });
+        };
+        return Ok((side, loading));
     }
     let rev = args.rev.as_deref().unwrap_or("HEAD");
     let commit = repo.resolve_commit(rev)?;
     let dir = repo.detect_catalog_dir(git::Side::Commit(commit), catalog.dir.as_deref())?;
-    Ok(Side {
+    let side = Side {
         files: repo.read_commit(commit, &dir)?,
         source,
         commit: commit.to_string(),
         repo: Some(repo),
-    })
+    };
+    Ok((side, loading))
 }
 
 fn folder_name(path: &std::path::Path) -> String {

@@ -111,29 +111,34 @@ fn same_as_without_cache(repo: &TestRepo, cache: &Path, args: &[&str]) -> Output
 #[test]
 fn remembered_sizes_still_meet_the_size_limit() {
     let repo = catalog();
-    let cache = tempfile::tempdir().expect("temp dir");
-    let args = ["HEAD~1..HEAD", "--format", "json"];
-    run(&repo, cache.path(), &args);
-    let saved = std::fs::read_to_string(cache_file(cache.path()).expect("saved")).expect("text");
-    assert!(
-        saved.lines().any(|line| line.starts_with("z ")),
-        "sizes are saved"
-    );
-    same_as_without_cache(
-        &repo,
-        cache.path(),
-        &[&args[..], &["--max-file-size", "1M"]].concat(),
-    );
-    let limited = same_as_without_cache(
-        &repo,
-        cache.path(),
-        &[&args[..], &["--max-file-size", "50"]].concat(),
-    );
-    assert!(
-        String::from_utf8_lossy(&limited.stderr).contains("bytes"),
-        "the limit is reported: {}",
-        String::from_utf8_lossy(&limited.stderr)
-    );
+    for args in [
+        &["HEAD~1..HEAD", "--format", "json"][..],
+        &["index", "HEAD"],
+    ] {
+        let cache = tempfile::tempdir().expect("temp dir");
+        run(&repo, cache.path(), args);
+        let saved =
+            std::fs::read_to_string(cache_file(cache.path()).expect("saved")).expect("text");
+        assert!(
+            saved.lines().any(|line| line.starts_with("z ")),
+            "{args:?}: sizes are saved"
+        );
+        same_as_without_cache(
+            &repo,
+            cache.path(),
+            &[args, &["--max-file-size", "1M"]].concat(),
+        );
+        let limited = same_as_without_cache(
+            &repo,
+            cache.path(),
+            &[args, &["--max-file-size", "50"]].concat(),
+        );
+        assert!(
+            String::from_utf8_lossy(&limited.stderr).contains("bytes"),
+            "{args:?}: the limit is reported: {}",
+            String::from_utf8_lossy(&limited.stderr)
+        );
+    }
 }
 
 /// A remembered size is no proof that the object is there: a blob gone from the object
