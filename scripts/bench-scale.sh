@@ -32,16 +32,19 @@ bin=$PWD/target/release/catalog-diff
 export CATALOG_DIFF_CACHE=$PWD/$out/cache
 time_bin=/usr/bin/time
 [ -x "$time_bin" ] || { echo "needs GNU time at /usr/bin/time (apt install time)" >&2; exit 2; }
+[ -n "${EPOCHREALTIME:-}" ] || { echo "needs bash 5 or later (for EPOCHREALTIME)" >&2; exit 2; }
 
-# median wall time in milliseconds of a command run $runs times
+# median wall time in milliseconds of a command run $runs times. The clock is bash's own
+# (EPOCHREALTIME, microseconds; digits only, whatever the locale's decimal mark): forking
+# `date` around each run added a millisecond or two to every figure, floors included.
 median_ms() {
   local times=()
   for _ in $(seq "$runs"); do
     local start end
-    start=$(date +%s%N)
+    start=${EPOCHREALTIME//[!0-9]/}
     "$@" >/dev/null 2>&1 || true
-    end=$(date +%s%N)
-    times+=($(( (end - start) / 1000 )))
+    end=${EPOCHREALTIME//[!0-9]/}
+    times+=($(( end - start )))
   done
   printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)]/1000}'
 }
