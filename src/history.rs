@@ -276,6 +276,8 @@ impl Walker<'_> {
         };
         let flow = std::thread::scope(|threads| {
             let mut judging: Option<std::thread::ScopedJoinHandle<'_, Chunk>> = None;
+            // The catalog the last judged chunk ended on, handed back by its judge.
+            let mut last_catalog = None;
             let mut chunks = changed.chunks(CHUNK);
             loop {
                 let next = chunks
@@ -296,12 +298,14 @@ impl Walker<'_> {
                             return Ok(ControlFlow::Break(()));
                         }
                     }
-                    // Freeing a chunk's catalogs is a cost of its own: a pool thread pays it.
-                    rayon::spawn(move || drop((jobs, files)));
+                    // Freeing a chunk's views is a cost of its own: a pool thread pays it.
+                    rayon::spawn(move || drop(jobs));
+                    last_catalog = Some(files);
                 }
-                let Some((jobs, files)) = next else {
+                let Some(jobs) = next else {
                     return Ok(ControlFlow::Continue(()));
                 };
+                let files = self.chunk_catalog(&jobs, last_catalog.take());
                 judging = Some(threads.spawn(move || judge(jobs, files)));
             }
         });
@@ -309,13 +313,13 @@ impl Walker<'_> {
         flow
     }
 
-    /// Reads the commits of `chunk` in order, moving `scope` along, and returns them with the
-    /// catalog of the last one (each job sees its own catalog through it).
+    /// Reads the commits of `chunk` in order, moving `scope` along, and returns them (each
+    /// sees its own catalog through the chunk's last one, [`Walker::chunk_catalog`]).
     fn read_chunk(
         &mut self,
         chunk: &[(usize, Option<gix::ObjectId>)],
         scope: &mut Scope,
-    ) -> git::Result<(Vec<Job>, FileSet)> {
+    ) -> git::Result<Vec<Job>> {
         let mut jobs = Vec::with_capacity(chunk.len());
         let mut changes = Vec::with_capacity(chunk.len());
         for &(position, tree) in chunk {
@@ -331,7 +335,31 @@ impl Walker<'_> {
             changes.push(changed.paths);
         }
         Job::overlay(&mut jobs, changes);
-        Ok((jobs, self.files.clone()))
+        Ok(jobs)
+    }
+
+    /// The catalog a chunk of `jobs` just read ends on, for its judge: `previous` (the one the
+    /// chunk before ended on) with the paths this chunk changed brought up to date, or a copy
+    /// of the walk's catalog for the first chunk. Copying (and then freeing) the whole catalog
+    /// for every chunk had been about 8% of a walk over 41,000 files.
+    fn chunk_catalog(&self, jobs: &[Job], previous: Option<FileSet>) -> FileSet {
+        let Some(mut catalog) = previous else {
+            return self.files.clone();
+        };
+        // The first job sees the chunk's start through every path the chunk changes.
+        let changed = jobs.first().map(|job| job.later[0].keys());
+        for path in changed.into_iter().flatten() {
+            match self.files.files.get(path) {
+                Some(blob) => {
+                    catalog.files.insert(path.clone(), blob.clone());
+                }
+                None => {
+                    catalog.files.remove(path);
+                }
+            }
+        }
+        catalog.special = self.files.special.clone();
+        catalog
     }
 
     /// The diff, baseline and locations of a judged commit, now that the walk knows whether its
