@@ -3,10 +3,11 @@
 //! blob size, keyed by blob id, and every whole catalog's summary, keyed by its fingerprint,
 //! one per line (`<kind> <id> <payload>`) under a header that names the format and the tool's
 //! version.
-//! Reading a file splits its lines and reads the blob sizes, which every run asks for: each
-//! other payload is decoded when a build asks for it, so a run pays for what it uses. A file that does not start with today's
-//! header, or has a line of the wrong shape, is ignored whole: a cache is never trusted, only
-//! used. Pure: the command line reads and writes the file.
+//! Reading a file splits its lines and reads the blob sizes, which every run asks for; each
+//! other payload is decoded when a build asks for it, so a run pays for what it uses. A file
+//! that does not start with today's header, or has a line of the wrong shape, is ignored
+//! whole: a cache is never trusted, only used. Pure: the command line reads and writes the
+//! file.
 
 use std::sync::Arc;
 
