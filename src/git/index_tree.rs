@@ -27,7 +27,12 @@ impl<'a> IndexTree<'a> {
         entries: impl IntoIterator<Item = (&'a [u8], EntryMode, ObjectId)>,
         hash: gix::hash::Kind,
     ) -> Option<IndexTree<'a>> {
+        let entries = entries.into_iter();
         let mut tree = IndexTree::default();
+        // A catalog has nearly as many folders as files (each resource has its own, and each
+        // version): room for one per entry at once, instead of growing the map by doubling,
+        // which hashes every folder path again at each step.
+        tree.dirs.reserve(entries.size_hint().1.unwrap_or(0));
         // The open directories, root first: each one's path and entries so far.
         let mut open: Vec<(&'a str, Vec<Child<'a>>)> = vec![("", Vec::new())];
         let mut last: &[u8] = &[];
