@@ -369,10 +369,12 @@ impl Scope {
             .cloned()
             .collect();
         let mut readers = BTreeSet::new();
+        let mut other_files = false;
         for path in changes.keys() {
             if is_global(path) {
                 unreachable = true;
             } else if !is_resource_file(path) {
+                other_files = true;
                 // A file below no resource (a config file, a shared schema) reaches only the
                 // resources naming files outside their folder, which are added below.
                 let above = resource_files_above(path, &before, after);
@@ -385,7 +387,7 @@ impl Scope {
                 );
             }
         }
-        if changes.keys().any(|path| !is_resource_file(path)) {
+        if other_files {
             readers.extend(self.outside_readers());
         }
 
