@@ -118,7 +118,8 @@ impl ParseCache {
     }
 
     /// Adds the entries of `bytes` (made by [`ParseCache::export`]), undecoded but for blob
-    /// sizes; `false`, and nothing added, when they are of another version, truncated or of the wrong shape.
+    /// sizes; `false`, and nothing added, when they are of another version, truncated or of
+    /// the wrong shape.
     pub fn import(&self, bytes: Vec<u8>) -> bool {
         let Ok(text) = String::from_utf8(bytes) else {
             return false;
