@@ -608,6 +608,30 @@ fn invalid_index_file() {
     assert!(matches!(err, Error::InvalidIndex { .. }), "{err}");
 }
 
+/// Git checks the index's trailing checksum only in `git fsck`; reading the staged side does
+/// not either, so an index whose trailer no longer matches reads as git reads it.
+#[test]
+fn an_index_is_read_as_git_reads_it_without_its_checksum() {
+    let t = TestRepo::new();
+    t.write("events/E.md", "e1");
+    t.commit_all("c");
+    t.write("events/E.md", "e2");
+    t.git(&["add", "events/E.md"]);
+    let index = t.path().join(".git/index");
+    let mut bytes = std::fs::read(&index).unwrap();
+    let trailer = bytes.len() - 20;
+    bytes[trailer..].iter_mut().for_each(|b| *b = !*b);
+    std::fs::write(&index, bytes).unwrap();
+    // git itself still reads it.
+    assert_eq!(
+        t.git(&["diff", "--cached", "--name-only"]).trim(),
+        "events/E.md"
+    );
+    let staged = open(&t).read_staged("").unwrap();
+    assert_eq!(paths(&staged), ["events/E.md"]);
+    assert_eq!(&*staged.get("events/E.md").unwrap().data(), b"e2");
+}
+
 #[test]
 fn partial_clone_names_the_missing_blob() {
     let (t, _) = branchy();
