@@ -817,7 +817,7 @@ impl<'a> Builder<'a> {
                 (resource.get("id").is_some(), resource)
             })
             .collect();
-        keyed.sort_by(|(a_id, a), (b_id, b)| {
+        keyed.par_sort_by(|(a_id, a), (b_id, b)| {
             cmp_code_units(a.kind(), b.kind())
                 .then_with(|| id_order((*a_id, a), (*b_id, b)))
                 .then_with(|| index_order(sort_version(a), sort_version(b)))
@@ -871,14 +871,17 @@ impl<'a> Builder<'a> {
         lookup: &Lookup,
         drafts: &mut Vec<Draft<'a>>,
     ) {
-        for candidate in candidates {
-            if !rule.matches(&candidate.dirs) {
-                continue;
-            }
-            let Some(data) = candidate.data() else {
-                continue;
-            };
-            match locate(rule.kind, candidate.path, data, lookup) {
+        // Located in parallel, kept in discovery order.
+        let located: Vec<_> = candidates
+            .par_iter()
+            .filter(|candidate| rule.matches(&candidate.dirs))
+            .filter_map(|candidate| {
+                let data = candidate.data()?;
+                Some((candidate, locate(rule.kind, candidate.path, data, lookup)))
+            })
+            .collect();
+        for (candidate, located) in located {
+            match located {
                 Ok(content_path) => drafts.push(Draft {
                     kind: rule.kind,
                     source_path: candidate.path,
@@ -1452,7 +1455,7 @@ fn index_files(files: &FileSet) -> Vec<&str> {
         .map(String::as_str)
         .filter(|path| is_resource_file(path))
         .collect();
-    paths.sort_by(|a, b| discovery_order(a, b));
+    paths.par_sort_by(|a, b| discovery_order(a, b));
     paths
 }
 
