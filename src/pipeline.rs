@@ -343,7 +343,20 @@ pub fn diff_files(
     let verdicts = VerdictCache::default();
     let compare =
         |a: &Index, b: &Index| diff::diff_with_files((a, before), (b, after), options, &verdicts);
-    let whole = |whole_before: Built, whole_after: Built| {
+    let beside = |files: &FileSet, label: &str, earlier: &Index| {
+        build::build_beside(files, &options_for(label), cache, earlier)
+    };
+    // Both sides whole, one after the other: the second shares every resource that did not
+    // change with the first, so a wide diff holds the unchanged catalog once.
+    let whole = |whole_after: Option<Built>| {
+        let (whole_before, whole_after) = match whole_after {
+            Some(b) => (beside(before, &labels.0, &b.index), b),
+            None => {
+                let a = build(before, &labels.0);
+                let b = beside(after, &labels.1, &a.index);
+                (a, b)
+            }
+        };
         let diff = compare(&whole_before.index, &whole_after.index);
         let locations = Locations::of(
             &diff,
@@ -362,10 +375,9 @@ pub fn diff_files(
             locations,
         }
     };
-    // When much of the catalog changed, its reach is everything: build both sides at once.
+    // When much of the catalog changed, its reach is everything.
     if changes.paths.len() * 4 > before.files.len().max(after.files.len()) {
-        let (a, b) = rayon::join(|| build(before, &labels.0), || build(after, &labels.1));
-        return whole(a, b);
+        return whole(None);
     }
     let known = keys.map(|key| cache.summary(key));
     // Unless a side is summed up already, the candidate is built whole while the reach is
@@ -394,19 +406,14 @@ pub fn diff_files(
             })
         },
     );
-    let whole_after = || whole_after.unwrap_or_else(|| build(after, &labels.1));
-    let rebuild = |whole_after| {
-        let (a, b) = rayon::join(|| build(before, &labels.0), whole_after);
-        whole(a, b)
-    };
     // No reach (the change reaches everywhere), or a cut that misses a file.
     let Some(cut) = cut else {
-        return rebuild(whole_after);
+        return whole(whole_after);
     };
     let diff = compare(&cut.before.index, &cut.after.index);
     // A specification change is joined to messages and parties beyond the reach of the change.
     if !diff.specification_changes.is_empty() {
-        return rebuild(whole_after);
+        return whole(whole_after);
     }
     let cuts = [&cut.before, &cut.after];
     let summaries = match known {
@@ -419,7 +426,7 @@ pub fn diff_files(
             before.carried(&cut.reach, cuts[0], cuts[1]),
         ],
         [None, None] => {
-            let after = Summary::of(&whole_after());
+            let after = Summary::of(&whole_after.unwrap_or_else(|| build(after, &labels.1)));
             [after.carried(&cut.reach, cuts[1], cuts[0]), after]
         }
     };

@@ -8,7 +8,7 @@ mod support;
 mod synth;
 
 use catalog_diff::catalog::Severity;
-use catalog_diff::catalog::build::{Options, ParseCache, Summary, build};
+use catalog_diff::catalog::build::{Options, ParseCache, Summary, build, build_beside};
 use catalog_diff::catalog::scope::Scope;
 use catalog_diff::diff;
 use catalog_diff::git::Repo;
@@ -338,13 +338,11 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
         .iter()
         .map(|c| (c.id.to_string(), repo.read_commit(c.id, "").expect("read")))
         .collect();
+    // Schema text in the Index, where the diff under test reads it from the files.
+    let options_for =
+        |label: &String| catalog_diff::pipeline::build_options("catalog", label.clone(), true);
     let whole = |(label, files): &(String, catalog_diff::catalog::FileSet)| {
-        build(
-            files,
-            // Schema text in the Index, where the diff under test reads it from the files.
-            &catalog_diff::pipeline::build_options("catalog", label.clone(), true),
-            &cache,
-        )
+        build(files, &options_for(label), &cache)
     };
     let mut checked = 0;
     for (i, j) in (step..files.len()).flat_map(|j| [(j - step, j), (j, j - step)]) {
@@ -359,6 +357,12 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
             });
         assert_eq!(scanned, indexed, "{} -> {}", a.0, b.0);
         let (whole_a, whole_b) = (whole(a), whole(b));
+        // Built beside the other side, sharing what came out the same, a side is the same.
+        let beside = build_beside(&b.1, &options_for(&b.0), &cache, &whole_a.index);
+        let text = |built: &catalog_diff::catalog::build::Built| {
+            serde_json::to_string(&(&built.index, &built.diagnostics)).expect("json")
+        };
+        assert_eq!(text(&beside), text(&whole_b), "{} beside {}", b.0, a.0);
         let expected = diff::diff_with_files(
             (&whole_a.index, &a.1),
             (&whole_b.index, &b.1),

@@ -701,7 +701,36 @@ const SKIPPED_FILES: &[&str] = &[
 
 /// Builds the Index of `files` (catalog-index.md §3-§9).
 pub fn build(files: &FileSet, options: &Options, cache: &ParseCache) -> Built {
-    Builder::new(files, options, cache).run()
+    Builder::new(files, options, cache, None).run()
+}
+
+/// Builds the Index of `files` as [`build`] does, sharing with `earlier` every resource that
+/// comes out the same: two sides of a diff then hold what did not change once.
+pub fn build_beside(
+    files: &FileSet,
+    options: &Options,
+    cache: &ParseCache,
+    earlier: &Index,
+) -> Built {
+    Builder::new(files, options, cache, Some(earlier)).run()
+}
+
+/// Equal as JSON text: keys in the same order, at every depth.
+fn same_json_object(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|((ka, va), (kb, vb))| ka == kb && same_json(va, vb))
+}
+
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(a), Value::Object(b)) => same_json_object(a, b),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_json(a, b))
+        }
+        _ => a == b,
+    }
 }
 
 /// A discovered file with its parsed front matter.
@@ -725,6 +754,8 @@ struct Builder<'a> {
     ignore: ignore::gitignore::Gitignore,
     diagnostics: Vec<Diagnostic>,
     unresolved_files: Vec<String>,
+    /// Another side's resources by content path, to share those that come out the same.
+    earlier: FastMap<&'a str, &'a Resource>,
 }
 
 /// A resource on its way into the index.
@@ -747,7 +778,12 @@ impl Draft<'_> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(files: &'a FileSet, options: &'a Options, cache: &'a ParseCache) -> Self {
+    fn new(
+        files: &'a FileSet,
+        options: &'a Options,
+        cache: &'a ParseCache,
+        earlier: Option<&'a Index>,
+    ) -> Self {
         let mut diagnostics = Vec::new();
         let ignore = ignore_rules(files, &mut diagnostics);
         for (path, entry) in &files.special {
@@ -782,6 +818,12 @@ impl<'a> Builder<'a> {
             ignore,
             diagnostics,
             unresolved_files: Vec::new(),
+            earlier: earlier
+                .map(|index| {
+                    let path = |r: &'a Resource| r.str_field("contentPath").map(|p| (p, r));
+                    index.resources.iter().filter_map(path).collect()
+                })
+                .unwrap_or_default(),
         }
     }
 
@@ -1051,7 +1093,10 @@ impl<'a> Builder<'a> {
                 out.insert(key.to_owned(), value);
             }
         }
-        Resource::new(out)
+        match self.earlier.get(draft.content_path.as_str()) {
+            Some(earlier) if same_json_object(earlier.fields(), &out) => (*earlier).clone(),
+            _ => Resource::new(out),
+        }
     }
 
     /// `schemas`, or `schemaPath` as a one-entry list (§5.3).
@@ -1698,6 +1743,75 @@ fn normalize(path: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn catalog(files: &[(&str, &str)]) -> FileSet {
+        let mut set = FileSet::default();
+        for (path, text) in files {
+            // The cache knows a blob by its id: each text gets an id of its own.
+            let mut id = [0u8; 20];
+            for (i, byte) in text.bytes().enumerate() {
+                id[i % 20] = id[i % 20].wrapping_mul(31).wrapping_add(byte);
+            }
+            let blob = Blob::new(crate::catalog::BlobId(id), Arc::from(text.as_bytes()));
+            set.files.insert((*path).to_owned(), blob);
+        }
+        set
+    }
+
+    /// A side built beside another is the Index it would be alone, and holds what came out
+    /// the same (keys in the same order, at every depth) once.
+    #[test]
+    fn a_side_built_beside_another_shares_the_resources_that_came_out_the_same() {
+        let kept = "---\nid: Kept\nversion: 1.0.0\nsends:\n  - {id: E, version: 1.0.0}\n---\n";
+        let before = catalog(&[
+            ("services/Kept/index.md", kept),
+            (
+                "services/Renamed/index.md",
+                "---\nid: Renamed\nversion: 1.0.0\nname: Old\n---\n",
+            ),
+            (
+                "services/Reordered/index.md",
+                "---\nid: Reordered\nversion: 1.0.0\nsends:\n  - {id: E, version: 1.0.0}\n---\n",
+            ),
+        ]);
+        let after = catalog(&[
+            ("services/Kept/index.md", kept),
+            (
+                "services/Renamed/index.md",
+                "---\nid: Renamed\nversion: 1.0.0\nname: New\n---\n",
+            ),
+            (
+                "services/Reordered/index.md",
+                "---\nid: Reordered\nversion: 1.0.0\nsends:\n  - {version: 1.0.0, id: E}\n---\n",
+            ),
+            (
+                "services/Added/index.md",
+                "---\nid: Added\nversion: 1.0.0\n---\n",
+            ),
+        ]);
+        // Without content hashes, a file that changed can come out the same.
+        let options = Options {
+            hash_content: false,
+            ..Options::default()
+        };
+        let cache = ParseCache::default();
+        let earlier = build(&before, &options, &cache);
+        let alone = build(&after, &options, &cache);
+        let beside = build_beside(&after, &options, &cache, &earlier.index);
+        assert_eq!(
+            serde_json::to_string(&beside.index).unwrap(),
+            serde_json::to_string(&alone.index).unwrap()
+        );
+        assert_eq!(beside.diagnostics, alone.diagnostics);
+        let shared: Vec<&str> = beside
+            .index
+            .resources
+            .iter()
+            .filter(|r| earlier.index.resources.iter().any(|e| e.same_fields(r)))
+            .map(Resource::id)
+            .collect();
+        assert_eq!(shared, ["Kept"]);
+    }
 
     #[test]
     fn discovery_order_is_depth_first_files_then_folders_each_descending() {
