@@ -1323,7 +1323,7 @@ impl<'a> Builder<'a> {
             format!("{dir}/")
         };
         // A folder that blocks the walk blocks everything below it: skip its paths unread.
-        let mut blocked: Option<String> = None;
+        let mut blocked: Option<&str> = None;
         let mut found: Vec<&str> = self
             .files
             .files
@@ -1332,30 +1332,20 @@ impl<'a> Builder<'a> {
             .take_while(|path| path.starts_with(&prefix))
             .filter(|path| *path != content_path && !represented.contains(*path))
             .filter(|path| {
-                if blocked
-                    .as_ref()
-                    .is_some_and(|b| path.starts_with(b.as_str()))
-                {
+                if blocked.is_some_and(|b| path.starts_with(b)) {
                     return false;
                 }
-                let rest = &path[prefix.len()..];
-                let name = file_name(rest);
-                let mut walked = dir.to_owned();
-                let blocked_dir = directory_segments(rest).any(|segment| {
-                    walked = if walked.is_empty() {
-                        segment.to_owned()
-                    } else {
-                        format!("{walked}/{segment}")
-                    };
-                    SKIPPED_DIRS.contains(&segment)
-                        || resource_dirs.contains(walked.as_str())
-                        || self.ignore.matched(&walked, true).is_ignore()
+                let blocking = folders_after(path, prefix.len()).find(|(segment, walked)| {
+                    SKIPPED_DIRS.contains(segment)
+                        || resource_dirs.contains(walked)
+                        || self.ignore.matched(walked, true).is_ignore()
                 });
-                if blocked_dir {
-                    blocked = Some(format!("{walked}/"));
+                if let Some((_, walked)) = blocking {
+                    blocked = Some(&path[..=walked.len()]);
+                    return false;
                 }
-                !blocked_dir
-                    && !SKIPPED_FILES.contains(&name)
+                let name = file_name(path);
+                !SKIPPED_FILES.contains(&name)
                     && !name.ends_with('~')
                     && !(name.starts_with('.')
                         && (name.ends_with(".swp") || name.ends_with(".swo")))
@@ -1383,15 +1373,8 @@ impl<'a> Builder<'a> {
                     .take_while(move |path| path.starts_with(prefix))
             })
             .filter(|path| {
-                let mut walked = String::new();
-                let blocked = directory_segments(path).any(|segment| {
-                    walked = if walked.is_empty() {
-                        segment.to_owned()
-                    } else {
-                        format!("{walked}/{segment}")
-                    };
-                    self.ignore.matched(&walked, true).is_ignore()
-                });
+                let blocked = folders_after(path, 0)
+                    .any(|(_, walked)| self.ignore.matched(walked, true).is_ignore());
                 !blocked && !self.ignore.matched(path, false).is_ignore()
             })
             .collect();
@@ -1707,8 +1690,20 @@ fn directory_segments(path: &str) -> impl Iterator<Item = &str> {
     dir.split('/').filter(|s| !s.is_empty())
 }
 
+/// The folders of `path` after byte `from` (where a folder starts), each with the path up to
+/// it: `a/b/c.md` from 0 gives (`a`, `a`) and (`b`, `a/b`).
+fn folders_after(path: &str, from: usize) -> impl Iterator<Item = (&str, &str)> {
+    let mut start = from;
+    path[from..].match_indices('/').map(move |(at, _)| {
+        let end = from + at;
+        let folder = &path[start..end];
+        start = end + 1;
+        (folder, &path[..end])
+    })
+}
+
 fn is_index_file(name: &str) -> bool {
-    matches!(name.to_ascii_lowercase().as_str(), "index.md" | "index.mdx")
+    name.eq_ignore_ascii_case("index.md") || name.eq_ignore_ascii_case("index.mdx")
 }
 
 /// `base/relative` with `.` and `..` resolved lexically; `None` when it leaves the catalog.
@@ -1811,6 +1806,15 @@ mod tests {
             .map(Resource::id)
             .collect();
         assert_eq!(shared, ["Kept"]);
+    }
+
+    #[test]
+    fn folders_after_a_point_come_with_the_path_up_to_each() {
+        let folders = |path, from| folders_after(path, from).collect::<Vec<_>>();
+        assert_eq!(folders("a/b/c.md", 0), [("a", "a"), ("b", "a/b")]);
+        assert_eq!(folders("a/b/c.md", 2), [("b", "a/b")]);
+        assert_eq!(folders("a/b/c.md", 4), []);
+        assert_eq!(folders("c.md", 0), []);
     }
 
     #[test]
