@@ -164,6 +164,11 @@ fn is_global(path: &str) -> bool {
 const WIDEST_REACH: usize = 4;
 const ALWAYS_CUT: usize = 32;
 
+/// The most resource files a reach into a catalog of `resource_files` may hold.
+fn widest_reach(resource_files: usize) -> usize {
+    (resource_files / WIDEST_REACH).max(ALWAYS_CUT)
+}
+
 impl Scope {
     /// The scope of a whole catalog, for one change.
     pub fn new(files: &FileSet, cache: &ParseCache) -> Scope {
@@ -360,7 +365,6 @@ impl Scope {
         cache: &ParseCache,
     ) -> Option<Reach> {
         let before = Before { after, changes };
-        let mut unreachable = false;
         // Changed resource files, and the resources that may read a changed file: the one
         // whose folder holds it and those above that name schema or specification files.
         let changed: BTreeSet<String> = changes
@@ -368,9 +372,14 @@ impl Scope {
             .filter(|p| is_resource_file(p))
             .cloned()
             .collect();
+        // More changed resource files than the widest reach of the catalog after the change
+        // (which has at most this many more): built whole, so its readers are not looked for.
+        // The facts below are kept up to date all the same.
+        let too_wide = changed.len() > widest_reach(self.facts.len() + changed.len());
+        let mut unreachable = too_wide;
         let mut readers = BTreeSet::new();
         let mut other_files = false;
-        for path in changes.keys() {
+        for path in changes.keys().filter(|_| !too_wide) {
             if is_global(path) {
                 unreachable = true;
             } else if !is_resource_file(path) {
@@ -435,7 +444,7 @@ impl Scope {
             .filter_map(|r| self.facts.get(r)?.id.clone())
             .collect();
         reach.extend(self.declaring(&same_ids));
-        if reach.len() > (self.facts.len() / WIDEST_REACH).max(ALWAYS_CUT) {
+        if reach.len() > widest_reach(self.facts.len()) {
             return None;
         }
         Some(Reach {
