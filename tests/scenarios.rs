@@ -121,3 +121,49 @@ fn every_scenario_gives_its_expected_diff() {
         failures.join("\n\n")
     );
 }
+
+/// Ids and versions mixing ASCII with other text are ordered by comparators that are not a
+/// total order (JavaScript's, which the document follows): thousands of them in one diff are
+/// sorted all the same, never a panic.
+#[test]
+fn a_diff_of_many_ids_outside_ascii_orders_them_without_panicking() {
+    let letters = [
+        "a", "B", "_", "é", "Z", "1", "ä", "-", "z", "É", "Ω", "A", ".", "ß",
+    ];
+    let versions = ["1.0.0", "2.0.0-rc.1", "v3", "latest", "é", "10", "0.9.9"];
+    let mut seed: u64 = 1;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut resources = Vec::new();
+    for _ in 0..3000 {
+        let id: String = (0..1 + next(4))
+            .map(|_| letters[next(letters.len())])
+            .collect();
+        let to: String = (0..1 + next(4))
+            .map(|_| letters[next(letters.len())])
+            .collect();
+        let kind = ["service", "event", "command"][next(3)];
+        resources.push(serde_json::json!({
+            "type": kind,
+            "id": id,
+            "version": versions[next(versions.len())],
+            "name": id,
+            "owners": [to.clone()],
+            "sends": [{"id": to, "version": versions[next(versions.len())]}],
+        }));
+    }
+    let index = |resources: &[Value]| {
+        let doc = serde_json::json!({"source": "s", "commit": "c", "resources": resources});
+        Index::from_value(&doc).expect("an Index document")
+    };
+    let (all, half) = (index(&resources), index(&resources[..1500]));
+    let empty = index(&[]);
+    for (a, b) in [(&empty, &all), (&all, &empty), (&half, &all), (&all, &half)] {
+        let found = diff::diff(a, b, &diff::Options::default());
+        assert!(found.resources.added.len() + found.resources.removed.len() > 0);
+    }
+}

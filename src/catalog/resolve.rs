@@ -12,7 +12,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::version::{Range, SemVer, cmp_code_units};
+use super::version::{Range, SemVer, cmp_code_units, js_sort_by};
 use super::{Index, Resource};
 use crate::FastMap;
 
@@ -412,7 +412,7 @@ pub fn resolve(indexes: &[Index]) -> Resolved<'_> {
         })
         .collect();
     let empty = Value::from("");
-    stable_sort_by(&mut entities, |a, b| {
+    js_sort_by(&mut entities, |a, b| {
         compare_text(a.id_value, b.id_value)
             .then_with(|| {
                 compare_text(
@@ -594,12 +594,12 @@ fn resolve_assets(indexes: &[Index]) -> (Vec<ResolvedAsset<'_>>, Vec<AssetCollis
     let mut assets = Vec::new();
     let mut warnings = Vec::new();
     for (path, mut candidates) in groups {
-        stable_sort_by(&mut candidates, |a, b| {
+        js_sort_by(&mut candidates, |a, b| {
             cmp_code_units(a.resolved_from.source, b.resolved_from.source)
                 .then_with(|| cmp_code_units(a.resolved_from.commit, b.resolved_from.commit))
         });
         let mut sources = unique(candidates.iter().map(|c| c.resolved_from.source.to_owned()));
-        stable_sort_by(&mut sources, |a, b| cmp_code_units(a, b));
+        js_sort_by(&mut sources, |a, b| cmp_code_units(a, b));
         let hashes = unique(candidates.iter().map(|c| js_key(c.asset.get("hash"))));
         let comparable = candidates.iter().all(|c| c.asset.contains_key("hash"));
         let several = candidates.len() > 1;
@@ -621,10 +621,10 @@ fn resolve_assets(indexes: &[Index]) -> (Vec<ResolvedAsset<'_>>, Vec<AssetCollis
         }
         assets.push(winner);
     }
-    stable_sort_by(&mut assets, |a, b| {
+    js_sort_by(&mut assets, |a, b| {
         compare_text(a.asset.get("path"), b.asset.get("path"))
     });
-    stable_sort_by(&mut warnings, |a, b| {
+    js_sort_by(&mut warnings, |a, b| {
         compare_text(Some(&a.path), Some(&b.path))
     });
     (assets, warnings)
@@ -643,7 +643,7 @@ impl Conflicts {
         if let Some(&slot) = self.slots.get(&key) {
             let conflict = &mut self.list[slot];
             let mut merged = unique(conflict.sources.iter().cloned().chain(sources));
-            stable_sort_by(&mut merged, |a, b| cmp_code_units(a, b));
+            js_sort_by(&mut merged, |a, b| cmp_code_units(a, b));
             conflict.sources = merged;
             if conflict.detail.is_none() {
                 conflict.detail = detail;
@@ -651,7 +651,7 @@ impl Conflicts {
             return;
         }
         let mut sources = unique(sources);
-        stable_sort_by(&mut sources, |a, b| cmp_code_units(a, b));
+        js_sort_by(&mut sources, |a, b| cmp_code_units(a, b));
         self.slots.insert(key, self.list.len());
         self.list.push(Conflict {
             kind,
@@ -663,7 +663,7 @@ impl Conflicts {
 
     fn finish(self) -> Vec<Conflict> {
         let mut list = self.list;
-        stable_sort_by(&mut list, |a, b| {
+        js_sort_by(&mut list, |a, b| {
             cmp_code_units(&a.id, &b.id)
                 .then_with(|| cmp_code_units(a.kind.as_str(), b.kind.as_str()))
         });
@@ -955,39 +955,6 @@ fn compare_text(a: Option<&Value>, b: Option<&Value>) -> Ordering {
     }
 }
 
-/// A stable merge sort that tolerates inconsistent comparators (JavaScript ones can be, with
-/// mixed-type versions), where `slice::sort_by` may panic.
-fn stable_sort_by<T>(items: &mut Vec<T>, mut cmp: impl FnMut(&T, &T) -> Ordering) {
-    let n = items.len();
-    let mut order: Vec<usize> = (0..n).collect();
-    let mut buf = vec![0; n];
-    let mut width = 1;
-    while width < n {
-        for start in (0..n).step_by(2 * width) {
-            let mid = (start + width).min(n);
-            let end = (start + 2 * width).min(n);
-            let (mut i, mut j, mut k) = (start, mid, start);
-            while i < mid && j < end {
-                if cmp(&items[order[j]], &items[order[i]]) == Ordering::Less {
-                    buf[k] = order[j];
-                    j += 1;
-                } else {
-                    buf[k] = order[i];
-                    i += 1;
-                }
-                k += 1;
-            }
-            buf[k..k + mid - i].copy_from_slice(&order[i..mid]);
-            k += mid - i;
-            buf[k..k + end - j].copy_from_slice(&order[j..end]);
-            order[start..end].copy_from_slice(&buf[start..end]);
-        }
-        width *= 2;
-    }
-    let mut slots: Vec<Option<T>> = items.drain(..).map(Some).collect();
-    items.extend(order.into_iter().filter_map(|i| slots[i].take()));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1062,7 +1029,7 @@ mod tests {
     #[test]
     fn merge_sort_is_stable() {
         let mut v = vec![(2, 'a'), (1, 'b'), (2, 'c'), (1, 'd'), (0, 'e')];
-        stable_sort_by(&mut v, |a, b| a.0.cmp(&b.0));
+        js_sort_by(&mut v, |a, b| a.0.cmp(&b.0));
         assert_eq!(v, vec![(0, 'e'), (1, 'b'), (1, 'd'), (2, 'a'), (2, 'c')]);
     }
 

@@ -19,7 +19,7 @@ use super::impact::{self, Graph};
 use super::order::{compare_versions, locale_cmp};
 use super::specification::{SpecificationSummary, specification_changes};
 use super::*;
-use crate::catalog::version::is_higher;
+use crate::catalog::version::{is_higher, js_sort_by};
 use crate::catalog::{Diagnostic, Index, Resource, Severity};
 use crate::schema::{self, Document, Files, Format, Strategy, Verdict};
 
@@ -383,9 +383,9 @@ fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
             (x.version.as_deref(), y.version.as_deref()),
         )
     };
-    changes.added.sort_by(by_ref);
-    changes.removed.sort_by(by_ref);
-    changes.changed.sort_by(|x, y| {
+    js_sort_by(&mut changes.added, by_ref);
+    js_sort_by(&mut changes.removed, by_ref);
+    js_sort_by(&mut changes.changed, |x, y| {
         order(
             (&x.kind, &x.id),
             (&y.kind, &y.id),
@@ -409,7 +409,9 @@ fn message_pairs<'a>(a: &Side<'a>, b: &Side<'a>) -> Vec<(&'a Resource, &'a Resou
             continue;
         }
         let mut sorted: Vec<&Resource> = before.to_vec();
-        sorted.sort_by(|x, y| compare_versions(x.version(), y.version()));
+        js_sort_by(&mut sorted, |x, y| {
+            compare_versions(x.version(), y.version())
+        });
         for old in sorted {
             // Of several candidates with one version, the last listed wins (a JavaScript Map).
             if let Some(new) = after.iter().rev().find(|r| r.version() == old.version()) {
@@ -595,7 +597,7 @@ fn transitive_checks(
             );
         }
     }
-    checks.sort_by(schema_change_order);
+    js_sort_by(&mut checks, schema_change_order);
     checks
 }
 

@@ -25,6 +25,7 @@ use super::order::locale_cmp;
 use super::*;
 use crate::FastMap;
 use crate::catalog::resolve::{self, EdgeStatus};
+use crate::catalog::version::js_sort_by;
 use crate::catalog::{Index, Resource};
 
 /// One resolved pointer as the diff needs it.
@@ -215,7 +216,7 @@ impl Graph<'_> {
 }
 
 fn sort_parties(mut parties: Vec<Party>) -> Vec<Party> {
-    parties.sort_by(|x, y| {
+    js_sort_by(&mut parties, |x, y| {
         locale_cmp(&x.id, &y.id).then_with(|| {
             locale_cmp(
                 x.version.as_deref().unwrap_or_default(),
@@ -272,8 +273,8 @@ pub(super) fn edge_changes(a: &Graph, b: &Graph) -> EdgeChanges {
                 )
             })
     };
-    changes.added.sort_by(order);
-    changes.removed.sort_by(order);
+    js_sort_by(&mut changes.added, order);
+    js_sort_by(&mut changes.removed, order);
     changes
 }
 

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use super::assemble::{MESSAGE_TYPES, Prepared};
 use super::*;
-use crate::catalog::version::{index_order, is_higher};
+use crate::catalog::version::{index_order, is_higher, js_sort_by};
 use crate::catalog::{Resource, frontmatter};
 use crate::schema::{Files, Op};
 use crate::spec::{self, Element, Source, Unknown};
@@ -121,7 +121,7 @@ fn groups<'a>(prepared: &Prepared<'a>) -> BTreeMap<(&'a str, &'a str), Vec<&'a R
         }
     }
     for versions in groups.values_mut() {
-        versions.sort_by(|x, y| index_order(x.version(), y.version()));
+        js_sort_by(versions, |x, y| index_order(x.version(), y.version()));
     }
     groups
 }
@@ -266,7 +266,9 @@ pub(super) fn specification_changes(
                 .collect::<Vec<_>>()
         })
         .collect();
-    changes.sort_by(|x, y| change_order(specification_key(x), specification_key(y)));
+    js_sort_by(&mut changes, |x, y| {
+        change_order(specification_key(x), specification_key(y))
+    });
     changes
 }
 
