@@ -7,6 +7,7 @@
 //! mean the catalog cannot be read faithfully are errors; the index is still built from the
 //! parts that can be read, so every problem is reported in one run.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::sync::{Arc, Mutex};
 
@@ -910,7 +911,7 @@ impl<'a> Builder<'a> {
         &mut self,
         rule: &TypeRule,
         candidates: &[Candidate<'a>],
-        lookup: &Lookup,
+        lookup: &Lookup<'_>,
         drafts: &mut Vec<Draft<'a>>,
     ) {
         // Located in parallel, kept in discovery order.
@@ -1520,20 +1521,21 @@ fn discovery_order(a: &str, b: &str) -> Ordering {
         .then_with(|| y.as_bytes().cmp(x.as_bytes()))
 }
 
-/// Every candidate index file with a truthy id, for locating content paths (§4.1).
-struct Lookup {
-    entries: FastMap<String, Vec<LookupEntry>>,
+/// Every candidate index file with a truthy id, for locating content paths (§4.1). It borrows
+/// the candidates' text: a large catalog has tens of thousands of them.
+struct Lookup<'a> {
+    entries: FastMap<Cow<'a, str>, Vec<LookupEntry<'a>>>,
 }
 
-struct LookupEntry {
-    version: String,
+struct LookupEntry<'a> {
+    version: Cow<'a, str>,
     versioned: bool,
-    path: String,
+    path: &'a str,
 }
 
-impl Lookup {
-    fn new(candidates: &[Candidate<'_>]) -> Self {
-        let mut entries: FastMap<String, Vec<LookupEntry>> = FastMap::default();
+impl<'a> Lookup<'a> {
+    fn new(candidates: &'a [Candidate<'a>]) -> Self {
+        let mut entries: FastMap<Cow<'a, str>, Vec<LookupEntry<'a>>> = FastMap::default();
         for candidate in candidates {
             let Some(Value::Object(data)) = candidate.data() else {
                 continue;
@@ -1544,12 +1546,12 @@ impl Lookup {
             let version = data
                 .get("version")
                 .filter(|v| truthy(v))
-                .map(js_string)
+                .map(js_text)
                 .unwrap_or_default();
-            entries.entry(js_string(id)).or_default().push(LookupEntry {
+            entries.entry(js_text(id)).or_default().push(LookupEntry {
                 version,
                 versioned: candidate.path.contains("versioned"),
-                path: candidate.path.to_owned(),
+                path: candidate.path,
             });
         }
         Lookup { entries }
@@ -1561,7 +1563,7 @@ fn locate(
     kind: &str,
     path: &str,
     data: &Value,
-    lookup: &Lookup,
+    lookup: &Lookup<'_>,
 ) -> Result<String, Box<Diagnostic>> {
     let problem = |field: &str, message: String, hint: &str| {
         Box::new(Diagnostic {
@@ -1626,7 +1628,7 @@ fn locate(
         }
     };
     match found {
-        Some(entry) => Ok(entry.path.clone()),
+        Some(entry) => Ok(entry.path.to_owned()),
         None => Err(problem(
             "version",
             format!(
@@ -1670,10 +1672,15 @@ fn truthy(value: &Value) -> bool {
 
 /// JavaScript `String(value)` for the scalars that reach ids and versions.
 fn js_string(value: &Value) -> String {
+    js_text(value).into_owned()
+}
+
+/// `String(value)`, borrowed when the value is a string already.
+fn js_text(value: &Value) -> Cow<'_, str> {
     match value {
-        Value::String(s) => s.clone(),
-        Value::Null => "null".into(),
-        other => json_text::to_compact(other),
+        Value::String(s) => Cow::Borrowed(s),
+        Value::Null => Cow::Borrowed("null"),
+        other => Cow::Owned(json_text::to_compact(other)),
     }
 }
 
