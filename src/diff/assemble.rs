@@ -794,8 +794,18 @@ fn judge_uncached(
     strategy: Strategy,
     options: &Options,
 ) -> Judgement {
-    let (Some(old_text), Some(new_text)) = (before.text(), after.text()) else {
-        return Judgement::Unknown("the index was built without schema content".into());
+    let (old_text, new_text) = match (before.text(), after.text()) {
+        (Some(old), Some(new)) => (old, new),
+        (old, new) => {
+            let path = after.entry.str("path").unwrap_or_default();
+            // Read from the catalog, a text is missing only where its file is.
+            let reason = match (before.files.and(after.files), old, new) {
+                (None, ..) => "the index was built without schema content".to_owned(),
+                (Some(_), None, None) => format!("`{path}` is in neither catalog"),
+                _ => format!("`{path}` is not in the catalog on one side"),
+            };
+            return Judgement::Unknown(reason);
+        }
     };
     let old = Document::new(before.entry.str("path").unwrap_or_default(), &old_text);
     let new = Document::new(after.entry.str("path").unwrap_or_default(), &new_text);

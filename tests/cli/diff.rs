@@ -204,6 +204,27 @@ fn a_schema_that_stops_parsing_is_unknown_never_a_silent_pass() {
     assert_eq!(run(&repo, &["HEAD~1..HEAD"]).status.code(), Some(0));
 }
 
+/// A schema file its message names but neither side has gets no verdict, and the reason says
+/// so (not that the Index lacked content: the tool reads the files).
+#[test]
+fn a_schema_file_missing_on_both_sides_is_unknown_saying_so() {
+    let repo = repo();
+    repo.git(&["rm", "-q", "events/OrderCreated/schema.json"]);
+    repo.commit_all("schema file gone");
+    repo.write(
+        "events/OrderCreated/index.mdx",
+        &EVENT.replace("version: 1.0.0", "version: 1.0.0\nname: Order created"),
+    );
+    repo.commit_all("renamed");
+    let output = run(&repo, &["HEAD~1..HEAD", "--format", "json"]);
+    let diff = json(&output);
+    assert_eq!(diff["summary"]["schemaUnknown"], 1, "{diff}");
+    assert_eq!(
+        diff["schemaChanges"][0]["unknownReason"],
+        "`schema.json` is in neither catalog"
+    );
+}
+
 #[test]
 fn catalog_problems_are_reported_with_their_side() {
     let repo = repo();
