@@ -41,7 +41,11 @@ pub fn hint(found: &[&str]) -> String {
     if found.is_empty() {
         String::new()
     } else {
-        let list: Vec<String> = found.iter().map(|name| format!("`{name}`")).collect();
+        // The names come from the catalog: escaped, as every report is.
+        let list: Vec<String> = found
+            .iter()
+            .map(|name| format!("`{}`", crate::catalog::escape_text(name)))
+            .collect();
         format!("; did you mean {}?", list.join(", "))
     }
 }

@@ -11,6 +11,7 @@ pub mod scope;
 pub mod version;
 pub(crate) mod yaml;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -265,13 +266,33 @@ pub struct Diagnostic {
     pub hint: Option<String>,
 }
 
+/// Catalog text made safe to print: control characters (newlines, ESC, BEL, C1 controls) and
+/// the invisible bidirectional overrides are shown as `\u{1b}` instead of acting.
+pub fn escape_text(text: &str) -> Cow<'_, str> {
+    let unsafe_char =
+        |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let level = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        write!(f, "{level}: {}", self.file)?;
+        // The file, field and texts come from the catalog: escaped, as every report is.
+        write!(f, "{level}: {}", escape_text(&self.file))?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
             if let Some(column) = self.column {
@@ -279,11 +300,11 @@ impl fmt::Display for Diagnostic {
             }
         }
         if let Some(field) = &self.field {
-            write!(f, ": `{field}`")?;
+            write!(f, ": `{}`", escape_text(field))?;
         }
-        write!(f, ": {}", self.message)?;
+        write!(f, ": {}", escape_text(&self.message))?;
         if let Some(hint) = &self.hint {
-            write!(f, "\n  hint: {hint}")?;
+            write!(f, "\n  hint: {}", escape_text(hint))?;
         }
         Ok(())
     }

@@ -97,6 +97,7 @@ fn breaking_label(view: &ArchitectureDiff) -> String {
         list.sort();
         list.dedup();
     }
+    let messages: Vec<Cow<'_, str>> = messages.iter().map(|id| super::escape_text(id)).collect();
     format!(
         "BREAKING {} ({})",
         messages.join(", "),

@@ -118,24 +118,7 @@ fn side_name(side: &str) -> &'static str {
     }
 }
 
-/// Catalog text made safe to print: control characters (newlines, ESC, BEL, C1 controls) and
-/// the invisible bidirectional overrides are shown as `\u{1b}` instead of acting.
-pub fn escape_text(text: &str) -> Cow<'_, str> {
-    let unsafe_char =
-        |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
-    if !text.chars().any(unsafe_char) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if unsafe_char(c) {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
-}
+pub use crate::catalog::escape_text;
 
 /// `event OrderPlaced 1.0.0 -> 2.0.0`, or one version when both sides agree (escaped).
 pub fn message_label(change: &SchemaChange) -> String {

@@ -230,6 +230,39 @@ fn item_6_catalog_text_cannot_forge_output() {
     }
 }
 
+/// Catalog text cannot forge output outside the diff reports either: `log`'s timeline lines
+/// and every command's catalog problems (a folder name is catalog text too).
+#[test]
+fn item_6_catalog_text_cannot_forge_log_lines_or_problem_reports() {
+    let repo = catalog();
+    let evil = "---\nid: \"Evil\\u001b[2J\\u0007\"\nversion: 1.0.0\nschemaPath: schema.json\n---\n";
+    repo.write_all(&[
+        ("events/Evil/index.mdx", evil),
+        ("events/Evil/schema.json", SCHEMA),
+    ]);
+    repo.commit_all("an evil id");
+    repo.write("events/Evil/schema.json", r#"{"type": "string"}"#);
+    repo.commit_all("its schema breaks");
+    let stdout = text(&run(&repo, &["log"]).stdout);
+    assert!(stdout.contains("BREAKING Evil\\u{1b}[2J\\u{7}"), "{stdout}");
+    repo.write("events/Bad\u{1b}[2J/index.mdx", "---\nid: [unclosed\n---\n");
+    repo.commit_all("an evil folder");
+    for args in [&["HEAD~1..HEAD"][..], &["index"], &["log"]] {
+        let out = run(&repo, args);
+        for output in [text(&out.stdout), text(&out.stderr)] {
+            assert!(
+                !output.contains('\u{1b}') && !output.contains('\u{7}'),
+                "{args:?}: {output}"
+            );
+        }
+        let all = text(&out.stdout) + &text(&out.stderr);
+        assert!(
+            all.contains("events/Bad\\u{1b}[2J/index.mdx"),
+            "{args:?}: {all}"
+        );
+    }
+}
+
 #[test]
 fn item_7_input_is_bounded() {
     let out = run(Path::new("/"), &["schema", "/dev/zero", "/dev/zero"]);
