@@ -108,7 +108,10 @@ pub fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(error) if is_broken_pipe(&error) => ExitCode::from(exit_code::OK),
         Err(error) => {
-            eprintln!("error: {error:#}");
+            // An error may name catalog paths: escaped line by line, as every report is.
+            for line in format!("error: {error:#}").lines() {
+                eprintln!("{}", catalog_diff::catalog::escape_text(line));
+            }
             ExitCode::from(exit_code::ERROR)
         }
     }

@@ -261,6 +261,20 @@ fn item_6_catalog_text_cannot_forge_log_lines_or_problem_reports() {
             "{args:?}: {all}"
         );
     }
+    // An error names the path too: a blob missing from the object database.
+    let schema = "events/Evil/schema.json";
+    let id = repo.git(&["rev-parse", &format!("HEAD:{schema}")]);
+    repo.git(&["mv", "events/Evil", "events/Evil\u{1b}[2J"]);
+    repo.commit_all("an evil folder holding a schema");
+    repo.remove_object(id.trim());
+    let out = run(&repo, &["index"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains('\u{1b}'), "{stderr}");
+    assert!(
+        stderr.contains("events/Evil\\u{1b}[2J/schema.json"),
+        "{stderr}"
+    );
 }
 
 #[test]
