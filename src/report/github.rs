@@ -131,7 +131,8 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
             file: diagnostic.file.clone(),
             line: diagnostic.line,
         };
-        let body = escape_text(&format!("{sides}: {diagnostic}")).replace("\\u{a}", "\n");
+        // Escaped by the problem's Display; the one line break left is before its hint.
+        let body = format!("{sides}: {diagnostic}");
         out.push("warning", Some(&place), "catalog problem", &body);
     }
     out.push("notice", None, "summary", &summary_line(diff));

@@ -124,7 +124,8 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     if !findings.problems.is_empty() {
         let _ = writeln!(out, "\n{}", paint.yellow("Catalog problems"));
         for (sides, diagnostic) in &findings.problems {
-            for (n, line) in escape_lines(&diagnostic.to_string()).enumerate() {
+            // A problem's text is escaped by its Display; its lines are the hint's.
+            for (n, line) in diagnostic.to_string().lines().enumerate() {
                 if n == 0 {
                     let _ = writeln!(out, "  {sides}: {line}");
                 } else {
@@ -283,11 +284,6 @@ fn file_change(change: crate::diff::FileChange) -> &'static str {
         crate::diff::FileChange::Added => "added",
         crate::diff::FileChange::Removed => "removed",
     }
-}
-
-/// The lines of a multi-line text, each escaped.
-fn escape_lines(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.lines().map(|line| escape_text(line).into_owned())
 }
 
 fn short(commit: &str) -> &str {
