@@ -391,7 +391,7 @@ pub fn diff_files(
         },
         || {
             let mut scope = Scope::new(before, cache);
-            let reach = reach(&mut scope, after, &changes, cache);
+            let reach = reach(&mut scope, after, &changes, cache).filter(|r| !scope.is_wide(r));
             // Freeing the scope of a large catalog takes a while: a pool thread does it, and
             // the diff does not wait for it.
             rayon::spawn(move || drop(scope));

@@ -159,12 +159,12 @@ fn is_global(path: &str) -> bool {
     path == ".eventcatalogignore" || ROOTS.iter().any(|root| path.starts_with(root))
 }
 
-/// A reach wider than this share of the catalog's resource files is built whole instead
-/// (unless it is narrower than [`ALWAYS_CUT`] files, where the cut costs nothing either way).
+/// A reach wider than this share of the catalog's resource files is [`Scope::is_wide`] (unless
+/// it is narrower than [`ALWAYS_CUT`] files, where the cut costs nothing either way).
 const WIDEST_REACH: usize = 4;
 const ALWAYS_CUT: usize = 32;
 
-/// The most resource files a reach into a catalog of `resource_files` may hold.
+/// The most resource files a wide reach into a catalog of `resource_files` holds.
 fn widest_reach(resource_files: usize) -> usize {
     (resource_files / WIDEST_REACH).max(ALWAYS_CUT)
 }
@@ -355,6 +355,14 @@ impl Scope {
         readers
     }
 
+    /// True when `reach` holds more than a quarter of the catalog's resource files. Building
+    /// the two cuts then costs about what building both sides whole does, and a single diff
+    /// builds one side whole besides; a walk, which builds each commit's catalog once, still
+    /// gains by the cut.
+    pub fn is_wide(&self, reach: &Reach) -> bool {
+        reach.resource_files.len() > widest_reach(self.facts.len())
+    }
+
     /// Moves the scope to `after` (the catalog once `changes` are applied; `changes` maps each
     /// changed path to its blob before) and returns the reach of the change, or `None` when
     /// the whole catalog must be built.
@@ -372,9 +380,10 @@ impl Scope {
             .filter(|p| is_resource_file(p))
             .cloned()
             .collect();
-        // More changed resource files than the widest reach of the catalog after the change
-        // (which has at most this many more): built whole, so its readers are not looked for.
-        // The facts below are kept up to date all the same.
+        // A change to more than a quarter of the resource files (of the catalog after it, which
+        // has at most this many more) is built whole, so its readers are not looked for: the
+        // cut would be wide, and a root commit changes every file. The facts below are kept
+        // up to date all the same.
         let too_wide = changed.len() > widest_reach(self.facts.len() + changed.len());
         let mut unreachable = too_wide;
         let mut readers = BTreeSet::new();
@@ -444,9 +453,6 @@ impl Scope {
             .filter_map(|r| self.facts.get(r)?.id.clone())
             .collect();
         reach.extend(self.declaring(&same_ids));
-        if reach.len() > widest_reach(self.facts.len()) {
-            return None;
-        }
         Some(Reach {
             resource_files: reach,
         })
