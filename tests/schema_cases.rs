@@ -27,6 +27,8 @@
 
 #[path = "support/cases.rs"]
 mod cases;
+#[path = "support/mod.rs"]
+mod support;
 
 use std::collections::HashSet;
 use std::fs;
@@ -250,6 +252,7 @@ mod cli {
 
     fn run(args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+            .env("CATALOG_DIFF_CACHE", crate::support::PARSE_CACHE)
             .arg("schema")
             .args(args)
             .current_dir(

@@ -151,6 +151,7 @@ fn catalog_diff(dir: &Path, args: &[&str]) -> Output {
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        .env("CATALOG_DIFF_CACHE", support::PARSE_CACHE)
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .output()

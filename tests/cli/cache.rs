@@ -2,7 +2,7 @@
 //! not, never written inside the repository, never left half-written by a run that dies.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use crate::support::TestRepo;
 
@@ -207,9 +207,8 @@ fn killed_runs_never_leave_a_broken_cache() {
         &["log", "--format", "json", "--no-cache"],
     );
     for delay_ms in [0u64, 2, 5, 10, 20] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+        let mut child = crate::binary(repo.path())
             .args(["log", "--format", "json"])
-            .current_dir(repo.path())
             .env("CATALOG_DIFF_CACHE", cache.path())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())

@@ -1,12 +1,9 @@
 //! `--help` of every command, snapshotted.
 
-use std::process::Command;
-
 fn help(args: &[&str]) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+    let output = crate::binary(".")
         .args(args)
         .arg("--help")
-        .env("NO_COLOR", "1")
         .output()
         .expect("the binary runs");
     assert_eq!(output.status.code(), Some(0), "{args:?} --help");

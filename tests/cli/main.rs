@@ -24,10 +24,13 @@ mod spec;
 use std::path::Path;
 use std::process::{Command, Output};
 
-/// The binary, to be run in `cwd` without colour.
+/// The binary, to be run in `cwd` without colour, with the tests' parse cache.
 fn binary(cwd: impl AsRef<Path>) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_catalog-diff"));
-    command.current_dir(cwd).env("NO_COLOR", "1");
+    command
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .env("CATALOG_DIFF_CACHE", support::PARSE_CACHE);
     command
 }
 

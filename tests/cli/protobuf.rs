@@ -260,10 +260,9 @@ fn the_schema_command_reads_imports_beside_the_file_and_names_broken_files() {
     )
     .expect("write");
     let schema = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+        crate::binary(&folder)
             .arg("schema")
             .args(args)
-            .current_dir(&folder)
             .output()
             .expect("runs")
     };
@@ -272,7 +271,7 @@ fn the_schema_command_reads_imports_beside_the_file_and_names_broken_files() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("common/ids.proto"));
     // From the catalog root it is.
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+    let output = crate::binary(repo.path())
         .args([
             "schema",
             "--format",
@@ -280,7 +279,6 @@ fn the_schema_command_reads_imports_beside_the_file_and_names_broken_files() {
             "events/OrderPlaced/schema.proto",
             "events/OrderPlaced/after.proto",
         ])
-        .current_dir(repo.path())
         .output()
         .expect("runs");
     assert_eq!(

@@ -69,10 +69,8 @@ fn catalog() -> TestRepo {
 }
 
 fn diff(repo: &TestRepo) -> (Output, Value) {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+    let output = crate::binary(repo.path())
         .args(["HEAD~1..HEAD", "--format", "json"])
-        .current_dir(repo.path())
-        .env("NO_COLOR", "1")
         .output()
         .expect("runs");
     let value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
@@ -236,10 +234,8 @@ fn the_schema_subcommand_refuses_a_format_it_cannot_judge() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("before.graphql"), "type A { x: Int }\n").expect("write");
     std::fs::write(dir.path().join("after.graphql"), "type A { x: String }\n").expect("write");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+    let output = crate::binary(dir.path())
         .args(["schema", "before.graphql", "after.graphql"])
-        .current_dir(dir.path())
-        .env("NO_COLOR", "1")
         .output()
         .expect("runs");
     assert_eq!(output.status.code(), Some(2));

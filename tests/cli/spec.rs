@@ -2,7 +2,7 @@
 //! name the file, unknown verdicts that say why, and bounded reads.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata")
@@ -18,10 +18,8 @@ fn run(cwd: impl AsRef<Path>, args: &[&str]) -> Output {
 
 /// The diff (not `spec`) in `cwd`.
 fn run_diff(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_catalog-diff"))
+    crate::binary(cwd)
         .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
         .output()
         .expect("the binary runs")
 }

@@ -31,6 +31,10 @@ pub fn write_files(root: &Path, files: &[(&str, &str)]) {
     }
 }
 
+/// The parse cache of every run of the tool the tests start, hooks included: in the build's
+/// temporary folder, never the user's cache folder (each repository has a file of its own).
+pub const PARSE_CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/parse-cache");
+
 /// A `git` command with the hermetic environment, run in `cwd`.
 pub fn git_command(cwd: &Path, tick: u64) -> Command {
     let date = format!("{} +0000", 1_700_000_000 + tick);
@@ -51,7 +55,8 @@ pub fn git_command(cwd: &Path, tick: u64) -> Command {
         .env("GIT_AUTHOR_DATE", &date)
         .env("GIT_COMMITTER_DATE", &date)
         .env("GIT_PROTOCOL_FROM_USER", "0")
-        .env("GIT_ALLOW_PROTOCOL", "file");
+        .env("GIT_ALLOW_PROTOCOL", "file")
+        .env("CATALOG_DIFF_CACHE", PARSE_CACHE);
     cmd
 }
 
