@@ -11,8 +11,8 @@
 
 use std::sync::Arc;
 
+use super::BlobId;
 use super::build::{ParseCache, Payload, Size, Stored};
-use super::{BlobId, IdMap};
 
 /// Bump when what is cached, or how it is computed, changes: older files are then ignored.
 const HEADER: &str = concat!("catalog-diff parse cache 4 ", env!("CARGO_PKG_VERSION"));
@@ -121,6 +121,13 @@ impl ParseCache {
     /// sizes; `false`, and nothing added, when they are of another version, truncated or of
     /// the wrong shape.
     pub fn import(&self, bytes: Vec<u8>) -> bool {
+        self.import_sizes_first(bytes, || {})
+    }
+
+    /// [`ParseCache::import`], calling `sizes_in` once every line is checked and the blob sizes
+    /// are in, before the other entries are added: a run asks for sizes first, and the entries
+    /// take most of the time. `sizes_in` is not called when the bytes are not used.
+    pub fn import_sizes_first(&self, bytes: Vec<u8>, sizes_in: impl FnOnce()) -> bool {
         let Ok(text) = String::from_utf8(bytes) else {
             return false;
         };
@@ -131,8 +138,8 @@ impl ParseCache {
         if !body.is_empty() && !body.ends_with('\n') {
             return false;
         }
-        let mut entries = IdMap::default();
-        let mut sizes = IdMap::default();
+        let mut entries = Vec::new();
+        let mut sizes = Vec::new();
         let mut end = HEADER.len() + 1;
         for line in body.split_terminator('\n') {
             end += line.len() + 1;
@@ -146,30 +153,28 @@ impl ParseCache {
                     .ok()
                     .map(|bytes| Size { bytes, used: false });
                 sizes.extend(size.map(|size| (id, size)));
-                continue;
+            } else {
+                entries.push(((kind, id), end - 1 - payload.len()..end - 1));
             }
-            let range = end - 1 - payload.len()..end - 1;
-            entries.insert(
-                (kind, id),
-                Payload {
-                    text: text.clone(),
-                    range,
-                },
-            );
         }
+        {
+            let mut known = self.sizes.lock().unwrap_or_else(|p| p.into_inner());
+            known.reserve(sizes.len());
+            for (id, size) in sizes {
+                known.entry(id).or_insert(size);
+            }
+        }
+        sizes_in();
         let mut stored = self
             .stored
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if stored.is_empty() {
-            *stored = entries;
-        } else {
-            stored.extend(entries);
-        }
-        let mut known = self.sizes.lock().unwrap_or_else(|p| p.into_inner());
-        for (id, size) in sizes {
-            known.entry(id).or_insert(size);
-        }
+        // Sized once: growing a map of a large catalog's entries rehashes them several times.
+        stored.reserve(entries.len());
+        stored.extend(entries.into_iter().map(|(key, range)| {
+            let text = text.clone();
+            (key, Payload { text, range })
+        }));
         true
     }
 
@@ -399,6 +404,30 @@ mod tests {
             ParseCache::default().import(small),
             "a limit keeps whole lines"
         );
+    }
+
+    /// A run waits for the sizes only: they are in when it is told, the other entries not yet;
+    /// a file it cannot use tells it nothing, not even the sizes before the bad line.
+    #[test]
+    fn sizes_are_announced_before_the_other_entries_and_only_from_a_usable_file() {
+        let (a, b) = (BlobId([1; 20]), BlobId([2; 20]));
+        let saved = format!("{HEADER}\nh {a} sha256:x\nz {b} 20\n");
+        let cache = ParseCache::default();
+        let mut announced = None;
+        assert!(cache.import_sizes_first(saved.into_bytes(), || {
+            announced = Some((
+                cache.sizes.lock().unwrap().len(),
+                cache.stored.lock().unwrap().len(),
+            ));
+        }));
+        assert_eq!(announced, Some((1, 0)));
+        assert_eq!(cache.stored.lock().unwrap().len(), 1);
+        let bad = format!("{HEADER}\nz {b} 20\nx 00 {{}}\n");
+        let unused = ParseCache::default();
+        let mut called = false;
+        assert!(!unused.import_sizes_first(bad.into_bytes(), || called = true));
+        assert!(!called);
+        assert!(unused.is_empty());
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! did not make goes first), and the folder keeps the most recently used files only.
 
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use catalog_diff::catalog::build::ParseCache;
@@ -36,7 +37,7 @@ pub struct CacheArgs {
 
 /// A parse cache and, when it has one, the file it came from and goes back to.
 pub struct Cache {
-    pub parses: ParseCache,
+    pub parses: Arc<ParseCache>,
     file: Option<PathBuf>,
     /// Entries when loaded: the file is rewritten only when the run added some.
     loaded: usize,
@@ -45,7 +46,8 @@ pub struct Cache {
 impl Cache {
     /// Starts loading the cache for a run on `repo` on a thread of its own, so the file is read
     /// while the run reads the repository. The repository takes blob sizes from it, waiting
-    /// for it only when it first needs one.
+    /// only for the sizes when it first needs one: the file's other entries, which take most
+    /// of the loading, are added meanwhile.
     pub fn start(args: &CacheArgs, repo: Option<&Repo>) -> Loading {
         let file = folder(args).and_then(|dir| {
             if let Some(inside) = repo.and_then(|repo| inside_repository(&dir, repo)) {
@@ -59,20 +61,26 @@ impl Cache {
             let name = repo.map_or_else(|| "plain".to_owned(), repository_key);
             Some(dir.join(format!("{FILE}-{name}.jsonl")))
         });
+        let parses = Arc::new(ParseCache::default());
+        // Sent once the sizes are in; dropped unsent when there are none to wait for.
+        let (sizes_in, sizes_awaited) = channel();
         // A thread that cannot start only costs speed: the run goes on without a cache.
         let reading = file.clone().and_then(|file| {
+            let parses = parses.clone();
             let load = move || {
-                let parses = ParseCache::default();
                 if let Some(bytes) = read_bounded(&file) {
                     // A file we cannot use is simply not used; it is rewritten at the end.
-                    parses.import(bytes);
+                    parses.import_sizes_first(bytes, || {
+                        let _ = sizes_in.send(());
+                    });
                 }
-                parses
             };
             std::thread::Builder::new().spawn(load).ok()
         });
         let pending = Arc::new(Pending {
             file,
+            parses,
+            sizes_awaited: Mutex::new(Some(sizes_awaited)),
             reading: Mutex::new(reading),
             cache: OnceLock::new(),
         });
@@ -121,11 +129,13 @@ impl std::ops::Deref for Loaded {
     }
 }
 
-/// The cache file's reading thread, joined the first time the cache or a blob size is asked
-/// for.
+/// The cache the reading thread fills: waited for until its sizes are in the first time a
+/// blob size is asked for, and joined the first time anything else is.
 struct Pending {
     file: Option<PathBuf>,
-    reading: Mutex<Option<std::thread::JoinHandle<ParseCache>>>,
+    parses: Arc<ParseCache>,
+    sizes_awaited: Mutex<Option<Receiver<()>>>,
+    reading: Mutex<Option<std::thread::JoinHandle<()>>>,
     cache: OnceLock<Cache>,
 }
 
@@ -137,12 +147,11 @@ impl Pending {
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
                 .take();
-            let parses = reading
-                .and_then(|reading| reading.join().ok())
-                .unwrap_or_default();
+            // A thread that panicked leaves what it added, which is only ever whole entries.
+            let _ = reading.map(|reading| reading.join());
             Cache {
-                loaded: parses.len(),
-                parses,
+                loaded: self.parses.len(),
+                parses: self.parses.clone(),
                 file: self.file.clone(),
             }
         })
@@ -151,7 +160,16 @@ impl Pending {
 
 impl SizeMemory for Pending {
     fn size(&self, id: BlobId) -> Option<u64> {
-        self.cache().parses.size(id)
+        let mut awaited = self
+            .sizes_awaited
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(sizes_in) = awaited.take() {
+            // An error only means the thread ended without sizes to give.
+            let _ = sizes_in.recv();
+        }
+        drop(awaited);
+        self.parses.size(id)
     }
 
     fn learn(&self, id: BlobId, size: u64) {
