@@ -366,10 +366,19 @@ impl ParseCache {
 
 impl super::SizeMemory for ParseCache {
     fn size(&self, id: BlobId) -> Option<u64> {
+        self.sizes(&[id])[0]
+    }
+
+    /// Locks the sizes once for all of `ids`: a listing asks for every blob of the catalog.
+    fn sizes(&self, ids: &[BlobId]) -> Vec<Option<u64>> {
         let mut sizes = lock(&self.sizes);
-        let size = sizes.get_mut(&id)?;
-        size.used = true;
-        Some(size.bytes)
+        ids.iter()
+            .map(|id| {
+                let size = sizes.get_mut(id)?;
+                size.used = true;
+                Some(size.bytes)
+            })
+            .collect()
     }
 
     fn learn(&self, id: BlobId, bytes: u64) {

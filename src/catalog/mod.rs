@@ -123,6 +123,10 @@ pub trait BlobStore: Send + Sync {
 pub trait SizeMemory: Send + Sync {
     /// The size of `id`, if an earlier read learnt it.
     fn size(&self, id: BlobId) -> Option<u64>;
+    /// [`SizeMemory::size`] of each of `ids`, asked at once.
+    fn sizes(&self, ids: &[BlobId]) -> Vec<Option<u64>> {
+        ids.iter().map(|&id| self.size(id)).collect()
+    }
     /// Keeps the size of `id`, just read from its object.
     fn learn(&self, id: BlobId, size: u64);
 }

@@ -160,6 +160,10 @@ impl Pending {
 
 impl SizeMemory for Pending {
     fn size(&self, id: BlobId) -> Option<u64> {
+        self.sizes(&[id])[0]
+    }
+
+    fn sizes(&self, ids: &[BlobId]) -> Vec<Option<u64>> {
         let mut awaited = self
             .sizes_awaited
             .lock()
@@ -169,7 +173,7 @@ impl SizeMemory for Pending {
             let _ = sizes_in.recv();
         }
         drop(awaited);
-        self.parses.size(id)
+        self.parses.sizes(ids)
     }
 
     fn learn(&self, id: BlobId, size: u64) {

@@ -734,9 +734,10 @@ impl Repo {
     /// [`Repo::load`], with sizes from `memory` only.
     fn load_with(&self, listing: Listing, memory: Option<&Arc<dyn SizeMemory>>) -> Result<FileSet> {
         // The blobs this run has not looked up yet, with their remembered sizes.
-        let todo: Vec<_> = {
+        let new: Vec<_> = {
             let sizes = super::lock(&self.store.sizes);
             let mut seen = FastSet::default();
+            seen.reserve(listing.blobs.len());
             listing
                 .blobs
                 .iter()
@@ -745,10 +746,19 @@ impl Repo {
                     let new = !sizes.contains_key(&id)
                         && seen.insert(id)
                         && self.cache().get(&id).is_none();
-                    new.then(|| (path, oid, id, memory.and_then(|memory| memory.size(id))))
+                    new.then_some((path, oid, id))
                 })
                 .collect()
         };
+        let remembered = match memory {
+            Some(memory) => memory.sizes(&new.iter().map(|&(.., id)| id).collect::<Vec<_>>()),
+            None => vec![None; new.len()],
+        };
+        let todo: Vec<_> = new
+            .into_iter()
+            .zip(remembered)
+            .map(|((path, oid, id), size)| (path, oid, id, size))
+            .collect();
         let shared = &self.shared;
         let found = todo
             .par_iter()
