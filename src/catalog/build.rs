@@ -365,11 +365,7 @@ impl ParseCache {
 }
 
 impl super::SizeMemory for ParseCache {
-    fn size(&self, id: BlobId) -> Option<u64> {
-        self.sizes(&[id])[0]
-    }
-
-    /// Locks the sizes once for all of `ids`: a listing asks for every blob of the catalog.
+    /// Locks the sizes once for all of `ids`.
     fn sizes(&self, ids: &[BlobId]) -> Vec<Option<u64>> {
         let mut sizes = lock(&self.sizes);
         ids.iter()

@@ -121,12 +121,9 @@ pub trait BlobStore: Send + Sync {
 /// Blob sizes kept between runs, so that a run need not open an object to check it against
 /// the size limit. A blob's size follows from its id, so a size once learnt never goes stale.
 pub trait SizeMemory: Send + Sync {
-    /// The size of `id`, if an earlier read learnt it.
-    fn size(&self, id: BlobId) -> Option<u64>;
-    /// [`SizeMemory::size`] of each of `ids`, asked at once.
-    fn sizes(&self, ids: &[BlobId]) -> Vec<Option<u64>> {
-        ids.iter().map(|&id| self.size(id)).collect()
-    }
+    /// The size of each of `ids` that an earlier read learnt, asked at once: a listing asks
+    /// for every blob of the catalog.
+    fn sizes(&self, ids: &[BlobId]) -> Vec<Option<u64>>;
     /// Keeps the size of `id`, just read from its object.
     fn learn(&self, id: BlobId, size: u64);
 }

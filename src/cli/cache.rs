@@ -159,10 +159,6 @@ impl Pending {
 }
 
 impl SizeMemory for Pending {
-    fn size(&self, id: BlobId) -> Option<u64> {
-        self.sizes(&[id])[0]
-    }
-
     fn sizes(&self, ids: &[BlobId]) -> Vec<Option<u64>> {
         let mut awaited = self
             .sizes_awaited

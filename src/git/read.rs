@@ -754,17 +754,13 @@ impl Repo {
             Some(memory) => memory.sizes(&new.iter().map(|&(.., id)| id).collect::<Vec<_>>()),
             None => vec![None; new.len()],
         };
-        let todo: Vec<_> = new
-            .into_iter()
-            .zip(remembered)
-            .map(|((path, oid, id), size)| (path, oid, id, size))
-            .collect();
         let shared = &self.shared;
-        let found = todo
+        let found = new
             .par_iter()
+            .zip(remembered)
             .map_init(
                 || super::handle(shared),
-                |repo, &(path, oid, id, remembered)| {
+                |repo, (&(path, oid, id), remembered)| {
                     let size = match remembered {
                         Some(size) if repo.has_object(oid) => Ok(size),
                         Some(_) => Err(None),
