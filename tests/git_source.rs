@@ -1000,6 +1000,9 @@ fn the_commit_beside_the_staged_index_reads_as_the_commit_alone() {
     t.git(&["add", "-A"]);
     t.git(&["update-index", "--chmod=+x", "services/Orders/index.mdx"]);
     assert_staged_pair_matches_reads(&t, &revs, "an edit, a new folder, a mode");
+    // The index's cache-tree, invalidated along the staged changes, made whole again.
+    t.git(&["write-tree"]);
+    assert_staged_pair_matches_reads(&t, &revs, "the cache-tree written again");
 
     // A file becomes a folder and a folder becomes a file.
     t.git(&["rm", "-qf", "--cached", "services/Orders/index.mdx"]);
@@ -1024,6 +1027,13 @@ fn the_commit_beside_the_staged_index_reads_as_the_commit_alone() {
 
     t.git(&["rm", "-rq", "--cached", "events"]);
     assert_staged_pair_matches_reads(&t, &revs, "a whole catalog folder unstaged");
+
+    // A commit undone, its tree staged: the cache-tree is valid and holds the undone
+    // commit's ids, not HEAD's.
+    t.git(&["add", "-A"]);
+    t.commit("everything");
+    t.git(&["reset", "-q", "--soft", "HEAD~1"]);
+    assert_staged_pair_matches_reads(&t, &revs, "a commit undone with reset --soft");
 }
 
 #[test]

@@ -392,7 +392,7 @@ impl Repo {
         });
         // A sparse index holds directories as entries: read the commit as it is.
         let index_tree = (!index.is_sparse())
-            .then(|| IndexTree::build(entries, self.repo.object_hash()))
+            .then(|| IndexTree::new(entries, index.tree(), dir, self.repo.object_hash()))
             .flatten();
         let Some(index_tree) = index_tree else {
             return Ok((self.read_commit(commit, dir)?, self.load(listed)?));
@@ -400,6 +400,9 @@ impl Repo {
         let mut differing = Vec::new();
         let mut listing = Listing::default();
         self.differences(tree, &index_tree, dir, "", &mut differing, &mut listing)?;
+        if index_tree.formed_no_tree() {
+            return Ok((self.read_commit(commit, dir)?, self.load(listed)?));
+        }
         let staged = self.load(listed)?;
         let mut at_commit = staged.clone();
         for path in differing {
@@ -426,13 +429,13 @@ impl Repo {
         out: &mut Listing,
     ) -> Result<()> {
         let staged = match index.dir(prefix) {
-            Some((staged, _)) if *staged == id => return Ok(()),
-            Some((_, children)) => children.as_slice(),
-            None => &[],
+            Some((staged, _)) if staged == id => return Ok(()),
+            Some((_, children)) => children,
+            None => Vec::new(),
         };
         let entries = self.tree_entries(id, dir, prefix)?;
         let names: HashSet<&str> = entries.iter().map(|(name, ..)| name.as_str()).collect();
-        for (name, ..) in staged {
+        for (name, ..) in &staged {
             if !names.contains(name) {
                 differing.push(join(prefix, name));
             }
@@ -444,10 +447,10 @@ impl Repo {
         for (name, kind, id) in entries {
             let path = join(prefix, &name);
             match (kind, staged.get(name.as_str())) {
+                (kind, Some(&same)) if same == (kind, id) => {}
                 (EntryKind::Tree, Some((EntryKind::Tree, _))) => {
                     self.differences(id, index, dir, &path, differing, out)?
                 }
-                (kind, Some(&same)) if same == (kind, id) => {}
                 (kind, staged) => {
                     if staged.is_some() {
                         differing.push(path.clone());
