@@ -226,21 +226,27 @@ impl ParseCache {
                 })
                 .collect()
         };
+        // Decoded from borrowed payloads, which this thread drops afterwards: dropping them on
+        // the pool made both cores fight over the one count their shared text keeps.
         let facts: Vec<(Arc<Facts>, bool)> = files
             .par_iter()
-            .zip(found)
+            .zip(&found)
             .with_min_len(64)
             .map(|(&(path, blob), found)| match found {
-                Ok(hit) => (hit, false),
+                Ok(hit) => (hit.clone(), false),
                 Err(saved) => {
-                    let decoded = saved.and_then(|text| serde_json::from_str(&text).ok());
+                    let decoded = saved
+                        .as_ref()
+                        .and_then(|text| serde_json::from_str(text).ok());
                     let facts =
                         decoded.unwrap_or_else(|| Facts::of(&self.front_matter(path, blob)));
                     (Arc::new(facts), true)
                 }
             })
             .collect();
+        drop(found);
         let mut known = lock(&self.facts);
+        known.reserve(facts.iter().filter(|(_, new)| *new).count());
         for ((_, blob), (facts, new)) in files.iter().zip(&facts) {
             if *new {
                 known.insert(blob.id, facts.clone());
