@@ -51,12 +51,17 @@ impl ParseCache {
         let mut out = Vec::with_capacity(1 << 16);
         out.extend_from_slice(HEADER.as_bytes());
         out.push(b'\n');
+        // `<tag> <id> <payload>`, written in place: formatting each line cost more than all
+        // else a save does.
         let mut push = |kind: Stored, id: BlobId, payload: &str| -> bool {
-            let line = format!("{} {id} {payload}\n", kind.tag());
-            if out.len() + line.len() > limit {
+            if out.len() + 44 + payload.len() > limit {
                 return false;
             }
-            out.extend_from_slice(line.as_bytes());
+            out.extend_from_slice(&[kind.tag() as u8, b' ']);
+            out.extend_from_slice(&id.to_hex());
+            out.push(b' ');
+            out.extend_from_slice(payload.as_bytes());
+            out.push(b'\n');
             true
         };
         // A summary saves a whole build: they go first.
