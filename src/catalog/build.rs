@@ -9,12 +9,13 @@
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
+use super::persist::Saved;
 use super::scope::{Facts, Reach};
 use super::version::{cmp_code_units, index_order};
 use super::{
@@ -134,8 +135,8 @@ pub struct ParseCache {
     summaries: Mutex<IdMap<BlobId, Arc<Summary>>>,
     /// Blob sizes, so a later run need not open each object for the size limit.
     pub(crate) sizes: Mutex<IdMap<BlobId, Size>>,
-    /// A saved cache's entries, undecoded: (kind, blob) -> payload text.
-    pub(crate) stored: Mutex<IdMap<(Stored, BlobId), Payload>>,
+    /// A saved cache's entries, undecoded, from the one file imported.
+    pub(crate) saved: OnceLock<Saved>,
 }
 
 /// A blob's size, and whether this run read or asked for it (a saved size is decoded as the
@@ -144,22 +145,6 @@ pub struct ParseCache {
 pub(crate) struct Size {
     pub(crate) bytes: u64,
     pub(crate) used: bool,
-}
-
-/// A saved entry's payload: its place in the saved file's text, which all entries share (an
-/// entry is decoded at most once, so it is never copied out on its own).
-#[derive(Clone)]
-pub(crate) struct Payload {
-    pub(crate) text: Arc<String>,
-    pub(crate) range: std::ops::Range<usize>,
-}
-
-impl std::ops::Deref for Payload {
-    type Target = str;
-
-    fn deref(&self) -> &str {
-        &self.text[self.range.clone()]
-    }
 }
 
 /// What a saved entry holds.
@@ -184,15 +169,14 @@ impl std::fmt::Debug for ParseCache {
 }
 
 impl ParseCache {
-    /// A saved entry of `kind` for `id`, decoded and moved into memory, if there is one.
+    /// A saved entry of `kind` for `id`, decoded (to be kept in memory), if there is one.
     fn take_stored<T>(
         &self,
         kind: Stored,
         id: BlobId,
         decode: impl FnOnce(&str) -> Option<T>,
     ) -> Option<T> {
-        let text = lock(&self.stored).remove(&(kind, id))?;
-        decode(&text)
+        decode(self.saved.get()?.take(kind, id)?)
     }
 
     pub(crate) fn front_matter_entries(&self) -> Vec<(BlobId, Arc<Parsed>)> {
@@ -212,39 +196,33 @@ impl ParseCache {
     }
 
     /// What each of resource files `files` says about the graph; a saved entry spares decoding
-    /// its front matter. The cache is locked once to look them all up and once to keep them,
-    /// not per file: decoding a large catalog's facts in parallel was mostly waiting for locks.
+    /// its front matter. The facts in memory are locked once to look them all up and once to
+    /// keep the new ones, not per file (decoding a large catalog's facts in parallel was mostly
+    /// waiting for locks), and saved ones are taken without a lock.
     pub(crate) fn facts(&self, files: &[(&str, &Blob)]) -> Vec<Arc<Facts>> {
-        let found: Vec<Result<Arc<Facts>, Option<Payload>>> = {
+        let known: Vec<Option<Arc<Facts>>> = {
             let known = lock(&self.facts);
-            let mut stored = lock(&self.stored);
             files
                 .iter()
-                .map(|(_, blob)| match known.get(&blob.id) {
-                    Some(hit) => Ok(hit.clone()),
-                    None => Err(stored.remove(&(Stored::Facts, blob.id))),
-                })
+                .map(|(_, blob)| known.get(&blob.id).cloned())
                 .collect()
         };
-        // Decoded from borrowed payloads, which this thread drops afterwards: dropping them on
-        // the pool made both cores fight over the one count their shared text keeps.
         let facts: Vec<(Arc<Facts>, bool)> = files
             .par_iter()
-            .zip(&found)
+            .zip(known)
             .with_min_len(64)
-            .map(|(&(path, blob), found)| match found {
-                Ok(hit) => (hit.clone(), false),
-                Err(saved) => {
-                    let decoded = saved
-                        .as_ref()
-                        .and_then(|text| serde_json::from_str(text).ok());
+            .map(|(&(path, blob), known)| match known {
+                Some(hit) => (hit, false),
+                None => {
+                    let decoded = self.take_stored(Stored::Facts, blob.id, |text| {
+                        serde_json::from_str(text).ok()
+                    });
                     let facts =
                         decoded.unwrap_or_else(|| Facts::of(&self.front_matter(path, blob)));
                     (Arc::new(facts), true)
                 }
             })
             .collect();
-        drop(found);
         let mut known = lock(&self.facts);
         known.reserve(facts.iter().filter(|(_, new)| *new).count());
         for ((_, blob), (facts, new)) in files.iter().zip(&facts) {
@@ -284,9 +262,11 @@ impl ParseCache {
         Some(saved)
     }
 
-    /// Keeps `summary` for the catalog with fingerprint `key`.
+    /// Keeps `summary` for the catalog with fingerprint `key`, in place of any saved one.
     pub fn remember(&self, key: BlobId, summary: Summary) {
-        lock(&self.stored).remove(&(Stored::Summary, key));
+        if let Some(saved) = self.saved.get() {
+            saved.take(Stored::Summary, key);
+        }
         lock(&self.summaries).insert(key, Arc::new(summary));
     }
 
@@ -299,7 +279,7 @@ impl ParseCache {
             + lock(&self.facts).len()
             + lock(&self.summaries).len()
             + lock(&self.sizes).len()
-            + lock(&self.stored).len()
+            + self.saved.get().map_or(0, Saved::len)
     }
 
     /// True when nothing is cached.

@@ -4,15 +4,18 @@
 //! one per line (`<kind> <id> <payload>`) under a header that names the format and the tool's
 //! version.
 //! Reading a file splits its lines and reads the blob sizes, which every run asks for; each
-//! other payload is decoded when a build asks for it, so a run pays for what it uses. A file
+//! other payload stays in the file's text, found there by a search over the entries in key
+//! order ([`Saved`]) and decoded when a build asks for it, so a run pays for what it uses, and
+//! a save writes the entries no build took as they were. A file
 //! that does not start with today's header, or has a line of the wrong shape, is ignored
 //! whole: a cache is never trusted, only used. Pure: the command line reads and writes the
 //! file.
 
-use std::sync::Arc;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::BlobId;
-use super::build::{ParseCache, Payload, Size, Stored};
+use super::build::{ParseCache, Size, Stored};
 
 /// Bump when what is cached, or how it is computed, changes: older files are then ignored.
 const HEADER: &str = concat!("catalog-diff parse cache 4 ", env!("CARGO_PKG_VERSION"));
@@ -109,8 +112,8 @@ impl ParseCache {
                 return out;
             }
         }
-        for ((kind, id), payload) in self.stored_entries() {
-            if !push(kind, id, &payload) {
+        for (kind, id, payload) in self.saved.get().into_iter().flat_map(Saved::untaken) {
+            if !push(kind, id, payload) {
                 return out;
             }
         }
@@ -133,10 +136,13 @@ impl ParseCache {
     /// are in, before the other entries are added: a run asks for sizes first, and the entries
     /// take most of the time. `sizes_in` is not called when the bytes are not used.
     pub fn import_sizes_first(&self, bytes: Vec<u8>, sizes_in: impl FnOnce()) -> bool {
+        // A cache takes one saved file.
+        if self.saved.get().is_some() {
+            return false;
+        }
         let Ok(text) = String::from_utf8(bytes) else {
             return false;
         };
-        let text = Arc::new(text);
         let Some(body) = text.strip_prefix(HEADER).and_then(|t| t.strip_prefix('\n')) else {
             return false;
         };
@@ -170,29 +176,96 @@ impl ParseCache {
             }
         }
         sizes_in();
-        let mut stored = self
-            .stored
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        // Sized once: growing a map of a large catalog's entries rehashes them several times.
-        stored.reserve(entries.len());
-        stored.extend(entries.into_iter().map(|(key, range)| {
-            let text = text.clone();
-            (key, Payload { text, range })
-        }));
-        true
+        // The file lists each kind's entries in key order, section by section: sorting them
+        // whole costs little, and a sorted list is searched where it lies.
+        entries.sort_by_key(|(key, _)| *key);
+        entries.dedup_by_key(|(key, _)| *key);
+        let taken = entries.iter().map(|_| AtomicBool::new(false)).collect();
+        let kinds = std::array::from_fn(|kind| {
+            entries.partition_point(|((stored, _), _)| (*stored as usize) < kind)
+        });
+        self.saved
+            .set(Saved {
+                text,
+                entries,
+                kinds,
+                taken,
+            })
+            .is_ok()
+    }
+}
+
+/// A saved cache's entries, undecoded: the file's text and, in key order, each entry's kind,
+/// blob and payload's place in that text. An entry is taken once, by the build that decodes it
+/// and keeps it in memory (a save writes it from there); the rest are saved again as they were.
+pub(crate) struct Saved {
+    text: String,
+    entries: Vec<((Stored, BlobId), Range<usize>)>,
+    /// Where each kind's entries start (by `Stored as usize`), and where the last kind's end.
+    kinds: [usize; KINDS + 1],
+    taken: Vec<AtomicBool>,
+}
+
+/// How many kinds of entry there are.
+const KINDS: usize = Stored::Size as usize + 1;
+
+impl Saved {
+    /// The payload of the entry of `kind` for `id`, unless there is none or it was taken.
+    pub(crate) fn take(&self, kind: Stored, id: BlobId) -> Option<&str> {
+        let found = self.find(kind, id)?;
+        let taken = self.taken[found].swap(true, Ordering::Relaxed);
+        (!taken).then(|| &self.text[self.entries[found].1.clone()])
     }
 
-    fn stored_entries(&self) -> Vec<((Stored, BlobId), Payload)> {
-        let mut all: Vec<_> = self
-            .stored
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// Where the entry of `kind` for `id` is. Blob ids are hashes, spread evenly: the search
+    /// starts where `id` would sit among its kind's entries and widens from there until it
+    /// brackets it, so it reads a few neighbouring entries where halving the whole list read
+    /// one far-off entry per step.
+    fn find(&self, kind: Stored, id: BlobId) -> Option<usize> {
+        let start = self.kinds[kind as usize];
+        let ids = &self.entries[start..self.kinds[kind as usize + 1]];
+        let id_at = |i: usize| ids[i].0.1;
+        let prefix = u64::from_be_bytes(id.0[..8].try_into().expect("eight bytes"));
+        let guess = ((u128::from(prefix) * ids.len() as u128) >> 64) as usize;
+        let mut step = 1;
+        let (low, high) = if ids.get(guess).is_some_and(|entry| entry.0.1 <= id) {
+            let mut low = guess;
+            loop {
+                match low + step {
+                    next if next >= ids.len() => break (low, ids.len()),
+                    next if id_at(next) > id => break (low, next),
+                    next => (low, step) = (next, step * 2),
+                }
+            }
+        } else {
+            let mut high = guess.min(ids.len());
+            loop {
+                match high.checked_sub(step) {
+                    None => break (0, high),
+                    Some(next) if id_at(next) <= id => break (next, high),
+                    Some(next) => (high, step) = (next, step * 2),
+                }
+            }
+        };
+        let found = ids[low..high]
+            .binary_search_by_key(&id, |(key, _)| key.1)
+            .ok()?;
+        Some(start + low + found)
+    }
+
+    /// The entries not taken, in key order.
+    pub(crate) fn untaken(&self) -> impl Iterator<Item = (Stored, BlobId, &str)> {
+        self.entries
             .iter()
-            .map(|(key, payload)| (*key, payload.clone()))
-            .collect();
-        all.sort_by_key(|(key, _)| *key);
-        all
+            .zip(&self.taken)
+            .filter(|(_, taken)| !taken.load(Ordering::Relaxed))
+            .map(|(((kind, id), range), _)| (*kind, *id, &self.text[range.clone()]))
+    }
+
+    /// How many entries are not taken (counted by their flags alone: a run asks twice).
+    pub(crate) fn len(&self) -> usize {
+        let taken = self.taken.iter();
+        taken.filter(|taken| !taken.load(Ordering::Relaxed)).count()
     }
 }
 
@@ -251,10 +324,7 @@ mod tests {
         let got = build(&files, &options, &warm);
         assert_eq!(got.index, expected.index);
         assert_eq!(got.diagnostics, expected.diagnostics);
-        assert!(
-            warm.stored.lock().unwrap().is_empty(),
-            "every entry was used"
-        );
+        assert_eq!(warm.saved.get().unwrap().len(), 0, "every entry was used");
         assert_eq!(warm.export(usize::MAX), bytes);
     }
 
@@ -424,17 +494,67 @@ mod tests {
         assert!(cache.import_sizes_first(saved.into_bytes(), || {
             announced = Some((
                 cache.sizes.lock().unwrap().len(),
-                cache.stored.lock().unwrap().len(),
+                cache.saved.get().is_some(),
             ));
         }));
-        assert_eq!(announced, Some((1, 0)));
-        assert_eq!(cache.stored.lock().unwrap().len(), 1);
+        assert_eq!(announced, Some((1, false)));
+        assert_eq!(cache.saved.get().unwrap().len(), 1);
         let bad = format!("{HEADER}\nz {b} 20\nx 00 {{}}\n");
         let unused = ParseCache::default();
         let mut called = false;
         assert!(!unused.import_sizes_first(bad.into_bytes(), || called = true));
         assert!(!called);
         assert!(unused.is_empty());
+    }
+
+    /// Saved entries are found in any order the file lists them, each taken once (the first of
+    /// two for one key), and those not taken are saved again; a cache takes one file.
+    #[test]
+    fn saved_entries_are_taken_once_and_the_rest_saved_again() {
+        let (a, b) = (BlobId([1; 20]), BlobId([2; 20]));
+        let saved = format!("{HEADER}\nh {b} sha256:b\nh {a} sha256:first\nh {a} sha256:again\n");
+        let cache = ParseCache::default();
+        assert!(cache.import(saved.clone().into_bytes()));
+        assert_eq!(cache.len(), 2);
+        let entries = cache.saved.get().unwrap();
+        assert_eq!(entries.take(Stored::Hash, a), Some("sha256:first"));
+        assert_eq!(entries.take(Stored::Hash, a), None, "taken already");
+        assert_eq!(entries.take(Stored::Lint, b), None, "another kind");
+        let text = String::from_utf8(cache.export(usize::MAX)).unwrap();
+        assert_eq!(text, format!("{HEADER}\nh {b} sha256:b\n"));
+        assert!(!cache.import(saved.into_bytes()), "a second file");
+    }
+
+    /// Every saved entry is found, whatever its id (hashes, ids bunched at either end, one of a
+    /// kind), and an id that is not saved is not.
+    #[test]
+    fn every_saved_entry_is_found_and_no_other() {
+        use sha2::{Digest, Sha256};
+        let hashed = |n: u32| BlobId(Sha256::digest(n.to_le_bytes())[..20].try_into().unwrap());
+        let mut ids: Vec<BlobId> = (0..3000).map(hashed).collect();
+        ids.extend((0..40).map(|n| BlobId([n; 20])));
+        ids.extend((0..40).map(|n| BlobId([255 - n; 20])));
+        let mut text = format!("{HEADER}\n");
+        for (n, id) in ids.iter().enumerate() {
+            text += &format!("h {id} {n}\n");
+        }
+        text += &format!("l {} one\n", ids[7]);
+        let cache = ParseCache::default();
+        assert!(cache.import(text.into_bytes()));
+        let saved = cache.saved.get().unwrap();
+        for (n, id) in ids.iter().enumerate() {
+            assert_eq!(saved.take(Stored::Hash, *id), Some(n.to_string().as_str()));
+        }
+        assert_eq!(saved.take(Stored::Lint, ids[7]), Some("one"));
+        for n in 3000..4000 {
+            assert_eq!(saved.take(Stored::Hash, hashed(n)), None);
+            assert_eq!(saved.take(Stored::Lint, hashed(n)), None);
+        }
+        assert_eq!(
+            saved.take(Stored::Facts, ids[0]),
+            None,
+            "a kind with no entries"
+        );
     }
 
     #[test]
