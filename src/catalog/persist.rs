@@ -206,7 +206,7 @@ pub(crate) struct Saved {
     taken: Vec<AtomicBool>,
 }
 
-/// How many kinds of entry there are.
+/// How many kinds of entry there are (`Size` is the last).
 const KINDS: usize = Stored::Size as usize + 1;
 
 impl Saved {
@@ -555,6 +555,14 @@ mod tests {
             None,
             "a kind with no entries"
         );
+        let tags = (0..=u8::MAX).map(|byte| char::from(byte).to_string());
+        for kind in tags.filter_map(|tag| Stored::from_tag(&tag)) {
+            assert!(
+                (kind as usize) < KINDS,
+                "{kind:?} has its place among the kinds"
+            );
+            assert_eq!(Stored::from_tag(&kind.tag().to_string()), Some(kind));
+        }
     }
 
     #[test]
