@@ -184,10 +184,12 @@ impl ParseCache {
         let kinds = std::array::from_fn(|kind| {
             entries.partition_point(|((stored, _), _)| (*stored as usize) < kind)
         });
+        let prefixes = entries.iter().map(|((_, id), _)| prefix(id)).collect();
         self.saved
             .set(Saved {
                 text,
                 entries,
+                prefixes,
                 kinds,
                 taken,
             })
@@ -201,9 +203,16 @@ impl ParseCache {
 pub(crate) struct Saved {
     text: String,
     entries: Vec<((Stored, BlobId), Range<usize>)>,
+    /// Each entry's id's first eight bytes, as a number: what a search reads.
+    prefixes: Vec<u64>,
     /// Where each kind's entries start (by `Stored as usize`), and where the last kind's end.
     kinds: [usize; KINDS + 1],
     taken: Vec<AtomicBool>,
+}
+
+/// The first eight bytes of `id`, as a number ordered as the ids are.
+fn prefix(id: &BlobId) -> u64 {
+    u64::from_be_bytes(id.0[..8].try_into().expect("eight bytes"))
 }
 
 /// How many kinds of entry there are (`Size` is the last).
@@ -219,38 +228,35 @@ impl Saved {
 
     /// Where the entry of `kind` for `id` is. Blob ids are hashes, spread evenly: the search
     /// starts where `id` would sit among its kind's entries and widens from there until it
-    /// brackets it, so it reads a few neighbouring entries where halving the whole list read
-    /// one far-off entry per step.
+    /// brackets it, over the ids' first eight bytes kept side by side, so it reads a few
+    /// neighbouring cache lines where halving the whole list read one far-off entry per step.
     fn find(&self, kind: Stored, id: BlobId) -> Option<usize> {
         let start = self.kinds[kind as usize];
-        let ids = &self.entries[start..self.kinds[kind as usize + 1]];
-        let id_at = |i: usize| ids[i].0.1;
-        let prefix = u64::from_be_bytes(id.0[..8].try_into().expect("eight bytes"));
-        let guess = ((u128::from(prefix) * ids.len() as u128) >> 64) as usize;
+        let prefixes = &self.prefixes[start..self.kinds[kind as usize + 1]];
+        let (target, len) = (prefix(&id), prefixes.len());
+        let guess = ((u128::from(target) * len as u128) >> 64) as usize;
+        // Every prefix before `low` is below the target; none from `high` on is.
         let mut step = 1;
-        let (low, high) = if ids.get(guess).is_some_and(|entry| entry.0.1 <= id) {
-            let mut low = guess;
-            loop {
-                match low + step {
-                    next if next >= ids.len() => break (low, ids.len()),
-                    next if id_at(next) > id => break (low, next),
-                    next => (low, step) = (next, step * 2),
-                }
+        let (low, high) = if guess < len && prefixes[guess] < target {
+            let mut low = guess + 1;
+            while low + step <= len && prefixes[low + step - 1] < target {
+                low += step;
+                step *= 2;
             }
+            (low, len.min(low + step - 1))
         } else {
-            let mut high = guess.min(ids.len());
-            loop {
-                match high.checked_sub(step) {
-                    None => break (0, high),
-                    Some(next) if id_at(next) <= id => break (next, high),
-                    Some(next) => (high, step) = (next, step * 2),
-                }
+            let mut high = guess.min(len);
+            while step <= high && prefixes[high - step] >= target {
+                high -= step;
+                step *= 2;
             }
+            ((high + 1).saturating_sub(step), high)
         };
-        let found = ids[low..high]
-            .binary_search_by_key(&id, |(key, _)| key.1)
-            .ok()?;
-        Some(start + low + found)
+        let first = low + prefixes[low..high].partition_point(|&p| p < target);
+        (first..len)
+            .take_while(|&i| prefixes[i] == target)
+            .map(|i| start + i)
+            .find(|&i| self.entries[i].0.1 == id)
     }
 
     /// The entries not taken, in key order.
@@ -525,8 +531,8 @@ mod tests {
         assert!(!cache.import(saved.into_bytes()), "a second file");
     }
 
-    /// Every saved entry is found, whatever its id (hashes, ids bunched at either end, one of a
-    /// kind), and an id that is not saved is not.
+    /// Every saved entry is found, whatever its id (hashes, ids bunched at either end or alike
+    /// in their first bytes, one of a kind), and an id that is not saved is not.
     #[test]
     fn every_saved_entry_is_found_and_no_other() {
         use sha2::{Digest, Sha256};
@@ -534,6 +540,8 @@ mod tests {
         let mut ids: Vec<BlobId> = (0..3000).map(hashed).collect();
         ids.extend((0..40).map(|n| BlobId([n; 20])));
         ids.extend((0..40).map(|n| BlobId([255 - n; 20])));
+        // Alike in their first eight bytes.
+        ids.extend((0..5).map(|n| BlobId(std::array::from_fn(|i| if i < 8 { 7 } else { n }))));
         let mut text = format!("{HEADER}\n");
         for (n, id) in ids.iter().enumerate() {
             text += &format!("h {id} {n}\n");
