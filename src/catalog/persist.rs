@@ -181,10 +181,14 @@ impl ParseCache {
         entries.sort_by_key(|(key, _)| *key);
         entries.dedup_by_key(|(key, _)| *key);
         let taken = entries.iter().map(|_| AtomicBool::new(false)).collect();
-        let kinds = std::array::from_fn(|kind| {
+        let prefixes: Vec<u64> = entries.iter().map(|((_, id), _)| prefix(id)).collect();
+        let ends: [usize; KINDS + 1] = std::array::from_fn(|kind| {
             entries.partition_point(|((stored, _), _)| (*stored as usize) < kind)
         });
-        let prefixes = entries.iter().map(|((_, id), _)| prefix(id)).collect();
+        let kinds = std::array::from_fn(|kind| {
+            let (start, end) = (ends[kind], ends[kind + 1]);
+            KindIndex::new(start, &prefixes[start..end])
+        });
         self.saved
             .set(Saved {
                 text,
@@ -205,9 +209,51 @@ pub(crate) struct Saved {
     entries: Vec<((Stored, BlobId), Range<usize>)>,
     /// Each entry's id's first eight bytes, as a number: what a search reads.
     prefixes: Vec<u64>,
-    /// Where each kind's entries start (by `Stored as usize`), and where the last kind's end.
-    kinds: [usize; KINDS + 1],
+    /// Each kind's entries (by `Stored as usize`), and a table into them by id.
+    kinds: [KindIndex; KINDS],
     taken: Vec<AtomicBool>,
+}
+
+/// One kind's entries in the list: where they start, and for each value of an id's top `bits`
+/// the first of them whose id begins with that value or more (git's pack index does the same
+/// with one byte). With about one entry per value, a lookup reads one slot of the table and a
+/// neighbouring entry or two, where halving the list read one far-off entry per step.
+struct KindIndex {
+    start: usize,
+    bits: u32,
+    firsts: Vec<u32>,
+}
+
+impl KindIndex {
+    /// The table of a kind whose entries start at `start`, with ids beginning `prefixes`.
+    fn new(start: usize, prefixes: &[u64]) -> KindIndex {
+        let bits = prefixes.len().max(1).ilog2();
+        let mut firsts = Vec::with_capacity((1 << bits) + 1);
+        let mut at = 0;
+        for value in 0..1usize << bits {
+            while at < prefixes.len() && top(prefixes[at], bits) < value {
+                at += 1;
+            }
+            firsts.push(at as u32);
+        }
+        firsts.push(prefixes.len() as u32);
+        KindIndex {
+            start,
+            bits,
+            firsts,
+        }
+    }
+
+    /// The kind's entries (counted from its first) whose ids begin as `prefix` does.
+    fn alike(&self, prefix: u64) -> Range<usize> {
+        let value = top(prefix, self.bits);
+        self.firsts[value] as usize..self.firsts[value + 1] as usize
+    }
+}
+
+/// The top `bits` of `prefix`.
+fn top(prefix: u64, bits: u32) -> usize {
+    prefix.checked_shr(64 - bits).unwrap_or(0) as usize
 }
 
 /// The first eight bytes of `id`, as a number ordered as the ids are.
@@ -226,34 +272,17 @@ impl Saved {
         (!taken).then(|| &self.text[self.entries[found].1.clone()])
     }
 
-    /// Where the entry of `kind` for `id` is. Blob ids are hashes, spread evenly: the search
-    /// starts where `id` would sit among its kind's entries and widens from there until it
-    /// brackets it, over the ids' first eight bytes kept side by side, so it reads a few
-    /// neighbouring cache lines where halving the whole list read one far-off entry per step.
+    /// Where the entry of `kind` for `id` is: among the few of its kind whose ids begin as
+    /// `id` does, found through the kind's table and their ids' first eight bytes, which are
+    /// kept side by side.
     fn find(&self, kind: Stored, id: BlobId) -> Option<usize> {
-        let start = self.kinds[kind as usize];
-        let prefixes = &self.prefixes[start..self.kinds[kind as usize + 1]];
-        let (target, len) = (prefix(&id), prefixes.len());
-        let guess = ((u128::from(target) * len as u128) >> 64) as usize;
-        // Every prefix before `low` is below the target; none from `high` on is.
-        let mut step = 1;
-        let (low, high) = if guess < len && prefixes[guess] < target {
-            let mut low = guess + 1;
-            while low + step <= len && prefixes[low + step - 1] < target {
-                low += step;
-                step *= 2;
-            }
-            (low, len.min(low + step - 1))
-        } else {
-            let mut high = guess.min(len);
-            while step <= high && prefixes[high - step] >= target {
-                high -= step;
-                step *= 2;
-            }
-            ((high + 1).saturating_sub(step), high)
-        };
-        let first = low + prefixes[low..high].partition_point(|&p| p < target);
-        (first..len)
+        let kind = &self.kinds[kind as usize];
+        let target = prefix(&id);
+        let alike = kind.alike(target);
+        let start = kind.start + alike.start;
+        let prefixes = &self.prefixes[start..kind.start + alike.end];
+        let first = prefixes.partition_point(|&p| p < target);
+        (first..prefixes.len())
             .take_while(|&i| prefixes[i] == target)
             .map(|i| start + i)
             .find(|&i| self.entries[i].0.1 == id)
