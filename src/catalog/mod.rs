@@ -22,19 +22,16 @@ use serde_json::{Map, Value};
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct BlobId(pub [u8; 20]);
 
-/// In the order of the bytes, compared as three big-endian numbers: sorting a saved cache's
-/// ids byte by byte through `memcmp` was most of saving it.
+/// In the order of the bytes, the first eight compared as one number: sorting a saved cache's
+/// ids byte by byte through `memcmp` was most of saving it, and ids are hashes, so the rest is
+/// all but never looked at.
 impl Ord for BlobId {
     fn cmp(&self, other: &BlobId) -> std::cmp::Ordering {
-        let numbers = |id: &BlobId| {
-            let [a, b, c] = [0..8, 8..16, 12..20].map(|range| {
-                let mut bytes = [0; 8];
-                bytes.copy_from_slice(&id.0[range]);
-                u64::from_be_bytes(bytes)
-            });
-            (a, b, c)
+        let tail = |id: &BlobId| {
+            let [.., i, j, k, l, m, n, o, p, q, r, s, t] = id.0;
+            [i, j, k, l, m, n, o, p, q, r, s, t]
         };
-        numbers(self).cmp(&numbers(other))
+        (self.prefix().cmp(&other.prefix())).then_with(|| tail(self).cmp(&tail(other)))
     }
 }
 
@@ -76,11 +73,17 @@ pub type IdMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDef
 impl fmt::Display for BlobId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let hex = self.to_hex();
-        f.write_str(std::str::from_utf8(&hex).expect("hex digits are ASCII"))
+        f.write_str(std::str::from_utf8(&hex).map_err(|_| fmt::Error)?)
     }
 }
 
 impl BlobId {
+    /// The id's first eight bytes as a number, ordered as the ids are.
+    pub fn prefix(&self) -> u64 {
+        let [a, b, c, d, e, f, g, h, ..] = self.0;
+        u64::from_be_bytes([a, b, c, d, e, f, g, h])
+    }
+
     /// The id's 40 lowercase hexadecimal digits, without formatting machinery: a saved cache
     /// writes an id per line.
     pub fn to_hex(&self) -> [u8; 40] {

@@ -181,7 +181,7 @@ impl ParseCache {
         entries.sort_by_key(|(key, _)| *key);
         entries.dedup_by_key(|(key, _)| *key);
         let taken = entries.iter().map(|_| AtomicBool::new(false)).collect();
-        let prefixes: Vec<u64> = entries.iter().map(|((_, id), _)| prefix(id)).collect();
+        let prefixes: Vec<u64> = entries.iter().map(|((_, id), _)| id.prefix()).collect();
         let ends: [usize; KINDS + 1] = std::array::from_fn(|kind| {
             entries.partition_point(|((stored, _), _)| (*stored as usize) < kind)
         });
@@ -256,11 +256,6 @@ fn top(prefix: u64, bits: u32) -> usize {
     prefix.checked_shr(64 - bits).unwrap_or(0) as usize
 }
 
-/// The first eight bytes of `id`, as a number ordered as the ids are.
-fn prefix(id: &BlobId) -> u64 {
-    u64::from_be_bytes(id.0[..8].try_into().expect("eight bytes"))
-}
-
 /// How many kinds of entry there are (`Size` is the last).
 const KINDS: usize = Stored::Size as usize + 1;
 
@@ -277,7 +272,7 @@ impl Saved {
     /// kept side by side.
     fn find(&self, kind: Stored, id: BlobId) -> Option<usize> {
         let kind = &self.kinds[kind as usize];
-        let target = prefix(&id);
+        let target = id.prefix();
         let alike = kind.alike(target);
         let start = kind.start + alike.start;
         let prefixes = &self.prefixes[start..kind.start + alike.end];

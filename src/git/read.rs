@@ -386,23 +386,9 @@ impl Repo {
         let Some(tree) = self.tree_id(commit, dir)? else {
             return Ok((FileSet::default(), self.load(listed)?));
         };
-        let entries = staged_entries(&index).filter_map(|entry| {
-            let path = strip_dir_bytes(entry.path(&index), dir)?;
-            Some((path, entry.mode.to_tree_entry_mode()?, entry.id))
-        });
-        // A sparse index holds directories as entries: read the commit as it is.
-        let index_tree = (!index.is_sparse())
-            .then(|| IndexTree::new(entries, index.tree(), dir, self.repo.object_hash()))
-            .flatten();
-        let Some(index_tree) = index_tree else {
+        let Some((differing, listing)) = self.beside_index(&index, tree, dir)? else {
             return Ok((self.read_commit(commit, dir)?, self.load(listed)?));
         };
-        let mut differing = Vec::new();
-        let mut listing = Listing::default();
-        self.differences(tree, &index_tree, dir, "", &mut differing, &mut listing)?;
-        if index_tree.formed_no_tree() {
-            return Ok((self.read_commit(commit, dir)?, self.load(listed)?));
-        }
         let staged = self.load(listed)?;
         let mut at_commit = staged.clone();
         for path in differing {
@@ -414,6 +400,33 @@ impl Repo {
         at_commit.files.extend(loaded.files);
         at_commit.special.extend(loaded.special);
         Ok((at_commit, staged))
+    }
+
+    /// Where tree `tree` (the catalog folder `dir` of a commit) differs from `index`: the paths
+    /// whose content differs, and a listing of what the tree holds there. `None` when the
+    /// index has no trees to compare with: a sparse index holds folders as entries, and
+    /// entries can form no tree (out of order, or a path both a file and a folder).
+    fn beside_index(
+        &self,
+        index: &gix::worktree::Index,
+        tree: gix::ObjectId,
+        dir: &str,
+    ) -> Result<Option<(Vec<String>, Listing)>> {
+        if index.is_sparse() {
+            return Ok(None);
+        }
+        let entries = staged_entries(index).filter_map(|entry| {
+            let path = strip_dir_bytes(entry.path(index), dir)?;
+            Some((path, entry.mode.to_tree_entry_mode()?, entry.id))
+        });
+        let hash = self.repo.object_hash();
+        let Some(index_tree) = IndexTree::new(entries, index.tree(), dir, hash) else {
+            return Ok(None);
+        };
+        let mut differing = Vec::new();
+        let mut listing = Listing::default();
+        self.differences(tree, &index_tree, dir, "", &mut differing, &mut listing)?;
+        Ok((!index_tree.formed_no_tree()).then_some((differing, listing)))
     }
 
     /// Lists into `out` what tree `id` (catalog path `prefix`) holds where the index's
