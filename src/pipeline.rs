@@ -56,8 +56,7 @@ pub struct Compared {
 pub struct Revisions {
     /// The catalog folder, repository-root relative.
     pub dir: String,
-    pub before: FileSet,
-    pub after: FileSet,
+    pub read: git::Pair,
 }
 
 /// Reads both `sides` from `repo`: the catalog folder `dir` (`None` finds it).
@@ -67,8 +66,18 @@ pub fn read_revisions(
     dir: Option<&str>,
 ) -> git::Result<Revisions> {
     let dir = repo.detect_catalog_dir_for(sides, dir)?;
-    let (before, after) = repo.read_sides(sides, &dir)?;
-    Ok(Revisions { dir, before, after })
+    let read = repo.read_sides(sides, &dir)?;
+    Ok(Revisions { dir, read })
+}
+
+/// What the reader of two catalogs knows of them already. [`diff_files`] finds what is
+/// missing by a pass over both whole catalogs.
+#[derive(Default)]
+pub struct Known {
+    /// Each side's [`build::fingerprint`] (or [`build::tree_fingerprint`]).
+    pub keys: [Option<crate::catalog::BlobId>; 2],
+    /// What turns the one into the other.
+    pub changes: Option<git::Changes>,
 }
 
 /// Reads both sides of `request` from `repo`, builds, resolves and diffs them.
@@ -83,9 +92,28 @@ pub fn compare_revisions(
     revisions: Revisions,
     request: &Request<'_>,
 ) -> git::Result<Compared> {
-    let Revisions { dir, before, after } = revisions;
+    let Revisions { dir, read } = revisions;
+    let git::Pair {
+        before,
+        after,
+        trees,
+        changes,
+    } = read;
     let sides = &request.sides;
     let labels = (sides.baseline().label(), sides.candidate().label());
+    let options = build_options(
+        request.source,
+        String::new(),
+        request.diff.include_schema_content,
+    );
+    let known = Known {
+        keys: trees.map(|tree| {
+            tree.map(|tree| {
+                build::tree_fingerprint(tree.as_bytes(), repo.max_file_size(), &options)
+            })
+        }),
+        changes,
+    };
     let compared = diff_files(
         &before,
         &after,
@@ -93,6 +121,7 @@ pub fn compare_revisions(
         request.source,
         &request.diff,
         request.cache,
+        known,
     );
     let [before_summary, after_summary] = compared.summaries;
     let report = |name, label, summary: Summary| SideReport {
@@ -317,7 +346,7 @@ pub struct SideBySide {
 /// whole (its [`Summary`] is in `cache`) is not built whole again. A change to a
 /// specification is joined to messages and parties beyond that reach, so it is diffed on
 /// whole builds. The result equals two whole builds (tests/history_diff.rs holds them side by
-/// side).
+/// side). What is `known` of the two is not found again.
 pub fn diff_files(
     before: &FileSet,
     after: &FileSet,
@@ -325,20 +354,25 @@ pub fn diff_files(
     source: &str,
     options: &diff::Options,
     cache: &ParseCache,
+    known: Known,
 ) -> SideBySide {
     let options_for =
         |label: &str| build_options(source, label.to_owned(), options.include_schema_content);
     let build = |files: &FileSet, label: &str| build::build(files, &options_for(label), cache);
-    // Each a pass over both whole sides: side by side.
+    // Each a pass over both whole sides, when not known: side by side.
+    let [before_key, after_key] = known.keys;
+    let key =
+        |key: Option<_>, files| key.unwrap_or_else(|| build::fingerprint(files, &options_for("")));
     let (keys, changes) = rayon::join(
         || {
-            let (a, b) = rayon::join(
-                || build::fingerprint(before, &options_for("")),
-                || build::fingerprint(after, &options_for("")),
-            );
+            let (a, b) = rayon::join(|| key(before_key, before), || key(after_key, after));
             [a, b]
         },
-        || git::Changes::between(before, after),
+        || {
+            known
+                .changes
+                .unwrap_or_else(|| git::Changes::between(before, after))
+        },
     );
     let verdicts = VerdictCache::default();
     let compare =

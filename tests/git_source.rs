@@ -8,7 +8,7 @@
 mod support;
 
 use catalog_diff::catalog::{FileSet, SpecialEntry};
-use catalog_diff::git::{self, CommitId, Error, Repo, Side, Sides};
+use catalog_diff::git::{self, Changes, CommitId, Error, Repo, Side, Sides};
 use support::{TestRepo, write_files};
 
 const CATALOG: &[(&str, &str)] = &[
@@ -122,11 +122,11 @@ fn staged_and_unstaged_edits() {
     let head = repo.read_commit(commit(&repo, "HEAD"), "").unwrap();
     assert_eq!(paths(&head), ["events/A.md", "events/B.md", "events/C.md"]);
 
-    let (a, b) = repo
+    let read = repo
         .read_sides(&repo.parse_range(None, true).unwrap(), "events")
         .unwrap();
-    assert_eq!(paths(&a), ["A.md", "B.md", "C.md"]);
-    assert_eq!(paths(&b), ["A.md", "B.md"]);
+    assert_eq!(paths(&read.before), ["A.md", "B.md", "C.md"]);
+    assert_eq!(paths(&read.after), ["A.md", "B.md"]);
 }
 
 /// main: c1 - c2 ------- merge
@@ -962,26 +962,73 @@ fn advancing_by_tree_deltas_equals_reading_each_commit() {
 }
 
 /// Reads `commit` and the staged index together (as `--staged` does) and checks each side
-/// against reading it alone, for the whole repository and for catalog folders.
+/// against reading it alone, for the whole repository and for catalog folders. The changes
+/// found on the way are those between the two read alone, and the trees found are the ones
+/// git names (`git write-tree` of a copy of the index, which the real one must not see).
 fn assert_staged_pair_matches_reads(t: &TestRepo, revs: &[&str], step: &str) {
     let repo = open(t);
+    let index_copy = t.path().join(".git/index-copy");
+    std::fs::copy(t.path().join(".git/index"), &index_copy).expect("copy the index");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .current_dir(t.path())
+            .env("GIT_INDEX_FILE", &index_copy)
+            .args(args)
+            .output()
+            .expect("git runs");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    let index_root = git(&["write-tree"]);
+    let git_tree = |spec: &str| git(&["rev-parse", "--verify", "-q", spec]);
     for rev in revs {
         let id = commit(&repo, rev);
         for dir in ["", "events", "domains", "services", "missing"] {
-            let (at_commit, staged) = repo
+            let read = repo
                 .read_sides(&Sides::CommitVsStaged(Some(id)), dir)
                 .expect("read both");
+            let (at_commit, staged) = (&read.before, &read.after);
             let alone = (
                 repo.read_commit(id, dir).unwrap(),
                 repo.read_staged(dir).unwrap(),
             );
             let at = format!("{step}: {rev} in `{dir}`");
-            assert_eq!(summary(&at_commit), summary(&alone.0), "commit side, {at}");
+            assert_eq!(summary(at_commit), summary(&alone.0), "commit side, {at}");
             assert_eq!(at_commit.special, alone.0.special, "commit specials, {at}");
-            assert_eq!(summary(&staged), summary(&alone.1), "staged side, {at}");
+            assert_eq!(summary(staged), summary(&alone.1), "staged side, {at}");
             assert_eq!(staged.special, alone.1.special, "staged specials, {at}");
+            if let Some(changes) = &read.changes {
+                let between = Changes::between(&alone.0, &alone.1);
+                assert_eq!(changed(changes), changed(&between), "changes, {at}");
+            }
+            let path = |root: &str| match dir {
+                "" => format!("{root}^{{tree}}"),
+                dir => format!("{root}:{dir}"),
+            };
+            let trees = read.trees.map(|tree| tree.map(|id| id.to_string()));
+            if let Some(tree) = &trees[0] {
+                assert_eq!(*tree, git_tree(&path(rev)), "commit tree, {at}");
+            }
+            if let Some(tree) = &trees[1] {
+                // A folder the index lacks reads as an empty one.
+                let mut expected = git_tree(&path(&index_root));
+                if expected.is_empty() {
+                    expected = git(&["hash-object", "-t", "tree", "/dev/null"]);
+                }
+                assert_eq!(*tree, expected, "index tree, {at}");
+            }
         }
     }
+    std::fs::remove_file(&index_copy).expect("remove the copy");
+}
+
+/// Each changed path with the blob it held before, and whether special entries changed.
+fn changed(changes: &Changes) -> (Vec<(String, Option<String>)>, bool) {
+    let paths = changes
+        .paths
+        .iter()
+        .map(|(path, blob)| (path.clone(), blob.as_ref().map(|b| b.id.to_string())))
+        .collect();
+    (paths, changes.special)
 }
 
 #[test]

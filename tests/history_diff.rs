@@ -379,6 +379,7 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
                 "catalog",
                 &options,
                 cache,
+                catalog_diff::pipeline::Known::default(),
             );
             let json = |d: &diff::ArchitectureDiff| serde_json::to_value(d).expect("json");
             assert_eq!(json(&got.diff), json(&expected), "{} -> {}", a.0, b.0);

@@ -191,6 +191,7 @@ fn template_default_payload_made_stricter_and_operation_removed() {
         "template-default",
         &diff::Options::default(),
         &ParseCache::default(),
+        catalog_diff::pipeline::Known::default(),
     );
     let result = compared.diff;
     assert!(result.is_breaking());

@@ -109,6 +109,22 @@ pub fn fingerprint(files: &FileSet, options: &Options) -> BlobId {
     for (path, entry) in &files.special {
         hasher.update(format!("\n{path}\0{entry:?}"));
     }
+    sealed(hasher, options)
+}
+
+/// The [`fingerprint`] of the catalog read from git tree `tree`, with files over `limit`
+/// bytes set aside. A tree id names every path, blob and entry kind below it, so the files
+/// need not be hashed one by one. It never equals a fingerprint of files.
+pub fn tree_fingerprint(tree: &[u8], limit: u64, options: &Options) -> BlobId {
+    let mut hasher = Sha256::new();
+    hasher.update(b"git tree\0");
+    hasher.update(tree);
+    hasher.update(limit.to_be_bytes());
+    sealed(hasher, options)
+}
+
+/// `hasher` with `options` added, as an id.
+fn sealed(mut hasher: Sha256, options: &Options) -> BlobId {
     hasher.update(format!(
         "\n{}\0{}\0{}",
         options.source, options.hash_content, options.include_schema_content

@@ -492,6 +492,32 @@ mod tests {
     }
 
     #[test]
+    fn a_tree_fingerprint_tells_trees_limits_and_options_apart() {
+        use crate::catalog::build::{fingerprint, tree_fingerprint};
+        let options = Options::default();
+        let tree = [7; 20];
+        let key = tree_fingerprint(&tree, 100, &options);
+        assert_eq!(tree_fingerprint(&tree, 100, &options), key);
+        let labelled = Options {
+            commit: "abc".into(),
+            ..Options::default()
+        };
+        assert_eq!(tree_fingerprint(&tree, 100, &labelled), key);
+        assert_ne!(tree_fingerprint(&[8; 20], 100, &options), key);
+        assert_ne!(
+            tree_fingerprint(&tree, 101, &options),
+            key,
+            "another size limit"
+        );
+        let with_content = Options {
+            include_schema_content: true,
+            ..Options::default()
+        };
+        assert_ne!(tree_fingerprint(&tree, 100, &with_content), key);
+        assert_ne!(fingerprint(&FileSet::default(), &options), key);
+    }
+
+    #[test]
     fn foreign_truncated_or_corrupt_caches_are_ignored() {
         let cold = ParseCache::default();
         build(&catalog(), &Options::default(), &cold);

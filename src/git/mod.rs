@@ -36,7 +36,7 @@ use crate::catalog::{BlobId, SizeMemory};
 
 pub use detect::{CATALOG_FOLDERS, CONFIG_FILES, detect_from_paths, normalize_dir};
 pub use history::CommitInfo;
-pub use read::{Changes, join, read_dir};
+pub use read::{Changes, Pair, join, read_dir};
 
 /// Everything that can stop reading a catalog out of git.
 #[derive(Debug, thiserror::Error)]
@@ -332,6 +332,11 @@ impl Repo {
             store,
             max_file_size: crate::catalog::DEFAULT_MAX_FILE_SIZE,
         })
+    }
+
+    /// Files larger than this (bytes) are left unread and reported.
+    pub fn max_file_size(&self) -> u64 {
+        self.max_file_size
     }
 
     /// Files larger than `bytes` are left unread and reported (`--max-file-size`).

@@ -11,7 +11,7 @@ use gix::bstr::{BStr, ByteSlice};
 use gix::objs::tree::EntryKind;
 use rayon::prelude::*;
 
-use super::index_tree::IndexTree;
+use super::index_tree::{Child, IndexTree};
 use super::{Error, Repo, Result, Side, blob_id};
 use crate::FastSet;
 use crate::catalog::{Blob, FileSet, SizeMemory, SpecialEntry};
@@ -65,6 +65,44 @@ impl Changes {
             special: before.special != after.special,
         }
     }
+}
+
+/// Two sides read for a comparison, baseline and candidate, with what reading them learnt.
+#[derive(Debug)]
+pub struct Pair {
+    pub before: FileSet,
+    pub after: FileSet,
+    /// Each side's catalog folder as a tree id, where reading met one: a commit's, or the
+    /// index's as `git commit` would record it. Equal ids read as equal FileSets.
+    pub trees: [Option<gix::ObjectId>; 2],
+    /// How the sides differ, when reading them side by side found it.
+    pub changes: Option<Changes>,
+}
+
+impl Pair {
+    /// Two sides read one apart from the other.
+    fn apart(before: FileSet, after: FileSet) -> Pair {
+        Pair {
+            before,
+            after,
+            trees: [None, None],
+            changes: None,
+        }
+    }
+}
+
+/// Where a commit's catalog tree differs from the index, and the index's tree id.
+struct Beside {
+    index_tree: gix::ObjectId,
+    found: Differences,
+}
+
+/// The paths where the index differs from a tree (not below one another), and what the
+/// tree holds there.
+#[derive(Default)]
+struct Differences {
+    differing: Vec<String>,
+    listing: Listing,
 }
 
 /// Files of one side before their bytes are loaded: catalog path -> object id.
@@ -183,21 +221,37 @@ impl Repo {
             .ok_or_else(|| self.object_missing(&blob, path))
     }
 
-    /// Both sides of a comparison: `(baseline, candidate)`.
-    pub fn read_sides(&self, sides: &super::Sides, dir: &str) -> Result<(FileSet, FileSet)> {
+    /// Both sides of a comparison, baseline and candidate.
+    pub fn read_sides(&self, sides: &super::Sides, dir: &str) -> Result<Pair> {
         if let super::Sides::CommitVsStaged(Some(commit)) = *sides {
             return self.read_commit_and_staged(commit, dir);
         }
-        Ok((
-            self.read(sides.baseline(), dir)?,
-            self.read(sides.candidate(), dir)?,
-        ))
+        let read = |side| match side {
+            Side::Commit(commit) => {
+                let tree = self.tree_id(commit, dir)?;
+                Ok((self.read_tree(tree, dir)?, tree))
+            }
+            side => Ok((self.read(side, dir)?, None)),
+        };
+        let (before, before_tree) = read(sides.baseline())?;
+        let (after, after_tree) = read(sides.candidate())?;
+        Ok(Pair {
+            before,
+            after,
+            trees: [before_tree, after_tree],
+            changes: None,
+        })
     }
 
     /// Every file under `dir` in the tree of `commit`, paths relative to `dir`. A commit without
     /// `dir` gives an empty FileSet.
     pub fn read_commit(&self, commit: super::CommitId, dir: &str) -> Result<FileSet> {
-        let Some(tree) = self.tree_id(commit, dir)? else {
+        self.read_tree(self.tree_id(commit, dir)?, dir)
+    }
+
+    /// Every file in catalog tree `tree` (of folder `dir`; `None`: there is none).
+    fn read_tree(&self, tree: Option<gix::ObjectId>, dir: &str) -> Result<FileSet> {
+        let Some(tree) = tree else {
             return Ok(FileSet::default());
         };
         let mut listing = Listing::default();
@@ -371,47 +425,54 @@ impl Repo {
     /// `commit` and the staged index under `dir`, as [`Repo::read_commit`] and
     /// [`Repo::read_staged`] read them. The commit side is the staged one with the paths where
     /// the commit's tree differs from the index's put back: only the trees along the staged
-    /// changes are read.
-    fn read_commit_and_staged(
-        &self,
-        commit: super::CommitId,
-        dir: &str,
-    ) -> Result<(FileSet, FileSet)> {
+    /// changes are read, and the changes are found there.
+    fn read_commit_and_staged(&self, commit: super::CommitId, dir: &str) -> Result<Pair> {
         let Some(index) = self.open_index()? else {
-            return Ok((self.read_commit(commit, dir)?, FileSet::default()));
+            return Ok(Pair::apart(
+                self.read_commit(commit, dir)?,
+                FileSet::default(),
+            ));
         };
         // Both sides are listed before either is loaded, so the size memory (read on a thread
         // of its own) is waited for as late as it can be.
         let listed = self.list_staged(&index, dir)?;
         let Some(tree) = self.tree_id(commit, dir)? else {
-            return Ok((FileSet::default(), self.load(listed)?));
+            return Ok(Pair::apart(FileSet::default(), self.load(listed)?));
         };
-        let Some((differing, listing)) = self.beside_index(&index, tree, dir)? else {
-            return Ok((self.read_commit(commit, dir)?, self.load(listed)?));
+        let Some(beside) = self.beside_index(&index, tree, dir)? else {
+            return Ok(Pair::apart(
+                self.read_commit(commit, dir)?,
+                self.load(listed)?,
+            ));
         };
         let staged = self.load(listed)?;
         let mut at_commit = staged.clone();
-        for path in differing {
-            at_commit.files.remove(&path);
-            at_commit.special.remove(&path);
-            remove_under(&mut at_commit, &path, &mut Changes::default());
+        // What the index holds where the commit differs, and what the commit holds there.
+        let mut staged_part = FileSet::default();
+        for path in &beside.found.differing {
+            take_under(&mut at_commit, path, &mut staged_part);
         }
-        let loaded = self.load(listing)?;
-        at_commit.files.extend(loaded.files);
-        at_commit.special.extend(loaded.special);
-        Ok((at_commit, staged))
+        let commit_part = self.load(beside.found.listing)?;
+        let changes = Changes::between(&commit_part, &staged_part);
+        at_commit.files.extend(commit_part.files);
+        at_commit.special.extend(commit_part.special);
+        Ok(Pair {
+            before: at_commit,
+            after: staged,
+            trees: [Some(tree), Some(beside.index_tree)],
+            changes: Some(changes),
+        })
     }
 
-    /// Where tree `tree` (the catalog folder `dir` of a commit) differs from `index`: the paths
-    /// whose content differs, and a listing of what the tree holds there. `None` when the
-    /// index has no trees to compare with: a sparse index holds folders as entries, and
-    /// entries can form no tree (out of order, or a path both a file and a folder).
+    /// Where tree `tree` (the catalog folder `dir` of a commit) differs from `index`. `None`
+    /// when the index has no trees to compare with: a sparse index holds folders as entries,
+    /// and entries can form no tree (out of order, or a path both a file and a folder).
     fn beside_index(
         &self,
         index: &gix::worktree::Index,
         tree: gix::ObjectId,
         dir: &str,
-    ) -> Result<Option<(Vec<String>, Listing)>> {
+    ) -> Result<Option<Beside>> {
         if index.is_sparse() {
             return Ok(None);
         }
@@ -423,25 +484,28 @@ impl Repo {
         let Some(index_tree) = IndexTree::new(entries, index.tree(), dir, hash) else {
             return Ok(None);
         };
-        let mut differing = Vec::new();
-        let mut listing = Listing::default();
-        self.differences(tree, &index_tree, dir, "", &mut differing, &mut listing)?;
-        Ok((!index_tree.formed_no_tree()).then_some((differing, listing)))
+        let root = index_tree.dir("");
+        let index_id = root.as_ref().map(|(id, _)| *id);
+        let mut found = Differences::default();
+        self.differences(tree, root, &index_tree, dir, "", &mut found)?;
+        Ok(index_id
+            .filter(|_| !index_tree.formed_no_tree())
+            .map(|index_tree| Beside { index_tree, found }))
     }
 
-    /// Lists into `out` what tree `id` (catalog path `prefix`) holds where the index's
-    /// directory there differs, and the paths where the index's content differs into
-    /// `differing`.
-    fn differences(
+    /// Lists into `found` what tree `id` (catalog path `prefix`) holds where `staged`, the
+    /// index's directory there ([`IndexTree::dir`]), differs, and the paths where the
+    /// index's content differs.
+    fn differences<'a>(
         &self,
         id: gix::ObjectId,
-        index: &IndexTree<'_>,
+        staged: Option<(gix::ObjectId, Vec<Child<'a>>)>,
+        index: &IndexTree<'a>,
         dir: &str,
         prefix: &str,
-        differing: &mut Vec<String>,
-        out: &mut Listing,
+        found: &mut Differences,
     ) -> Result<()> {
-        let staged = match index.dir(prefix) {
+        let staged = match staged {
             Some((staged, _)) if staged == id => return Ok(()),
             Some((_, children)) => children,
             None => Vec::new(),
@@ -450,7 +514,7 @@ impl Repo {
         let names: HashSet<&str> = entries.iter().map(|(name, ..)| name.as_str()).collect();
         for (name, ..) in &staged {
             if !names.contains(name) {
-                differing.push(join(prefix, name));
+                found.differing.push(join(prefix, name));
             }
         }
         let staged: HashMap<&str, (EntryKind, gix::ObjectId)> = staged
@@ -462,13 +526,13 @@ impl Repo {
             match (kind, staged.get(name.as_str())) {
                 (kind, Some(&same)) if same == (kind, id) => {}
                 (EntryKind::Tree, Some((EntryKind::Tree, _))) => {
-                    self.differences(id, index, dir, &path, differing, out)?
+                    self.differences(id, index.dir(&path), index, dir, &path, found)?
                 }
                 (kind, staged) => {
                     if staged.is_some() {
-                        differing.push(path.clone());
+                        found.differing.push(path.clone());
                     }
-                    self.list_entry(path, kind, id, dir, out)?;
+                    self.list_entry(path, kind, id, dir, &mut found.listing)?;
                 }
             }
         }
@@ -983,6 +1047,27 @@ fn remove_under(files: &mut FileSet, path: &str, changes: &mut Changes) {
     for key in keys_under(&files.special, &prefix) {
         files.special.remove(&key);
         changes.special = true;
+    }
+}
+
+/// Moves the entries of `files` at `path` and below it into `to`.
+fn take_under(files: &mut FileSet, path: &str, to: &mut FileSet) {
+    if let Some(blob) = files.files.remove(path) {
+        to.files.insert(path.to_owned(), blob);
+    }
+    if let Some(entry) = files.special.remove(path) {
+        to.special.insert(path.to_owned(), entry);
+    }
+    let prefix = format!("{path}/");
+    for key in keys_under(&files.files, &prefix) {
+        if let Some(blob) = files.files.remove(&key) {
+            to.files.insert(key, blob);
+        }
+    }
+    for key in keys_under(&files.special, &prefix) {
+        if let Some(entry) = files.special.remove(&key) {
+            to.special.insert(key, entry);
+        }
     }
 }
 
