@@ -155,12 +155,14 @@ pub struct ParseCache {
     pub(crate) saved: OnceLock<Saved>,
 }
 
-/// A blob's size, and whether this run read or asked for it (a saved size is decoded as the
-/// file is read: sizes are small, and a run asks for most of them).
+/// A blob's size, whether this run read or asked for it (a saved size is decoded as the
+/// file is read: sizes are small, and a run asks for most of them), and whether it read it
+/// from the object, so the saved file lacks it.
 #[derive(Clone, Copy)]
 pub(crate) struct Size {
     pub(crate) bytes: u64,
     pub(crate) used: bool,
+    pub(crate) learned: bool,
 }
 
 /// What a saved entry holds.
@@ -249,10 +251,12 @@ impl ParseCache {
         facts.into_iter().map(|(facts, _)| facts).collect()
     }
 
-    /// The sizes this run used, then those it did not, each in id order.
-    pub(crate) fn size_entries(&self) -> [Vec<(BlobId, u64)>; 2] {
+    /// The sizes this run used, then those it did not, each in id order; with `learned`, only
+    /// those it read from objects.
+    pub(crate) fn size_entries(&self, learned: bool) -> [Vec<(BlobId, u64)>; 2] {
         let (used, unused) = in_id_order(&self.sizes)
             .into_iter()
+            .filter(|(_, size)| size.learned || !learned)
             .partition::<Vec<_>, _>(|(_, size)| size.used);
         [used, unused].map(|sizes| {
             sizes
@@ -380,7 +384,12 @@ impl super::SizeMemory for ParseCache {
     }
 
     fn learn(&self, id: BlobId, bytes: u64) {
-        lock(&self.sizes).insert(id, Size { bytes, used: true });
+        let size = Size {
+            bytes,
+            used: true,
+            learned: true,
+        };
+        lock(&self.sizes).insert(id, size);
     }
 }
 

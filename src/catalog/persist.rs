@@ -6,10 +6,12 @@
 //! Reading a file splits its lines and reads the blob sizes, which every run asks for; each
 //! other payload stays in the file's text, found there by a search over the entries in key
 //! order ([`Saved`]) and decoded when a build asks for it, so a run pays for what it uses, and
-//! a save writes the entries no build took as they were. A file
-//! that does not start with today's header, or has a line of the wrong shape, is ignored
-//! whole: a cache is never trusted, only used. Pure: the command line reads and writes the
-//! file.
+//! a save writes the entries no build took as they were.
+//! A run that learnt little appends it as a block (`+ <lines> <check>`, then the lines) rather
+//! than writing the file whole; a block cut short or not matching its check ends the file
+//! there. A file that does not start with today's header, or has a line of the wrong shape,
+//! is ignored whole: a cache is never trusted, only used. Pure: the command line reads and
+//! writes the file.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,7 +20,7 @@ use super::BlobId;
 use super::build::{ParseCache, Size, Stored};
 
 /// Bump when what is cached, or how it is computed, changes: older files are then ignored.
-const HEADER: &str = concat!("catalog-diff parse cache 4 ", env!("CARGO_PKG_VERSION"));
+const HEADER: &str = concat!("catalog-diff parse cache 5 ", env!("CARGO_PKG_VERSION"));
 
 impl Stored {
     fn tag(self) -> char {
@@ -51,78 +53,90 @@ impl ParseCache {
     /// The cache as bytes, at most `limit` of them: what this run made or used comes first, so
     /// a full cache drops what no run has asked for lately.
     pub fn export(&self, limit: usize) -> Vec<u8> {
-        let mut out = Vec::with_capacity(1 << 16);
-        out.extend_from_slice(HEADER.as_bytes());
-        out.push(b'\n');
-        // `<tag> <id> <payload>`, written in place: formatting each line cost more than all
-        // else a save does.
-        let mut push = |kind: Stored, id: BlobId, payload: &str| -> bool {
-            if out.len() + 44 + payload.len() > limit {
-                return false;
+        let mut lines = Lines::new(1 << 16, limit);
+        lines.out.extend_from_slice(HEADER.as_bytes());
+        lines.out.push(b'\n');
+        let [used_sizes, unused_sizes] = self.size_entries(false);
+        let _ = self.write_entries(&mut lines, used_sizes, |_, _| true)
+            && self
+                .saved
+                .get()
+                .into_iter()
+                .flat_map(Saved::untaken)
+                .all(|(kind, id, payload)| lines.push(kind, id, payload))
+            && unused_sizes
+                .into_iter()
+                .all(|(id, size)| lines.push(Stored::Size, id, &size.to_string()));
+        lines.out
+    }
+
+    /// What this run made that the saved file lacks, as a block to append to that file, or
+    /// `None` when the file is better written whole ([`ParseCache::export`]): there is none,
+    /// something that is not a whole block follows its entries, it would grow past `limit`,
+    /// or the blocks appended to it would outweigh the entries written whole, which a
+    /// rewrite also orders by use. A first run for a new change then writes what it learnt,
+    /// not the whole cache again.
+    pub fn append_block(&self, limit: usize) -> Option<Vec<u8>> {
+        let saved = self.saved.get().filter(|saved| saved.clean)?;
+        let mut lines = Lines::new(1 << 12, usize::MAX);
+        let [used_sizes, unused_sizes] = self.size_entries(true);
+        let sizes = used_sizes.into_iter().chain(unused_sizes).collect();
+        let new = |kind, id| match kind {
+            Stored::FrontMatter | Stored::FrontMatterError => {
+                saved.find(Stored::FrontMatter, id).is_none()
+                    && saved.find(Stored::FrontMatterError, id).is_none()
             }
-            out.extend_from_slice(&[kind.tag() as u8, b' ']);
-            out.extend_from_slice(&id.to_hex());
-            out.push(b' ');
-            out.extend_from_slice(payload.as_bytes());
-            out.push(b'\n');
-            true
+            kind => saved.find(kind, id).is_none(),
         };
-        // A summary saves a whole build: they go first.
-        for (key, summary) in self.summary_entries() {
-            if let Ok(payload) = serde_json::to_string(&*summary)
-                && !push(Stored::Summary, key, &payload)
-            {
-                return out;
-            }
+        self.write_entries(&mut lines, sizes, new);
+        let appended = saved.text.len() - saved.written_whole;
+        let fits = saved.text.len() + lines.out.len() + 40 <= limit
+            && (appended + lines.out.len()) * 2 <= saved.written_whole;
+        fits.then(|| lines.into_block())
+    }
+
+    /// Writes to `lines` the summaries, the `sizes`, then the facts, parses, hashes and checks
+    /// in memory that pass `keep`; `false` once `lines` is full.
+    fn write_entries(
+        &self,
+        lines: &mut Lines,
+        sizes: Vec<(BlobId, u64)>,
+        keep: impl Fn(Stored, BlobId) -> bool,
+    ) -> bool {
+        // An entry that does not serialize is left out.
+        let mut push = |kind, id, payload: &dyn Fn() -> Option<String>| {
+            !keep(kind, id) || payload().is_none_or(|payload| lines.push(kind, id, &payload))
+        };
+        fn json<T: serde::Serialize + ?Sized>(value: &T) -> Option<String> {
+            serde_json::to_string(value).ok()
         }
-        // A size spares opening an object, and every run checks every blob's size.
-        let [used_sizes, unused_sizes] = self.size_entries();
-        for (id, size) in used_sizes {
-            if !push(Stored::Size, id, &size.to_string()) {
-                return out;
-            }
-        }
-        for (id, facts) in self.facts_entries() {
-            if let Ok(payload) = serde_json::to_string(&*facts)
-                && !push(Stored::Facts, id, &payload)
-            {
-                return out;
-            }
-        }
-        for (id, parsed) in self.front_matter_entries() {
-            let (kind, payload) = match parsed.as_ref() {
-                Ok(value) => (Stored::FrontMatter, serde_json::to_string(value)),
-                Err(diagnostic) => (Stored::FrontMatterError, serde_json::to_string(diagnostic)),
-            };
-            if let Ok(payload) = payload
-                && !push(kind, id, &payload)
-            {
-                return out;
-            }
-        }
-        for (id, hash) in self.hash_entries() {
-            if !push(Stored::Hash, id, &hash) {
-                return out;
-            }
-        }
-        for (id, lint) in self.lint_entries() {
-            if let Ok(payload) = serde_json::to_string(&*lint)
-                && !push(Stored::Lint, id, &payload)
-            {
-                return out;
-            }
-        }
-        for (kind, id, payload) in self.saved.get().into_iter().flat_map(Saved::untaken) {
-            if !push(kind, id, payload) {
-                return out;
-            }
-        }
-        for (id, size) in unused_sizes {
-            if !push(Stored::Size, id, &size.to_string()) {
-                break;
-            }
-        }
-        out
+        // A summary saves a whole build: they go first. A size spares opening an object, and
+        // every run checks every blob's size.
+        self.summary_entries()
+            .into_iter()
+            .all(|(key, summary)| push(Stored::Summary, key, &|| json(&*summary)))
+            && sizes
+                .into_iter()
+                .all(|(id, size)| push(Stored::Size, id, &|| Some(size.to_string())))
+            && self
+                .facts_entries()
+                .into_iter()
+                .all(|(id, facts)| push(Stored::Facts, id, &|| json(&*facts)))
+            && self.front_matter_entries().into_iter().all(|(id, parsed)| {
+                let (kind, payload) = match parsed.as_ref() {
+                    Ok(value) => (Stored::FrontMatter, json(value)),
+                    Err(diagnostic) => (Stored::FrontMatterError, json(diagnostic)),
+                };
+                push(kind, id, &|| payload.clone())
+            })
+            && self
+                .hash_entries()
+                .into_iter()
+                .all(|(id, hash)| push(Stored::Hash, id, &|| Some(hash.to_string())))
+            && self
+                .lint_entries()
+                .into_iter()
+                .all(|(id, lint)| push(Stored::Lint, id, &|| json(&*lint)))
     }
 
     /// Adds the entries of `bytes` (made by [`ParseCache::export`]), undecoded but for blob
@@ -143,31 +157,54 @@ impl ParseCache {
         let Ok(text) = String::from_utf8(bytes) else {
             return false;
         };
-        let Some(body) = text.strip_prefix(HEADER).and_then(|t| t.strip_prefix('\n')) else {
-            return false;
-        };
-        if !body.is_empty() && !body.ends_with('\n') {
+        if text
+            .strip_prefix(HEADER)
+            .and_then(|t| t.strip_prefix('\n'))
+            .is_none()
+        {
             return false;
         }
+        let start = HEADER.len() + 1;
+        // The entries written whole, then the appended blocks that check out.
+        let mut written_whole = None;
+        let mut end = text.len();
         let mut entries = Vec::new();
         let mut sizes = Vec::new();
-        let mut end = HEADER.len() + 1;
-        for line in body.split_terminator('\n') {
-            end += line.len() + 1;
+        let mut at = start;
+        while at < end {
+            let line_end = text[at..].find('\n').map_or(text.len(), |len| at + len);
+            let line = &text[at..line_end];
+            let line_start = at;
+            at = line_end + 1;
+            // A block's first line, or what is left of one.
+            if line.starts_with('+') {
+                if written_whole.is_none() {
+                    written_whole = Some(line_start);
+                    end = blocks_end(&text, line_start);
+                }
+                continue;
+            }
+            // A line cut short: the file was truncated.
+            if line_end == text.len() {
+                return false;
+            }
             let Some((kind, id, payload)) = split_line(line) else {
                 return false;
             };
             if kind == Stored::Size {
                 // A size that is not a number is only not used.
-                let size = payload
-                    .parse()
-                    .ok()
-                    .map(|bytes| Size { bytes, used: false });
+                let size = payload.parse().ok().map(|bytes| Size {
+                    bytes,
+                    used: false,
+                    learned: false,
+                });
                 sizes.extend(size.map(|size| (id, size)));
             } else {
-                entries.push(((kind, id), end - 1 - payload.len()..end - 1));
+                let payload_start = line_start + 43;
+                entries.push(((kind, id), payload_start..payload_start + payload.len()));
             }
         }
+        let written_whole = written_whole.unwrap_or(text.len());
         {
             let mut known = self.sizes.lock().unwrap_or_else(|p| p.into_inner());
             known.reserve(sizes.len());
@@ -191,7 +228,9 @@ impl ParseCache {
         });
         self.saved
             .set(Saved {
+                clean: end == text.len(),
                 text,
+                written_whole,
                 entries,
                 prefixes,
                 kinds,
@@ -201,11 +240,97 @@ impl ParseCache {
     }
 }
 
+/// Entry lines written in place, up to a limit: formatting each line cost more than all else
+/// a save does.
+struct Lines {
+    out: Vec<u8>,
+    limit: usize,
+    count: usize,
+}
+
+impl Lines {
+    fn new(capacity: usize, limit: usize) -> Lines {
+        Lines {
+            out: Vec::with_capacity(capacity),
+            limit,
+            count: 0,
+        }
+    }
+
+    /// Writes `<tag> <id> <payload>`; `false`, and nothing written, when it would pass the
+    /// limit.
+    fn push(&mut self, kind: Stored, id: BlobId, payload: &str) -> bool {
+        if self.out.len() + 44 + payload.len() > self.limit {
+            return false;
+        }
+        self.out.extend_from_slice(&[kind.tag() as u8, b' ']);
+        self.out.extend_from_slice(&id.to_hex());
+        self.out.push(b' ');
+        self.out.extend_from_slice(payload.as_bytes());
+        self.out.push(b'\n');
+        self.count += 1;
+        true
+    }
+
+    /// The lines as a block to append: `+ <count> <check>`, then the lines.
+    fn into_block(self) -> Vec<u8> {
+        let mut block = format!("{BLOCK}{} {}\n", self.count, check(&self.out)).into_bytes();
+        block.extend_from_slice(&self.out);
+        block
+    }
+}
+
+/// What starts the line before each appended block.
+const BLOCK: &str = "+ ";
+
+/// The check of an appended block's lines: the first eight bytes of their SHA-256, in hex.
+fn check(lines: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(lines)[..8]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// Where the blocks appended to a saved file's `text` end, from `at` (where the entries
+/// written whole end) on: at the first one that is cut short or does not check out, as when
+/// its writer died, or when two runs' appends ran into one another.
+fn blocks_end(text: &str, mut at: usize) -> usize {
+    while let Some(rest) = text[at..].strip_prefix(BLOCK) {
+        let Some((marker, lines)) = rest.split_once('\n') else {
+            break;
+        };
+        let Some((count, sum)) = marker.split_once(' ') else {
+            break;
+        };
+        let Ok(count) = count.parse::<usize>() else {
+            break;
+        };
+        let mut len = 0;
+        let mut whole = 0;
+        for line in lines.split_inclusive('\n').take(count) {
+            if line.ends_with('\n') {
+                len += line.len();
+                whole += 1;
+            }
+        }
+        if whole < count || check(&lines.as_bytes()[..len]) != sum {
+            break;
+        }
+        at += BLOCK.len() + marker.len() + 1 + len;
+    }
+    at
+}
+
 /// A saved cache's entries, undecoded: the file's text and, in key order, each entry's kind,
 /// blob and payload's place in that text. An entry is taken once, by the build that decodes it
 /// and keeps it in memory (a save writes it from there); the rest are saved again as they were.
 pub(crate) struct Saved {
     text: String,
+    /// Where the entries written whole end and the appended blocks begin.
+    written_whole: usize,
+    /// Nothing follows the last appended block that checks out, so another can follow it.
+    clean: bool,
     entries: Vec<((Stored, BlobId), Range<usize>)>,
     /// Each entry's id's first eight bytes, as a number: what a search reads.
     prefixes: Vec<u64>,
@@ -356,6 +481,142 @@ mod tests {
         assert_eq!(got.diagnostics, expected.diagnostics);
         assert_eq!(warm.saved.get().unwrap().len(), 0, "every entry was used");
         assert_eq!(warm.export(usize::MAX), bytes);
+    }
+
+    /// `files` with one more service, `S2`, whose blob no cache has seen.
+    fn grown(files: &FileSet) -> FileSet {
+        let mut grown = files.clone();
+        let text = "---\nid: S2\nversion: 2.0.0\nsends:\n  - id: E\n---\n";
+        let blob = Blob::new(BlobId([9; 20]), Arc::from(text.as_bytes()));
+        grown.files.insert("services/S2/index.mdx".into(), blob);
+        grown
+    }
+
+    /// A file with a block appended reads back as one written whole with the same entries.
+    fn same_entries(a: &[u8], b: &[u8]) {
+        let [a, b] = [a, b].map(|bytes| {
+            let cache = ParseCache::default();
+            assert!(cache.import(bytes.to_vec()));
+            String::from_utf8(cache.export(usize::MAX)).unwrap()
+        });
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn what_a_run_made_is_appended_as_a_block_and_read_back() {
+        let files = catalog();
+        let options = Options::default();
+        let cold = ParseCache::default();
+        build(&files, &options, &cold);
+        cold.learn(BlobId([5; 20]), 300);
+        let saved = cold.export(usize::MAX);
+        assert_eq!(cold.append_block(usize::MAX), None, "no file was read");
+
+        let warm = ParseCache::default();
+        assert!(warm.import(saved.clone()));
+        let expected = build(&grown(&files), &options, &warm);
+        warm.learn(BlobId([6; 20]), 400);
+        let block = warm.append_block(usize::MAX).expect("a block");
+        let text = String::from_utf8(block.clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("+ "), "{text}");
+        assert!(
+            lines[1..]
+                .iter()
+                .all(|line| line.contains(&BlobId([9; 20]).to_string())
+                    || line.contains(&BlobId([6; 20]).to_string())),
+            "only what the run made: {text}"
+        );
+        let (marker, rest) = text.split_once('\n').unwrap();
+        let count = lines.len() - 1;
+        assert_eq!(marker, format!("+ {count} {}", check(rest.as_bytes())));
+
+        let appended = [saved.as_slice(), &block].concat();
+        same_entries(&appended, &warm.export(usize::MAX));
+        let read = ParseCache::default();
+        assert!(read.import(appended.clone()));
+        assert_eq!(size(&read, BlobId([6; 20])), Some(400));
+        let got = build(&grown(&files), &options, &read);
+        assert_eq!(got.index, expected.index);
+        assert_eq!(got.diagnostics, expected.diagnostics);
+        assert_eq!(read.saved.get().unwrap().len(), 0, "every entry was used");
+
+        // Appended to once more, the file holds both blocks.
+        let more = ParseCache::default();
+        assert!(more.import(appended.clone()));
+        more.learn(BlobId([7; 20]), 500);
+        let second = more.append_block(usize::MAX).expect("another block");
+        let twice = ParseCache::default();
+        assert!(twice.import([appended.as_slice(), &second].concat()));
+        assert_eq!(size(&twice, BlobId([6; 20])), Some(400));
+        assert_eq!(size(&twice, BlobId([7; 20])), Some(500));
+    }
+
+    /// A block whose writer died, or that another run's block ran into, is not read, nor is
+    /// anything after it; the entries before it are, and the next save writes the file whole.
+    #[test]
+    fn a_block_cut_short_or_run_into_is_not_read() {
+        let files = catalog();
+        let cold = ParseCache::default();
+        build(&files, &Options::default(), &cold);
+        let saved = cold.export(usize::MAX);
+        let warm = ParseCache::default();
+        assert!(warm.import(saved.clone()));
+        build(&grown(&files), &Options::default(), &warm);
+        warm.learn(BlobId([6; 20]), 400);
+        let block = warm.append_block(usize::MAX).expect("a block");
+        let whole = |bytes: Vec<u8>| {
+            let read = ParseCache::default();
+            assert!(read.import(bytes), "the entries written whole are used");
+            let known = size(&read, BlobId([6; 20]));
+            (known, read.append_block(usize::MAX).is_some())
+        };
+        assert_eq!(
+            whole([saved.as_slice(), &block].concat()),
+            (Some(400), true)
+        );
+        for cut in 1..block.len() {
+            let bytes = [saved.as_slice(), &block[..cut]].concat();
+            assert_eq!(whole(bytes), (None, false), "cut at {cut}");
+        }
+        // Another run's block right after a cut one: neither is read.
+        let bytes = [saved.as_slice(), &block[..block.len() / 2], &block].concat();
+        assert_eq!(whole(bytes), (None, false));
+        // A block whose lines do not match its check.
+        let mut changed = block.clone();
+        let last = changed.len() - 2;
+        changed[last] ^= 1;
+        assert_eq!(whole([saved.as_slice(), &changed].concat()), (None, false));
+    }
+
+    /// Blocks are appended while they weigh less than half the entries written whole, and
+    /// while the file stays under the limit; past that the file is written whole.
+    #[test]
+    fn a_file_grown_by_blocks_is_written_whole_again() {
+        let cold = ParseCache::default();
+        for n in 0..20 {
+            cold.learn(BlobId([n; 20]), 100);
+        }
+        let saved = cold.export(usize::MAX);
+        let warm = ParseCache::default();
+        assert!(warm.import(saved.clone()));
+        warm.learn(BlobId([100; 20]), 100);
+        let block = warm
+            .append_block(usize::MAX)
+            .expect("small beside the file");
+        assert_eq!(
+            warm.append_block(saved.len() + block.len() - 1),
+            None,
+            "over the limit"
+        );
+        for n in 101..115 {
+            warm.learn(BlobId([n; 20]), 100);
+        }
+        assert_eq!(
+            warm.append_block(usize::MAX),
+            None,
+            "too much beside the file"
+        );
     }
 
     fn size(cache: &ParseCache, id: BlobId) -> Option<u64> {

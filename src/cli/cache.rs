@@ -5,7 +5,8 @@
 //! the repository. A file that is corrupt, truncated or of another version is ignored and
 //! rewritten; it is written to a temporary file and renamed into place, so concurrent runs
 //! (eight hooks at once) never leave a broken one; each stays under a size bound (what this run
-//! did not make goes first), and the folder keeps the most recently used files only.
+//! did not make goes first), and the folder keeps the most recently used files only. A run that
+//! learnt little beside a large file appends a checked block to it in one write instead.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
@@ -16,7 +17,7 @@ use catalog_diff::catalog::{BlobId, SizeMemory};
 use catalog_diff::git::Repo;
 
 /// The start of every cache file's name inside the cache folder.
-const FILE: &str = "parse-cache-v4";
+const FILE: &str = "parse-cache-v5";
 /// The start of every format's file names; [`tidy`] removes the other formats' files.
 const ANY_FORMAT: &str = "parse-cache-v";
 /// The most one file may hold.
@@ -96,6 +97,14 @@ impl Cache {
             return;
         };
         if self.parses.len() == self.loaded {
+            return;
+        }
+        // A block of what is new, appended to the file read, when that is worth it.
+        let appended = self
+            .parses
+            .append_block(LIMIT)
+            .is_some_and(|block| append(file, &block).is_ok());
+        if appended {
             return;
         }
         if let Err(error) = write_atomically(file, &self.parses.export(LIMIT)) {
@@ -239,6 +248,15 @@ fn read_bounded(file: &Path) -> Option<Vec<u8>> {
     let mut bytes = Vec::with_capacity(size as usize + 1);
     file.take(LIMIT as u64 + 1).read_to_end(&mut bytes).ok()?;
     (bytes.len() <= LIMIT).then_some(bytes)
+}
+
+/// Appends `block` to `file` in one write, if the file is there. Runs appending at once each
+/// add a whole block; a block cut short or run into is not read back, and the file is then
+/// written whole again.
+fn append(file: &Path, block: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut file = std::fs::OpenOptions::new().append(true).open(file)?;
+    file.write_all(block)
 }
 
 /// Writes `bytes` to a temporary file beside `file`, then renames it over `file`.

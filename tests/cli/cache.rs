@@ -17,7 +17,7 @@ fn cache_file(dir: &Path) -> Option<std::path::PathBuf> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            name.starts_with("parse-cache-v4-") && name.ends_with(".jsonl")
+            name.starts_with("parse-cache-v5-") && name.ends_with(".jsonl")
         })
 }
 
@@ -83,7 +83,7 @@ fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
         b"\x00\x01garbage".to_vec(),
     ] {
         std::fs::write(&file, &broken).expect("write");
-        std::fs::write(cache.path().join(".parse-cache-v4.1.2.tmp"), &written[..10])
+        std::fs::write(cache.path().join(".parse-cache-v5.1.2.tmp"), &written[..10])
             .expect("write");
         let again = run(&repo, cache.path(), &args);
         assert_eq!(again.stdout, reference.stdout);
@@ -237,4 +237,91 @@ fn a_cache_folder_inside_the_repository_is_not_used() {
         "",
         "the repository is untouched"
     );
+}
+
+/// A hook's run for a new staged change appends what it learnt to the file instead of writing
+/// it whole; a block cut short (its writer died) is not read, and the next run writes the file
+/// whole again.
+#[test]
+fn a_new_change_appends_to_the_cache_and_a_cut_block_is_not_read() {
+    let repo = catalog();
+    let cache = tempfile::tempdir().expect("temp dir");
+    let args = ["--staged", "--format", "json"];
+    let stage = |n: usize| {
+        let path = format!("events/E{n}/schema.json");
+        repo.write(
+            &path,
+            &format!(r#"{{"type": "object", "title": "edit {n}"}}"#),
+        );
+        repo.git(&["add", &path]);
+    };
+    stage(1);
+    same_as_without_cache(&repo, cache.path(), &args);
+    let file = cache_file(cache.path()).expect("the cache was written");
+    let whole = std::fs::read(&file).expect("read");
+    stage(2);
+    same_as_without_cache(&repo, cache.path(), &args);
+    let appended = std::fs::read(&file).expect("read");
+    assert!(
+        appended.len() > whole.len() && appended.starts_with(&whole),
+        "the file written whole, then a block"
+    );
+    assert_eq!(appended[whole.len()], b'+', "a block");
+
+    std::fs::write(
+        &file,
+        &appended[..whole.len() + (appended.len() - whole.len()) / 2],
+    )
+    .expect("cut the block");
+    stage(3);
+    same_as_without_cache(&repo, cache.path(), &args);
+    let rewritten = std::fs::read_to_string(&file).expect("read");
+    assert!(
+        !rewritten.lines().any(|line| line.starts_with('+')),
+        "written whole again"
+    );
+    same_as_without_cache(&repo, cache.path(), &args);
+}
+
+/// Eight runs at once (hooks in eight worktrees of one repository, say), some appending to the
+/// file and some writing it whole: each answers as without a cache, and so does the next.
+#[test]
+fn eight_runs_at_once_leave_a_sound_cache() {
+    let repo = catalog();
+    let cache = tempfile::tempdir().expect("temp dir");
+    let staged = ["--staged", "--format", "json"];
+    let log = ["log", "--format", "json"];
+    repo.write(
+        "events/E1/schema.json",
+        r#"{"type": "object", "title": "one"}"#,
+    );
+    repo.git(&["add", "events/E1/schema.json"]);
+    run(&repo, cache.path(), &staged);
+    repo.write(
+        "events/E2/schema.json",
+        r#"{"type": "object", "title": "two"}"#,
+    );
+    repo.git(&["add", "events/E2/schema.json"]);
+    let references = [&staged, &log]
+        .map(|args| run(&repo, cache.path(), &[&args[..], &["--no-cache"]].concat()));
+    let children: Vec<_> = (0..8)
+        .map(|n| {
+            let args = if n % 2 == 0 { &staged } else { &log };
+            let child = crate::binary(repo.path())
+                .args(args)
+                .env("CATALOG_DIFF_CACHE", cache.path())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("spawn");
+            (n % 2, child)
+        })
+        .collect();
+    for (kind, child) in children {
+        let out = child.wait_with_output().expect("wait");
+        assert_eq!(out.stdout, references[kind].stdout, "run {kind} at once");
+    }
+    for args in [&staged, &log] {
+        same_as_without_cache(&repo, cache.path(), args);
+    }
 }
