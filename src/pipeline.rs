@@ -161,6 +161,8 @@ pub fn compare_revisions(
         .collect();
     diagnostics.append(&mut diff.diagnostics);
     diff.diagnostics = diagnostics;
+    // Freeing two large catalogs takes a while: a pool thread does it.
+    rayon::spawn(move || drop((before, after)));
     repo.check_reads()?;
     Ok(Compared {
         diff,

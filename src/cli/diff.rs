@@ -198,7 +198,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let mut stdout = std::io::stdout().lock();
     write!(stdout, "{rendered}").context("writing the report to stdout")?;
     // The process ends here: the OS takes the memory back faster than freeing it piece by piece.
-    std::mem::forget((compared, cache));
+    std::mem::forget((compared, cache, repo));
     Ok(if decision.tripped {
         exit_code::POLICY
     } else {
