@@ -452,6 +452,7 @@ pub fn diff_files(
         return whole(whole_after);
     }
     let cuts = [&cut.before, &cut.after];
+    let summed_up = known.each_ref().map(Option::is_some);
     let summaries = match known {
         [_, Some(after)] => [
             after.carried(&cut.reach, cuts[1], cuts[0]),
@@ -466,8 +467,11 @@ pub fn diff_files(
             [after.carried(&cut.reach, cuts[1], cuts[0]), after]
         }
     };
-    for (key, summary) in keys.iter().zip(&summaries) {
-        cache.remember(*key, summary.clone());
+    // A side summed up already is in the cache as it is.
+    for ((key, summary), summed_up) in keys.iter().zip(&summaries).zip(summed_up) {
+        if !summed_up {
+            cache.remember(*key, summary.clone());
+        }
     }
     SideBySide {
         locations: Locations::of(

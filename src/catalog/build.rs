@@ -153,16 +153,16 @@ pub struct ParseCache {
     pub(crate) sizes: Mutex<IdMap<BlobId, Size>>,
     /// A saved cache's entries, undecoded, from the one file imported.
     pub(crate) saved: OnceLock<Saved>,
+    /// The entries this run made rather than took from `saved`, so a save can append them.
+    made: Mutex<Vec<(Stored, BlobId)>>,
 }
 
-/// A blob's size, whether this run read or asked for it (a saved size is decoded as the
-/// file is read: sizes are small, and a run asks for most of them), and whether it read it
-/// from the object, so the saved file lacks it.
+/// A blob's size, and whether this run read or asked for it (a saved size is decoded as the
+/// file is read: sizes are small, and a run asks for most of them).
 #[derive(Clone, Copy)]
 pub(crate) struct Size {
     pub(crate) bytes: u64,
     pub(crate) used: bool,
-    pub(crate) learned: bool,
 }
 
 /// What a saved entry holds.
@@ -197,6 +197,18 @@ impl ParseCache {
         decode(self.saved.get()?.take(kind, id)?)
     }
 
+    /// The entries this run made rather than took from a saved file, in key order.
+    pub(crate) fn made(&self) -> Vec<(Stored, BlobId)> {
+        let mut made = lock(&self.made).clone();
+        made.sort_unstable();
+        made.dedup();
+        made
+    }
+
+    fn mark_made(&self, kind: Stored, id: BlobId) {
+        lock(&self.made).push((kind, id));
+    }
+
     pub(crate) fn front_matter_entries(&self) -> Vec<(BlobId, Arc<Parsed>)> {
         in_id_order(&self.front_matter)
     }
@@ -225,38 +237,41 @@ impl ParseCache {
                 .map(|(_, blob)| known.get(&blob.id).cloned())
                 .collect()
         };
-        let facts: Vec<(Arc<Facts>, bool)> = files
+        // Each with whether it is new to memory, and whether it was made rather than decoded.
+        let facts: Vec<(Arc<Facts>, bool, bool)> = files
             .par_iter()
             .zip(known)
             .with_min_len(64)
             .map(|(&(path, blob), known)| match known {
-                Some(hit) => (hit, false),
+                Some(hit) => (hit, false, false),
                 None => {
                     let decoded = self.take_stored(Stored::Facts, blob.id, |text| {
                         serde_json::from_str(text).ok()
                     });
+                    let made = decoded.is_none();
                     let facts =
                         decoded.unwrap_or_else(|| Facts::of(&self.front_matter(path, blob)));
-                    (Arc::new(facts), true)
+                    (Arc::new(facts), true, made)
                 }
             })
             .collect();
         let mut known = lock(&self.facts);
-        known.reserve(facts.iter().filter(|(_, new)| *new).count());
-        for ((_, blob), (facts, new)) in files.iter().zip(&facts) {
+        known.reserve(facts.iter().filter(|(_, new, _)| *new).count());
+        for ((_, blob), (facts, new, made)) in files.iter().zip(&facts) {
             if *new {
                 known.insert(blob.id, facts.clone());
             }
+            if *made {
+                self.mark_made(Stored::Facts, blob.id);
+            }
         }
-        facts.into_iter().map(|(facts, _)| facts).collect()
+        facts.into_iter().map(|(facts, ..)| facts).collect()
     }
 
-    /// The sizes this run used, then those it did not, each in id order; with `learned`, only
-    /// those it read from objects.
-    pub(crate) fn size_entries(&self, learned: bool) -> [Vec<(BlobId, u64)>; 2] {
+    /// The sizes this run used, then those it did not, each in id order.
+    pub(crate) fn size_entries(&self) -> [Vec<(BlobId, u64)>; 2] {
         let (used, unused) = in_id_order(&self.sizes)
             .into_iter()
-            .filter(|(_, size)| size.learned || !learned)
             .partition::<Vec<_>, _>(|(_, size)| size.used);
         [used, unused].map(|sizes| {
             sizes
@@ -288,6 +303,7 @@ impl ParseCache {
             saved.take(Stored::Summary, key);
         }
         lock(&self.summaries).insert(key, Arc::new(summary));
+        self.mark_made(Stored::Summary, key);
     }
 
     /// How many entries the cache holds (parses, hashes, checks, facts, summaries and sizes,
@@ -326,6 +342,7 @@ impl ParseCache {
             let found: Arc<[Diagnostic]> =
                 super::lint::dropped_fields("", data, &text, &pointers, KEY_ORDER).into();
             lock(&self.lints).insert(blob.id, found.clone());
+            self.mark_made(Stored::Lint, blob.id);
             found
         });
         found
@@ -353,8 +370,16 @@ impl ParseCache {
                         .map(|d| Err(Box::new(d)))
                 })
             });
+        let made = saved.is_none();
         let parsed = Arc::new(saved.unwrap_or_else(|| parse_front_matter(path, &blob.data())));
         lock(&self.front_matter).insert(id, parsed.clone());
+        if made {
+            let kind = match parsed.as_ref() {
+                Ok(_) => Stored::FrontMatter,
+                Err(_) => Stored::FrontMatterError,
+            };
+            self.mark_made(kind, id);
+        }
         parsed
     }
 
@@ -364,6 +389,9 @@ impl ParseCache {
             return hit.clone();
         }
         let saved = self.take_stored(Stored::Hash, id, |text| Some(text.to_owned()));
+        if saved.is_none() {
+            self.mark_made(Stored::Hash, id);
+        }
         let hash: Arc<str> = saved.unwrap_or_else(|| content_hash(&blob.data())).into();
         lock(&self.hashes).insert(id, hash.clone());
         hash
@@ -384,12 +412,8 @@ impl super::SizeMemory for ParseCache {
     }
 
     fn learn(&self, id: BlobId, bytes: u64) {
-        let size = Size {
-            bytes,
-            used: true,
-            learned: true,
-        };
-        lock(&self.sizes).insert(id, size);
+        lock(&self.sizes).insert(id, Size { bytes, used: true });
+        self.mark_made(Stored::Size, id);
     }
 }
 

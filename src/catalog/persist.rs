@@ -56,8 +56,8 @@ impl ParseCache {
         let mut lines = Lines::new(1 << 16, limit);
         lines.out.extend_from_slice(HEADER.as_bytes());
         lines.out.push(b'\n');
-        let [used_sizes, unused_sizes] = self.size_entries(false);
-        let _ = self.write_entries(&mut lines, used_sizes, |_, _| true)
+        let [used_sizes, unused_sizes] = self.size_entries();
+        let _ = self.write_entries(&mut lines, used_sizes, |_| true, |_, _| true)
             && self
                 .saved
                 .get()
@@ -78,17 +78,18 @@ impl ParseCache {
     /// not the whole cache again.
     pub fn append_block(&self, limit: usize) -> Option<Vec<u8>> {
         let saved = self.saved.get().filter(|saved| saved.clean)?;
+        let made = self.made();
         let mut lines = Lines::new(1 << 12, usize::MAX);
-        let [used_sizes, unused_sizes] = self.size_entries(true);
-        let sizes = used_sizes.into_iter().chain(unused_sizes).collect();
-        let new = |kind, id| match kind {
-            Stored::FrontMatter | Stored::FrontMatterError => {
-                saved.find(Stored::FrontMatter, id).is_none()
-                    && saved.find(Stored::FrontMatterError, id).is_none()
-            }
-            kind => saved.find(kind, id).is_none(),
+        let sizes = {
+            let known = self.sizes.lock().unwrap_or_else(|p| p.into_inner());
+            let learnt = made.iter().filter(|(kind, _)| *kind == Stored::Size);
+            learnt
+                .filter_map(|(_, id)| Some((*id, known.get(id)?.bytes)))
+                .collect()
         };
-        self.write_entries(&mut lines, sizes, new);
+        let kinds: Vec<Stored> = made.iter().map(|(kind, _)| *kind).collect();
+        let kept = |kind, id| made.binary_search(&(kind, id)).is_ok();
+        self.write_entries(&mut lines, sizes, |kind| kinds.contains(&kind), kept);
         let appended = saved.text.len() - saved.written_whole;
         let fits = saved.text.len() + lines.out.len() + 40 <= limit
             && (appended + lines.out.len()) * 2 <= saved.written_whole;
@@ -96,11 +97,12 @@ impl ParseCache {
     }
 
     /// Writes to `lines` the summaries, the `sizes`, then the facts, parses, hashes and checks
-    /// in memory that pass `keep`; `false` once `lines` is full.
+    /// in memory that pass `keep`, of the kinds `wanted`; `false` once `lines` is full.
     fn write_entries(
         &self,
         lines: &mut Lines,
         sizes: Vec<(BlobId, u64)>,
+        wanted: impl Fn(Stored) -> bool,
         keep: impl Fn(Stored, BlobId) -> bool,
     ) -> bool {
         // An entry that does not serialize is left out.
@@ -112,31 +114,41 @@ impl ParseCache {
         }
         // A summary saves a whole build: they go first. A size spares opening an object, and
         // every run checks every blob's size.
-        self.summary_entries()
-            .into_iter()
-            .all(|(key, summary)| push(Stored::Summary, key, &|| json(&*summary)))
+        let parses = wanted(Stored::FrontMatter) || wanted(Stored::FrontMatterError);
+        (!wanted(Stored::Summary)
+            || self
+                .summary_entries()
+                .into_iter()
+                .all(|(key, summary)| push(Stored::Summary, key, &|| json(&*summary))))
             && sizes
                 .into_iter()
                 .all(|(id, size)| push(Stored::Size, id, &|| Some(size.to_string())))
-            && self
-                .facts_entries()
-                .into_iter()
-                .all(|(id, facts)| push(Stored::Facts, id, &|| json(&*facts)))
-            && self.front_matter_entries().into_iter().all(|(id, parsed)| {
-                let (kind, payload) = match parsed.as_ref() {
-                    Ok(value) => (Stored::FrontMatter, json(value)),
-                    Err(diagnostic) => (Stored::FrontMatterError, json(diagnostic)),
-                };
-                push(kind, id, &|| payload.clone())
-            })
-            && self
-                .hash_entries()
-                .into_iter()
-                .all(|(id, hash)| push(Stored::Hash, id, &|| Some(hash.to_string())))
-            && self
-                .lint_entries()
-                .into_iter()
-                .all(|(id, lint)| push(Stored::Lint, id, &|| json(&*lint)))
+            && (!wanted(Stored::Facts)
+                || self
+                    .facts_entries()
+                    .into_iter()
+                    .all(|(id, facts)| push(Stored::Facts, id, &|| json(&*facts))))
+            && (!parses
+                || self.front_matter_entries().into_iter().all(|(id, parsed)| {
+                    let kind = match parsed.as_ref() {
+                        Ok(_) => Stored::FrontMatter,
+                        Err(_) => Stored::FrontMatterError,
+                    };
+                    push(kind, id, &|| match parsed.as_ref() {
+                        Ok(value) => json(value),
+                        Err(diagnostic) => json(diagnostic),
+                    })
+                }))
+            && (!wanted(Stored::Hash)
+                || self
+                    .hash_entries()
+                    .into_iter()
+                    .all(|(id, hash)| push(Stored::Hash, id, &|| Some(hash.to_string()))))
+            && (!wanted(Stored::Lint)
+                || self
+                    .lint_entries()
+                    .into_iter()
+                    .all(|(id, lint)| push(Stored::Lint, id, &|| json(&*lint))))
     }
 
     /// Adds the entries of `bytes` (made by [`ParseCache::export`]), undecoded but for blob
@@ -193,11 +205,10 @@ impl ParseCache {
             };
             if kind == Stored::Size {
                 // A size that is not a number is only not used.
-                let size = payload.parse().ok().map(|bytes| Size {
-                    bytes,
-                    used: false,
-                    learned: false,
-                });
+                let size = payload
+                    .parse()
+                    .ok()
+                    .map(|bytes| Size { bytes, used: false });
                 sizes.extend(size.map(|size| (id, size)));
             } else {
                 let payload_start = line_start + 43;
