@@ -415,12 +415,12 @@ pub fn diff_files(
     if changes.paths.len() * 4 > before.files.len().max(after.files.len()) {
         return whole(None);
     }
-    let known = keys.map(|key| cache.summary(key));
+    let summed = keys.map(|key| cache.summary(key));
     // Unless a side is summed up already, the candidate is built whole while the reach is
     // found and both sides are cut down to it.
     let (whole_after, cut) = rayon::join(
         || {
-            known
+            summed
                 .iter()
                 .all(Option::is_none)
                 .then(|| build(after, &labels.1))
@@ -452,8 +452,8 @@ pub fn diff_files(
         return whole(whole_after);
     }
     let cuts = [&cut.before, &cut.after];
-    let summed_up = known.each_ref().map(Option::is_some);
-    let summaries = match known {
+    let summed_up = summed.each_ref().map(Option::is_some);
+    let summaries = match summed {
         [_, Some(after)] => [
             after.carried(&cut.reach, cuts[1], cuts[0]),
             (*after).clone(),
