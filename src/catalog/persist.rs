@@ -87,9 +87,9 @@ impl ParseCache {
                 .filter_map(|(_, id)| Some((*id, known.get(id)?.bytes)))
                 .collect()
         };
-        let kinds: Vec<Stored> = made.iter().map(|(kind, _)| *kind).collect();
+        let wanted = |kind| made.iter().any(|(made, _)| *made == kind);
         let kept = |kind, id| made.binary_search(&(kind, id)).is_ok();
-        self.write_entries(&mut lines, sizes, |kind| kinds.contains(&kind), kept);
+        self.write_entries(&mut lines, sizes, wanted, kept);
         let appended = saved.text.len() - saved.written_whole;
         let fits = saved.text.len() + lines.out.len() + 40 <= limit
             && (appended + lines.out.len()) * 2 <= saved.written_whole;
