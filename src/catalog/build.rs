@@ -245,9 +245,7 @@ impl ParseCache {
             .map(|(&(path, blob), known)| match known {
                 Some(hit) => (hit, false, false),
                 None => {
-                    let decoded = self.take_stored(Stored::Facts, blob.id, |text| {
-                        serde_json::from_str(text).ok()
-                    });
+                    let decoded = self.take_stored(Stored::Facts, blob.id, Facts::decode);
                     let made = decoded.is_none();
                     let facts =
                         decoded.unwrap_or_else(|| Facts::of(&self.front_matter(path, blob)));

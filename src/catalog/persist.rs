@@ -20,7 +20,7 @@ use super::BlobId;
 use super::build::{ParseCache, Size, Stored};
 
 /// Bump when what is cached, or how it is computed, changes: older files are then ignored.
-const HEADER: &str = concat!("catalog-diff parse cache 5 ", env!("CARGO_PKG_VERSION"));
+const HEADER: &str = concat!("catalog-diff parse cache 6 ", env!("CARGO_PKG_VERSION"));
 
 impl Stored {
     fn tag(self) -> char {
@@ -127,7 +127,7 @@ impl ParseCache {
                 || self
                     .facts_entries()
                     .into_iter()
-                    .all(|(id, facts)| push(Stored::Facts, id, &|| json(&*facts))))
+                    .all(|(id, facts)| push(Stored::Facts, id, &|| Some(facts.encode()))))
             && (!parses
                 || self.front_matter_entries().into_iter().all(|(id, parsed)| {
                     let kind = match parsed.as_ref() {

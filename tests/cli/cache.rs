@@ -17,7 +17,7 @@ fn cache_file(dir: &Path) -> Option<std::path::PathBuf> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            name.starts_with("parse-cache-v5-") && name.ends_with(".jsonl")
+            name.starts_with("parse-cache-v6-") && name.ends_with(".jsonl")
         })
 }
 
@@ -65,8 +65,8 @@ fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
         "--no-cache writes nothing"
     );
     // An earlier format's file is never read, and goes when the cache is written.
-    let older = cache.path().join("parse-cache-v2-0123456789abcdef.jsonl");
-    std::fs::write(&older, "catalog-diff parse cache 2 0.1.0\n").expect("write");
+    let older = cache.path().join("parse-cache-v5-0123456789abcdef.jsonl");
+    std::fs::write(&older, "catalog-diff parse cache 5 0.1.0\n").expect("write");
     let cold = run(&repo, cache.path(), &args);
     assert!(!older.exists(), "an earlier format's file is removed");
     let file = cache_file(cache.path()).expect("the cache was written");
@@ -83,7 +83,7 @@ fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
         b"\x00\x01garbage".to_vec(),
     ] {
         std::fs::write(&file, &broken).expect("write");
-        std::fs::write(cache.path().join(".parse-cache-v5.1.2.tmp"), &written[..10])
+        std::fs::write(cache.path().join(".parse-cache-v6.1.2.tmp"), &written[..10])
             .expect("write");
         let again = run(&repo, cache.path(), &args);
         assert_eq!(again.stdout, reference.stdout);
