@@ -283,6 +283,74 @@ fn a_new_change_appends_to_the_cache_and_a_cut_block_is_not_read() {
     same_as_without_cache(&repo, cache.path(), &args);
 }
 
+/// Ids holding tabs, newlines and backslashes are saved escaped in the scope facts, and a warm
+/// run answers as a run without the cache does (the codec itself is tested in `scope`).
+#[test]
+fn odd_ids_give_the_same_answer_from_a_warm_cache() {
+    let repo = TestRepo::new();
+    let event = r#"Order\tPlaced\\v1"#;
+    let other = r#"Pay\nment\\"#;
+    repo.write(
+        "events/OrderPlaced/index.mdx",
+        &format!("---\nid: \"{event}\"\nversion: 1.0.0\nschemaPath: schema.json\n---\n"),
+    )
+    .write(
+        "events/OrderPlaced/schema.json",
+        r#"{"type": "object", "properties": {"a": {"type": "string"}}}"#,
+    )
+    .write(
+        "events/Payment/index.mdx",
+        &format!("---\nid: \"{other}\"\nversion: 1.0.0\n---\n"),
+    )
+    .write(
+        "services/Orders/index.mdx",
+        &format!("---\nid: Orders\nversion: 1.0.0\nsends:\n  - id: \"{event}\"\n---\n"),
+    )
+    .write(
+        "services/Billing/index.mdx",
+        &format!(
+            "---\nid: Billing\nversion: 1.0.0\nreceives:\n  - id: \"{event}\"\n  - id: \"{other}\"\n---\n"
+        ),
+    );
+    // Enough other files that the change reaches a part of the catalog, not all of it.
+    for n in 0..12 {
+        repo.write(
+            &format!("events/E{n}/index.mdx"),
+            &format!("---\nid: E{n}\nversion: 1.0.0\n---\n"),
+        );
+    }
+    repo.commit_all("odd ids");
+    repo.write(
+        "events/OrderPlaced/schema.json",
+        r#"{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}"#,
+    );
+    // A producer's file changes too, so a reach is cut around it.
+    repo.write(
+        "services/Orders/index.mdx",
+        &format!("---\nid: Orders\nversion: 1.0.1\nsends:\n  - id: \"{event}\"\n---\n"),
+    );
+    repo.git(&["add", "."]);
+    let cache = tempfile::tempdir().expect("temp dir");
+    let args = ["--staged", "--format", "json"];
+    let cold = same_as_without_cache(&repo, cache.path(), &args);
+    let saved = std::fs::read_to_string(cache_file(cache.path()).expect("saved")).expect("text");
+    assert!(
+        saved
+            .lines()
+            .any(|line| line.starts_with("r ") && line.contains(r"\t")),
+        "facts with an escaped tab are saved"
+    );
+    let warm = same_as_without_cache(&repo, cache.path(), &args);
+    assert_eq!(warm.stdout, cold.stdout);
+    let json = String::from_utf8_lossy(&warm.stdout);
+    for party in ["Orders", "Billing"] {
+        assert!(
+            json.contains(&format!("\"{party}\"")),
+            "{party} is hurt: {json}"
+        );
+    }
+}
+
 /// Eight runs at once (hooks in eight worktrees of one repository, say), some appending to the
 /// file and some writing it whole: each answers as without a cache, and so does the next.
 #[test]
