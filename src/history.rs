@@ -254,7 +254,7 @@ impl Walker<'_> {
         progress: &mut dyn FnMut(usize),
         on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
     ) -> git::Result<ControlFlow<()>> {
-        let mut scope = Scope::new(&self.files, self.parse_cache).indexed();
+        let mut scope = Scope::new(&self.files, self.parse_cache, None).indexed();
         let mut state = Valid {
             start,
             diagnostics: self.build(&self.files, start).diagnostics,

@@ -426,8 +426,12 @@ pub fn diff_files(
                 .then(|| build(after, &labels.1))
         },
         || {
-            let mut scope = Scope::new(before, cache);
+            let known = summed[0].as_ref().and_then(|before| before.absent.as_ref());
+            let mut scope = Scope::new(before, cache, known);
+            let absent_before = scope.absent().clone();
             let reach = reach(&mut scope, after, &changes, cache).filter(|r| !scope.is_wide(r));
+            // The scope is at `after` now.
+            let absent = [absent_before, scope.absent().clone()];
             // Freeing the scope of a large catalog takes a while: a pool thread does it, and
             // the diff does not wait for it.
             rayon::spawn(move || drop(scope));
@@ -437,13 +441,14 @@ pub fn diff_files(
                 after,
                 changes: &unchanged,
             });
-            cut_on(reach, [&sides[0], &sides[1]], &|files, is_after| {
+            let cut = cut_on(reach, [&sides[0], &sides[1]], &|files, is_after| {
                 build(files, if is_after { &labels.1 } else { &labels.0 })
-            })
+            });
+            cut.map(|cut| (cut, absent))
         },
     );
     // No reach (the change reaches everywhere), or a cut that misses a file.
-    let Some(cut) = cut else {
+    let Some((cut, absent)) = cut else {
         return whole(whole_after);
     };
     let diff = compare(&cut.before.index, &cut.after.index);
@@ -452,8 +457,10 @@ pub fn diff_files(
         return whole(whole_after);
     }
     let cuts = [&cut.before, &cut.after];
-    let summed_up = summed.each_ref().map(Option::is_some);
-    let summaries = match summed {
+    let summed_up = summed
+        .each_ref()
+        .map(|summary| summary.as_ref().is_some_and(|s| s.absent.is_some()));
+    let mut summaries = match summed {
         [_, Some(after)] => [
             after.carried(&cut.reach, cuts[1], cuts[0]),
             (*after).clone(),
@@ -467,7 +474,10 @@ pub fn diff_files(
             [after.carried(&cut.reach, cuts[1], cuts[0]), after]
         }
     };
-    // A side summed up already is in the cache as it is.
+    for (summary, absent) in summaries.iter_mut().zip(absent) {
+        summary.absent = Some(absent);
+    }
+    // A side summed up already, with what it lacks, is in the cache as it is.
     for ((key, summary), summed_up) in keys.iter().zip(&summaries).zip(summed_up) {
         if !summed_up {
             cache.remember(*key, summary.clone());

@@ -300,6 +300,26 @@ fn the_walk_equals_whole_builds_on_tricky_changes() {
                 ("events/OrderPlaced/versioned/1.0.0/schema.json", None),
             ],
         ),
+        // A schema path that leaves the catalog, then one that names a file not there yet,
+        // which then comes.
+        (
+            "schema outside",
+            &[(
+                "events/Payment/index.mdx",
+                Some("---\nid: Payment\nversion: 1.0.0\nschemaPath: ../../../outside.json\n---\n"),
+            )],
+        ),
+        (
+            "schema not there",
+            &[(
+                "events/Payment/index.mdx",
+                Some("---\nid: Payment\nversion: 1.0.1\nschemaPath: schema.json\n---\n"),
+            )],
+        ),
+        (
+            "schema there",
+            &[("events/Payment/schema.json", Some("{\"type\": \"object\"}"))],
+        ),
     ];
     for (subject, edits) in steps {
         for (path, contents) in *edits {
@@ -349,12 +369,20 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
         let (a, b) = (&files[i], &files[j]);
         // The scope of one change scans what a walk's scope keeps indexed: the same reach.
         let changes = catalog_diff::git::Changes::between(&a.1, &b.1).paths;
-        let [scanned, indexed] = [Scope::new(&a.1, &cache), Scope::new(&a.1, &cache).indexed()]
-            .map(|mut scope| {
-                scope
-                    .reach(&b.1, &changes, &cache)
-                    .map(|r| r.resource_files)
-            });
+        // What a side lacks, as a scope of it alone finds it.
+        let absent = |files| Scope::new(files, &cache, None).absent().clone();
+        let [scanned, indexed] = [
+            Scope::new(&a.1, &cache, None),
+            Scope::new(&a.1, &cache, None).indexed(),
+        ]
+        .map(|mut scope| {
+            let reach = scope.reach(&b.1, &changes, &cache);
+            // A scope moved along a change lacks what the catalog after it lacks.
+            if reach.is_some() {
+                assert_eq!(scope.absent(), &absent(&b.1), "{} -> {}", a.0, b.0);
+            }
+            reach.map(|r| r.resource_files)
+        });
         assert_eq!(scanned, indexed, "{} -> {}", a.0, b.0);
         let (whole_a, whole_b) = (whole(a), whole(b));
         // Built beside the other side, sharing what came out the same, a side is the same.
@@ -383,13 +411,21 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
             );
             let json = |d: &diff::ArchitectureDiff| serde_json::to_value(d).expect("json");
             assert_eq!(json(&got.diff), json(&expected), "{} -> {}", a.0, b.0);
-            assert_eq!(
-                got.summaries,
-                [&whole_a, &whole_b].map(Summary::of),
-                "{} -> {}",
-                a.0,
-                b.0
-            );
+            for ((got, whole), files) in got
+                .summaries
+                .iter()
+                .zip([&whole_a, &whole_b])
+                .zip([&a.1, &b.1])
+            {
+                let without = Summary {
+                    absent: None,
+                    ..got.clone()
+                };
+                assert_eq!(without, Summary::of(whole), "{} -> {}", a.0, b.0);
+                if let Some(found) = &got.absent {
+                    assert_eq!(found, &absent(files), "{} -> {}", a.0, b.0);
+                }
+            }
         }
         checked += 1;
     }

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::persist::Saved;
-use super::scope::{Facts, Reach};
+use super::scope::{Absent, Facts, Reach};
 use super::version::{cmp_code_units, index_order};
 use super::{
     Blob, BlobId, Diagnostic, FileSet, IdMap, Index, Resource, Severity, SpecialEntry, frontmatter,
@@ -72,6 +72,9 @@ pub struct Summary {
     pub resources: usize,
     /// Sorted and free of duplicates.
     pub diagnostics: Vec<Diagnostic>,
+    /// The schema files it lacks, once a scope of it found them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub absent: Option<Absent>,
 }
 
 impl Summary {
@@ -79,6 +82,7 @@ impl Summary {
         Summary {
             resources: built.index.resources.len(),
             diagnostics: built.diagnostics.clone(),
+            absent: None,
         }
     }
 
@@ -92,6 +96,7 @@ impl Summary {
             resources: (self.resources + to.index.resources.len())
                 .saturating_sub(from.index.resources.len()),
             diagnostics,
+            absent: None,
         }
     }
 }

@@ -704,7 +704,7 @@ mod tests {
         let files = catalog();
         let options = Options::default();
         let cold = ParseCache::default();
-        Scope::new(&files, &cold);
+        Scope::new(&files, &cold, None);
         let key = fingerprint(&files, &options);
         let summary = Summary::of(&build(&files, &options, &cold));
         assert!(

@@ -206,10 +206,45 @@ pub struct Scope {
     /// The same, by id and by file, for a walk: it asks at every step. One change asks a few
     /// questions once, and scanning `facts` answers them for less than building these.
     indexes: Option<Indexes>,
-    /// Named schema files the catalog does not have now.
-    missing: BTreeSet<String>,
+    absent: Absent,
+}
+
+/// The schema files a catalog's resource files name but it lacks. They follow from the catalog
+/// alone, so they are kept with its [`Summary`](super::build::Summary): the scope of a catalog
+/// summed up before need not look for them among all its files again.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Absent {
+    /// Named schema files the catalog does not have.
+    pub missing: BTreeSet<String>,
     /// Resource files naming a schema path that leaves the catalog (never there).
-    unplaceable: BTreeSet<String>,
+    pub unplaceable: BTreeSet<String>,
+}
+
+impl Absent {
+    /// What catalog `files` lacks of the schema files its `resource_files` name (`facts`,
+    /// in the same order).
+    fn find(files: &FileSet, resource_files: &[(&str, &Blob)], facts: &[Arc<Facts>]) -> Absent {
+        // The schema files each names that the catalog lacks (`None`: one leaves the catalog).
+        let lacking: Vec<Vec<Option<String>>> = resource_files
+            .par_iter()
+            .zip(facts)
+            .map(|(&(path, _), facts)| {
+                let mut named = schema_files(path, facts);
+                named.retain(|file| file.as_ref().is_none_or(|file| files.get(file).is_none()));
+                named
+            })
+            .collect();
+        let mut absent = Absent::default();
+        for (&(path, _), lacking) in resource_files.iter().zip(lacking) {
+            for file in lacking {
+                match file {
+                    Some(file) => absent.missing.insert(file),
+                    None => absent.unplaceable.insert(path.to_owned()),
+                };
+            }
+        }
+        absent
+    }
 }
 
 /// [`Scope::facts`] turned around.
@@ -258,8 +293,9 @@ fn widest_reach(resource_files: usize) -> usize {
 }
 
 impl Scope {
-    /// The scope of a whole catalog, for one change.
-    pub fn new(files: &FileSet, cache: &ParseCache) -> Scope {
+    /// The scope of a whole catalog, for one change; `absent` is what its files lack, when an
+    /// earlier scope of the same catalog found it.
+    pub fn new(files: &FileSet, cache: &ParseCache, absent: Option<&Absent>) -> Scope {
         let resource_files: Vec<(&str, &Blob)> = files
             .files
             .iter()
@@ -267,32 +303,25 @@ impl Scope {
             .map(|(path, blob)| (path.as_str(), blob))
             .collect();
         let all_facts = cache.facts(&resource_files);
-        // The schema files each names that the catalog lacks (`None`: one leaves the catalog).
-        let absent: Vec<Vec<Option<String>>> = resource_files
-            .par_iter()
-            .zip(&all_facts)
-            .map(|(&(path, _), facts)| {
-                let mut named = schema_files(path, facts);
-                named.retain(|file| file.as_ref().is_none_or(|file| files.get(file).is_none()));
-                named
-            })
-            .collect();
-        let mut scope = Scope::default();
-        for (&(path, _), absent) in resource_files.iter().zip(absent) {
-            for file in absent {
-                match file {
-                    Some(file) => scope.missing.insert(file),
-                    None => scope.unplaceable.insert(path.to_owned()),
-                };
-            }
-        }
+        let absent = absent
+            .cloned()
+            .unwrap_or_else(|| Absent::find(files, &resource_files, &all_facts));
         // In path order already: the map is built at once.
-        scope.facts = resource_files
+        let facts = resource_files
             .into_iter()
             .map(|(path, _)| path.to_owned())
             .zip(all_facts)
             .collect();
-        scope
+        Scope {
+            facts,
+            indexes: None,
+            absent,
+        }
+    }
+
+    /// What the catalog the scope is now at lacks.
+    pub fn absent(&self) -> &Absent {
+        &self.absent
     }
 
     /// This scope with its indexes, for a walk along a history.
@@ -325,12 +354,12 @@ impl Scope {
     /// Replaces what the scope knows of resource file `path` with `facts` (`None`: it is gone).
     fn set(&mut self, path: &str, facts: Option<Arc<Facts>>) {
         let old = self.facts.remove(path);
-        self.unplaceable.remove(path);
+        self.absent.unplaceable.remove(path);
         if facts
             .as_ref()
             .is_some_and(|facts| schema_files(path, facts).contains(&None))
         {
-            self.unplaceable.insert(path.to_owned());
+            self.absent.unplaceable.insert(path.to_owned());
         }
         if let Some(indexes) = &mut self.indexes {
             if let Some(old) = &old {
@@ -411,17 +440,17 @@ impl Scope {
         }
     }
 
-    /// Brings [`Scope::missing`] up to date with `after` once `changes` are applied, and returns
-    /// the resource files naming a schema file that either side lacks. The diff reports such a
-    /// file as a changed schema without a verdict on every diff, as the reference does, so
-    /// every reach holds them.
+    /// Brings what the scope knows is absent up to date with `after` once `changes` are
+    /// applied, and returns the resource files naming a schema file that either side lacks. The
+    /// diff reports such a file as a changed schema without a verdict on every diff, as the
+    /// reference does, so every reach holds them.
     fn update_missing(
         &mut self,
         after: &FileSet,
         changes: &BTreeMap<String, Option<Blob>>,
         changed: &BTreeSet<String>,
     ) -> BTreeSet<String> {
-        let missing_before = std::mem::take(&mut self.missing);
+        let missing_before = std::mem::take(&mut self.absent.missing);
         let mut absent: BTreeSet<String> = missing_before.clone();
         absent.extend(
             changes
@@ -435,10 +464,10 @@ impl Scope {
             }
         }
         absent.retain(|file| after.get(file).is_none());
-        self.missing = self.named(&absent);
+        self.absent.missing = self.named(&absent);
         let mut either = missing_before;
-        either.extend(self.missing.iter().cloned());
-        let mut readers = self.unplaceable.clone();
+        either.extend(self.absent.missing.iter().cloned());
+        let mut readers = self.absent.unplaceable.clone();
         readers.extend(self.reading(&either));
         readers
     }
