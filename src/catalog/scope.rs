@@ -856,6 +856,28 @@ mod tests {
         }
     }
 
+    /// What an earlier scope of a catalog found it lacks is taken as it is, not searched for
+    /// again; without it, the catalog's files are searched.
+    #[test]
+    fn a_scope_takes_what_a_catalog_lacks_when_it_is_known() {
+        let mut files = FileSet::default();
+        files.files.insert(
+            "events/E/index.mdx".to_owned(),
+            Blob::new(
+                BlobId([1; 20]),
+                Arc::from(&b"---\nid: E\nschemaPath: schema.json\n---\n"[..]),
+            ),
+        );
+        let cache = ParseCache::default();
+        let found = Scope::new(&files, &cache, None).absent().clone();
+        assert_eq!(
+            found.missing,
+            BTreeSet::from(["events/E/schema.json".to_owned()])
+        );
+        let known = Absent::default();
+        assert_eq!(Scope::new(&files, &cache, Some(&known)).absent(), &known);
+    }
+
     /// A facts payload of any other shape is not used (the file is then parsed afresh).
     #[test]
     fn facts_of_another_shape_are_not_read() {

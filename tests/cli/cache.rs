@@ -195,6 +195,12 @@ fn a_summed_up_catalog_reports_the_same_problems() {
         saved.lines().any(|line| line.starts_with("s ")),
         "summaries are saved"
     );
+    // With the schema file the catalog lacks, so a summed-up side is not searched for it.
+    assert!(
+        saved.lines().any(|line| line.starts_with("s ")
+            && line.contains(r#""missing":["events/E5/missing.json"]"#)),
+        "a summary keeps what its catalog lacks"
+    );
 }
 
 #[test]
