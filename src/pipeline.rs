@@ -3,11 +3,12 @@
 //! this and picks a renderer; `log` walks a history with the same pieces (the [`Cut`] of a change,
 //! [`build_options`]) in `history`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::BTreeSet;
 
 use crate::catalog::build::{self, Built, ParseCache, Summary};
 use crate::catalog::scope::{Reach, Scope};
-use crate::catalog::{Before, Blob, Diagnostic, FileSet, Index};
+use crate::catalog::{Baseline, Before, Blob, Diagnostic, FileSet, Index};
 use crate::diff::{self, ArchitectureDiff, SideDiagnostic, VerdictCache};
 use crate::git::{self, Repo};
 use crate::report::Locations;
@@ -72,12 +73,12 @@ pub fn read_revisions(
 
 /// What the reader of two catalogs knows of them already. [`diff_files`] finds what is
 /// missing by a pass over both whole catalogs.
-#[derive(Default)]
-pub struct Known {
+#[derive(Clone, Copy, Default)]
+pub struct Known<'a> {
     /// Each side's [`build::fingerprint`] (or [`build::tree_fingerprint`]).
     pub keys: [Option<crate::catalog::BlobId>; 2],
     /// What turns the one into the other.
-    pub changes: Option<git::Changes>,
+    pub changes: Option<&'a git::Changes>,
 }
 
 /// Reads both sides of `request` from `repo`, builds, resolves and diffs them.
@@ -93,12 +94,7 @@ pub fn compare_revisions(
     request: &Request<'_>,
 ) -> git::Result<Compared> {
     let Revisions { dir, read } = revisions;
-    let git::Pair {
-        before,
-        after,
-        trees,
-        changes,
-    } = read;
+    let after = &read.after;
     let sides = &request.sides;
     let labels = (sides.baseline().label(), sides.candidate().label());
     let options = build_options(
@@ -107,16 +103,16 @@ pub fn compare_revisions(
         request.diff.include_schema_content,
     );
     let known = Known {
-        keys: trees.map(|tree| {
+        keys: read.trees.map(|tree| {
             tree.map(|tree| {
                 build::tree_fingerprint(tree.as_bytes(), repo.max_file_size(), &options)
             })
         }),
-        changes,
+        changes: read.changes(),
     };
     let compared = diff_files(
-        &before,
-        &after,
+        read.baseline(),
+        after,
         labels.clone(),
         request.source,
         &request.diff,
@@ -144,7 +140,7 @@ pub fn compare_revisions(
             &dir,
             &diff,
             &compared.locations,
-            &after,
+            after,
             &request.diff,
         )?;
         diff.transitive_checks.extend(found);
@@ -162,7 +158,7 @@ pub fn compare_revisions(
     diagnostics.append(&mut diff.diagnostics);
     diff.diagnostics = diagnostics;
     // Freeing two large catalogs takes a while: a pool thread does it.
-    rayon::spawn(move || drop((before, after)));
+    rayon::spawn(move || drop(read));
     repo.check_reads()?;
     Ok(Compared {
         diff,
@@ -350,7 +346,7 @@ pub struct SideBySide {
 /// whole builds. The result equals two whole builds (tests/history_diff.rs holds them side by
 /// side). What is `known` of the two is not found again.
 pub fn diff_files(
-    before: &FileSet,
+    before: Baseline<'_>,
     after: &FileSet,
     labels: (String, String),
     source: &str,
@@ -363,22 +359,25 @@ pub fn diff_files(
     let build = |files: &FileSet, label: &str| build::build(files, &options_for(label), cache);
     // Each a pass over both whole sides, when not known: side by side.
     let [before_key, after_key] = known.keys;
-    let key =
-        |key: Option<_>, files| key.unwrap_or_else(|| build::fingerprint(files, &options_for("")));
+    let fingerprint = |files: &FileSet| build::fingerprint(files, &options_for(""));
     let (keys, changes) = rayon::join(
         || {
-            let (a, b) = rayon::join(|| key(before_key, before), || key(after_key, after));
+            let (a, b) = rayon::join(
+                || before_key.unwrap_or_else(|| fingerprint(&before.to_file_set())),
+                || after_key.unwrap_or_else(|| fingerprint(after)),
+            );
             [a, b]
         },
-        || {
-            known
-                .changes
-                .unwrap_or_else(|| git::Changes::between(before, after))
+        || match known.changes {
+            Some(changes) => Cow::Borrowed(changes),
+            None => Cow::Owned(git::Changes::between(&before.to_file_set(), after)),
         },
     );
+    // The baseline read in place; a whole build copies it when it is read through `after`.
+    let files = before.files();
     let verdicts = VerdictCache::default();
     let compare =
-        |a: &Index, b: &Index| diff::diff_with_files((a, before), (b, after), options, &verdicts);
+        |a: &Index, b: &Index| diff::diff_with_files((a, &files), (b, after), options, &verdicts);
     let beside = |files: &FileSet, label: &str, earlier: &Index| {
         build::build_beside(files, &options_for(label), cache, earlier)
     };
@@ -386,9 +385,9 @@ pub fn diff_files(
     // change with the first, so a wide diff holds the unchanged catalog once.
     let whole = |whole_after: Option<Built>| {
         let (whole_before, whole_after) = match whole_after {
-            Some(b) => (beside(before, &labels.0, &b.index), b),
+            Some(b) => (beside(&before.to_file_set(), &labels.0, &b.index), b),
             None => {
-                let a = build(before, &labels.0);
+                let a = build(&before.to_file_set(), &labels.0);
                 let b = beside(after, &labels.1, &a.index);
                 (a, b)
             }
@@ -396,7 +395,7 @@ pub fn diff_files(
         let diff = compare(&whole_before.index, &whole_after.index);
         let locations = Locations::of(
             &diff,
-            (&whole_before.index, before),
+            (&whole_before.index, &files),
             (&whole_after.index, after),
         );
         let summaries = [&whole_before, &whole_after].map(Summary::of);
@@ -412,7 +411,7 @@ pub fn diff_files(
         }
     };
     // When much of the catalog changed, its reach is everything.
-    if changes.paths.len() * 4 > before.files.len().max(after.files.len()) {
+    if changes.paths.len() * 4 > files.len().max(after.files.len()) {
         return whole(None);
     }
     let summed = keys.map(|key| cache.summary(key));
@@ -427,7 +426,7 @@ pub fn diff_files(
         },
         || {
             let known = summed[0].as_ref().and_then(|before| before.absent.as_ref());
-            let mut scope = Scope::new(before, cache, known);
+            let mut scope = Scope::of_before(&files, cache, known);
             let absent_before = scope.absent().clone();
             let reach = reach(&mut scope, after, &changes, cache).filter(|r| !scope.is_wide(r));
             // The scope is at `after` now.
@@ -436,11 +435,7 @@ pub fn diff_files(
             // the diff does not wait for it.
             rayon::spawn(move || drop(scope));
             let reach = reach?;
-            let unchanged = BTreeMap::new();
-            let sides = [before, after].map(|after| Before {
-                after,
-                changes: &unchanged,
-            });
+            let sides = [files, Before::unchanged(after)];
             let cut = cut_on(reach, [&sides[0], &sides[1]], &|files, is_after| {
                 build(files, if is_after { &labels.1 } else { &labels.0 })
             });
@@ -486,7 +481,7 @@ pub fn diff_files(
     SideBySide {
         locations: Locations::of(
             &diff,
-            (&cut.before.index, before),
+            (&cut.before.index, &files),
             (&cut.after.index, after),
         ),
         diff,

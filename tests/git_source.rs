@@ -125,7 +125,10 @@ fn staged_and_unstaged_edits() {
     let read = repo
         .read_sides(&repo.parse_range(None, true).unwrap(), "events")
         .unwrap();
-    assert_eq!(paths(&read.before), ["A.md", "B.md", "C.md"]);
+    assert_eq!(
+        paths(&read.baseline().to_file_set()),
+        ["A.md", "B.md", "C.md"]
+    );
     assert_eq!(paths(&read.after), ["A.md", "B.md"]);
 }
 
@@ -986,19 +989,21 @@ fn assert_staged_pair_matches_reads(t: &TestRepo, revs: &[&str], step: &str) {
             let read = repo
                 .read_sides(&Sides::CommitVsStaged(Some(id)), dir)
                 .expect("read both");
-            let (at_commit, staged) = (&read.before, &read.after);
+            // The commit side is read through the staged one, not copied.
+            let (at_commit, staged) = (read.baseline().to_file_set(), &read.after);
             let alone = (
                 repo.read_commit(id, dir).unwrap(),
                 repo.read_staged(dir).unwrap(),
             );
             let at = format!("{step}: {rev} in `{dir}`");
-            assert_eq!(summary(at_commit), summary(&alone.0), "commit side, {at}");
+            assert_eq!(summary(&at_commit), summary(&alone.0), "commit side, {at}");
             assert_eq!(at_commit.special, alone.0.special, "commit specials, {at}");
             assert_eq!(summary(staged), summary(&alone.1), "staged side, {at}");
             assert_eq!(staged.special, alone.1.special, "staged specials, {at}");
-            if let Some(changes) = &read.changes {
+            if let Some(changes) = read.changes() {
                 let between = Changes::between(&alone.0, &alone.1);
                 assert_eq!(changed(changes), changed(&between), "changes, {at}");
+                assert_eq!(changes.special, between.special, "special changes, {at}");
             }
             let path = |root: &str| match dir {
                 "" => format!("{root}^{{tree}}"),

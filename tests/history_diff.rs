@@ -7,11 +7,12 @@ mod support;
 #[allow(dead_code, reason = "the walk tests use only the repository writer")]
 mod synth;
 
-use catalog_diff::catalog::Severity;
 use catalog_diff::catalog::build::{Options, ParseCache, Summary, build, build_beside};
 use catalog_diff::catalog::scope::Scope;
+use catalog_diff::catalog::{Baseline, Before, Severity};
 use catalog_diff::diff;
 use catalog_diff::git::Repo;
+use catalog_diff::pipeline::Known;
 
 #[test]
 fn every_consecutive_pair_of_examples_default_diffs() {
@@ -368,7 +369,8 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
     for (i, j) in (step..files.len()).flat_map(|j| [(j - step, j), (j, j - step)]) {
         let (a, b) = (&files[i], &files[j]);
         // The scope of one change scans what a walk's scope keeps indexed: the same reach.
-        let changes = catalog_diff::git::Changes::between(&a.1, &b.1).paths;
+        let between = catalog_diff::git::Changes::between(&a.1, &b.1);
+        let changes = &between.paths;
         // What a side lacks, as a scope of it alone finds it.
         let absent = |files| Scope::new(files, &cache, None).absent().clone();
         let [scanned, indexed] = [
@@ -376,7 +378,7 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
             Scope::new(&a.1, &cache, None).indexed(),
         ]
         .map(|mut scope| {
-            let reach = scope.reach(&b.1, &changes, &cache);
+            let reach = scope.reach(&b.1, changes, &cache);
             // A scope moved along a change lacks what the catalog after it lacks.
             if reach.is_some() {
                 assert_eq!(scope.absent(), &absent(&b.1), "{} -> {}", a.0, b.0);
@@ -397,17 +399,37 @@ fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {
             &options,
             &diff::VerdictCache::default(),
         );
+        // The baseline read on its own, and read through the candidate as `--staged` reads
+        // it, with the changes known.
+        let undone = Baseline::Undone {
+            files: Before {
+                after: &b.1,
+                changes,
+            },
+            special: &a.1.special,
+        };
+        let through_b = Known {
+            changes: Some(&between),
+            ..Known::default()
+        };
         // With no side summed up, then with the summaries the pairs before left behind (one
         // side's, or both).
-        for cache in [&ParseCache::default(), &cache] {
+        let ways = [
+            (Baseline::Whole(&a.1), Known::default()),
+            (undone, through_b),
+        ];
+        for (cache, (baseline, known)) in [&ParseCache::default(), &cache]
+            .into_iter()
+            .flat_map(|cache| ways.iter().map(move |way| (cache, way)))
+        {
             let got = catalog_diff::pipeline::diff_files(
-                &a.1,
+                *baseline,
                 &b.1,
                 (a.0.clone(), b.0.clone()),
                 "catalog",
                 &options,
                 cache,
-                catalog_diff::pipeline::Known::default(),
+                *known,
             );
             let json = |d: &diff::ArchitectureDiff| serde_json::to_value(d).expect("json");
             assert_eq!(json(&got.diff), json(&expected), "{} -> {}", a.0, b.0);

@@ -185,7 +185,7 @@ fn template_default_payload_made_stricter_and_operation_removed() {
     let read =
         |dir: &Path| catalog_diff::git::read_dir(dir, DEFAULT_MAX_FILE_SIZE).expect("a catalog");
     let compared = catalog_diff::pipeline::diff_files(
-        &read(&before_dir),
+        (&read(&before_dir)).into(),
         &read(&after_dir),
         ("a".into(), "b".into()),
         "template-default",

@@ -238,6 +238,7 @@ impl crate::schema::Files for FileSet {
 
 /// A catalog as it was before some changes, read through the catalog after them and the
 /// changed paths' earlier blobs, without copying either.
+#[derive(Clone, Copy)]
 pub struct Before<'a> {
     pub after: &'a FileSet,
     /// Each changed path with its blob before the change (`None`: it did not exist).
@@ -265,6 +266,71 @@ impl Before<'_> {
             files,
             special: special.clone(),
         }
+    }
+}
+
+/// No changes: a [`Before`] that is its catalog as it is.
+static UNCHANGED: BTreeMap<String, Option<Blob>> = BTreeMap::new();
+
+impl<'a> Before<'a> {
+    /// Catalog `files` itself.
+    pub fn unchanged(files: &'a FileSet) -> Before<'a> {
+        Before {
+            after: files,
+            changes: &UNCHANGED,
+        }
+    }
+
+    /// How many files the catalog has.
+    pub fn len(&self) -> usize {
+        let (mut gone, mut back) = (0, 0);
+        for (path, before) in self.changes {
+            match (before, self.after.files.contains_key(path)) {
+                (None, true) => gone += 1,
+                (Some(_), false) => back += 1,
+                _ => {}
+            }
+        }
+        self.after.files.len() + back - gone
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The baseline of a comparison: a catalog of its own, or the candidate with the paths where
+/// the two differ put back as they were, read through the candidate rather than copied from it.
+#[derive(Clone, Copy)]
+pub enum Baseline<'a> {
+    Whole(&'a FileSet),
+    Undone {
+        files: Before<'a>,
+        special: &'a BTreeMap<String, SpecialEntry>,
+    },
+}
+
+impl<'a> Baseline<'a> {
+    /// Its files, read in place.
+    pub fn files(&self) -> Before<'a> {
+        match *self {
+            Baseline::Whole(files) => Before::unchanged(files),
+            Baseline::Undone { files, .. } => files,
+        }
+    }
+
+    /// The catalog as one FileSet, for a whole build: copied only when it is undone.
+    pub fn to_file_set(&self) -> Cow<'a, FileSet> {
+        match *self {
+            Baseline::Whole(files) => Cow::Borrowed(files),
+            Baseline::Undone { files, special } => Cow::Owned(files.to_file_set(special)),
+        }
+    }
+}
+
+impl<'a> From<&'a FileSet> for Baseline<'a> {
+    fn from(files: &'a FileSet) -> Baseline<'a> {
+        Baseline::Whole(files)
     }
 }
 

@@ -224,14 +224,18 @@ pub struct Absent {
 impl Absent {
     /// What catalog `files` lacks of the schema files its `resource_files` name (`facts`,
     /// in the same order).
-    fn find(files: &FileSet, resource_files: &[(&str, &Blob)], facts: &[Arc<Facts>]) -> Absent {
+    fn find(
+        files: &(impl Files + Sync),
+        resource_files: &[(&str, &Blob)],
+        facts: &[Arc<Facts>],
+    ) -> Absent {
         // The schema files each names that the catalog lacks (`None`: one leaves the catalog).
         let lacking: Vec<Vec<Option<String>>> = resource_files
             .par_iter()
             .zip(facts)
             .map(|(&(path, _), facts)| {
                 let mut named = schema_files(path, facts);
-                named.retain(|file| file.as_ref().is_none_or(|file| files.get(file).is_none()));
+                named.retain(|file| file.as_ref().is_none_or(|file| files.blob(file).is_none()));
                 named
             })
             .collect();
@@ -297,11 +301,18 @@ impl Scope {
     /// The scope of a whole catalog, for one change; `absent` is what its files lack, when an
     /// earlier scope of the same catalog found it.
     pub fn new(files: &FileSet, cache: &ParseCache, absent: Option<&Absent>) -> Scope {
+        Scope::of(files, cache, absent)
+    }
+
+    /// [`Scope::new`] of a catalog read through another one.
+    pub fn of_before(files: &Before<'_>, cache: &ParseCache, absent: Option<&Absent>) -> Scope {
+        Scope::of(files, cache, absent)
+    }
+
+    fn of(files: &(impl Files + Sync), cache: &ParseCache, absent: Option<&Absent>) -> Scope {
         let resource_files: Vec<(&str, &Blob)> = files
-            .files
-            .iter()
+            .files_from("")
             .filter(|(path, _)| is_resource_file(path))
-            .map(|(path, blob)| (path.as_str(), blob))
             .collect();
         let all_facts = cache.facts(&resource_files);
         let absent = absent

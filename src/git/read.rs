@@ -17,7 +17,7 @@ use crate::FastSet;
 use crate::catalog::{Blob, FileSet, SizeMemory, SpecialEntry};
 
 /// What [`Repo::advance`] changed in a FileSet.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Changes {
     /// Every file path added, modified or removed, with the blob it held before (`None`: it
     /// was not there).
@@ -70,23 +70,55 @@ impl Changes {
 /// Two sides read for a comparison, baseline and candidate, with what reading them learnt.
 #[derive(Debug)]
 pub struct Pair {
-    pub before: FileSet,
+    pub before: BaselineRead,
     pub after: FileSet,
     /// Each side's catalog folder as a tree id, where reading met one: a commit's, or the
     /// index's as `git commit` would record it. Equal ids read as equal FileSets.
     pub trees: [Option<gix::ObjectId>; 2],
-    /// How the sides differ, when reading them side by side found it.
-    pub changes: Option<Changes>,
+}
+
+/// The baseline of a [`Pair`] as read.
+#[derive(Debug)]
+pub enum BaselineRead {
+    Whole(FileSet),
+    /// The candidate with `changes` undone, read side by side with it and not copied from it;
+    /// `special` are its symlinks, submodules and files over the size limit.
+    Undone {
+        changes: Changes,
+        special: BTreeMap<String, SpecialEntry>,
+    },
 }
 
 impl Pair {
+    /// The baseline, read through the candidate where it was read so.
+    pub fn baseline(&self) -> crate::catalog::Baseline<'_> {
+        use crate::catalog::{Baseline, Before};
+        match &self.before {
+            BaselineRead::Whole(files) => Baseline::Whole(files),
+            BaselineRead::Undone { changes, special } => Baseline::Undone {
+                files: Before {
+                    after: &self.after,
+                    changes: &changes.paths,
+                },
+                special,
+            },
+        }
+    }
+
+    /// How the sides differ, when reading them side by side found it.
+    pub fn changes(&self) -> Option<&Changes> {
+        match &self.before {
+            BaselineRead::Whole(_) => None,
+            BaselineRead::Undone { changes, .. } => Some(changes),
+        }
+    }
+
     /// Two sides read one apart from the other.
     fn apart(before: FileSet, after: FileSet) -> Pair {
         Pair {
-            before,
+            before: BaselineRead::Whole(before),
             after,
             trees: [None, None],
-            changes: None,
         }
     }
 }
@@ -236,10 +268,9 @@ impl Repo {
         let (before, before_tree) = read(sides.baseline())?;
         let (after, after_tree) = read(sides.candidate())?;
         Ok(Pair {
-            before,
+            before: BaselineRead::Whole(before),
             after,
             trees: [before_tree, after_tree],
-            changes: None,
         })
     }
 
@@ -424,8 +455,9 @@ impl Repo {
 
     /// `commit` and the staged index under `dir`, as [`Repo::read_commit`] and
     /// [`Repo::read_staged`] read them. The commit side is the staged one with the paths where
-    /// the commit's tree differs from the index's put back: only the trees along the staged
-    /// changes are read, and the changes are found there.
+    /// the commit's tree differs from the index's put back ([`BaselineRead::Undone`]), read
+    /// through the staged side rather than copied: only the trees along the staged changes are
+    /// read, and the changes are found there.
     fn read_commit_and_staged(&self, commit: super::CommitId, dir: &str) -> Result<Pair> {
         let Some(index) = self.open_index()? else {
             return Ok(Pair::apart(
@@ -446,21 +478,21 @@ impl Repo {
             ));
         };
         let staged = self.load(listed)?;
-        let mut at_commit = staged.clone();
         // What the index holds where the commit differs, and what the commit holds there.
         let mut staged_part = FileSet::default();
+        let mut special = staged.special.clone();
         for path in &beside.found.differing {
-            take_under(&mut at_commit, path, &mut staged_part);
+            copy_under(&staged, path, &mut staged_part);
+            special.retain(|entry, _| !is_under(entry, path));
         }
         let commit_part = self.load(beside.found.listing)?;
-        let changes = Changes::between(&commit_part, &staged_part);
-        at_commit.files.extend(commit_part.files);
-        at_commit.special.extend(commit_part.special);
+        let mut changes = Changes::between(&commit_part, &staged_part);
+        special.extend(commit_part.special);
+        changes.special = special != staged.special;
         Ok(Pair {
-            before: at_commit,
+            before: BaselineRead::Undone { changes, special },
             after: staged,
             trees: [Some(tree), Some(beside.index_tree)],
-            changes: Some(changes),
         })
     }
 
@@ -1051,24 +1083,27 @@ fn remove_under(files: &mut FileSet, path: &str, changes: &mut Changes) {
 }
 
 /// Moves the entries of `files` at `path` and below it into `to`.
-fn take_under(files: &mut FileSet, path: &str, to: &mut FileSet) {
-    if let Some(blob) = files.files.remove(path) {
-        to.files.insert(path.to_owned(), blob);
+/// Copies what `files` holds at `path` or below it into `to`.
+fn copy_under(files: &FileSet, path: &str, to: &mut FileSet) {
+    fn under<'a, V: Clone + 'a>(
+        map: &'a BTreeMap<String, V>,
+        path: &'a str,
+    ) -> impl Iterator<Item = (String, V)> + 'a {
+        use std::ops::Bound;
+        map.range::<str, _>((Bound::Included(path), Bound::Unbounded))
+            .take_while(move |(key, _)| key.starts_with(path))
+            .filter(move |(key, _)| is_under(key, path))
+            .map(|(key, value)| (key.clone(), value.clone()))
     }
-    if let Some(entry) = files.special.remove(path) {
-        to.special.insert(path.to_owned(), entry);
-    }
-    let prefix = format!("{path}/");
-    for key in keys_under(&files.files, &prefix) {
-        if let Some(blob) = files.files.remove(&key) {
-            to.files.insert(key, blob);
-        }
-    }
-    for key in keys_under(&files.special, &prefix) {
-        if let Some(entry) = files.special.remove(&key) {
-            to.special.insert(key, entry);
-        }
-    }
+    to.files.extend(under(&files.files, path));
+    to.special.extend(under(&files.special, path));
+}
+
+/// True when catalog path `entry` is `path` or lies below it.
+fn is_under(entry: &str, path: &str) -> bool {
+    entry
+        .strip_prefix(path)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 fn keys_under<V>(map: &BTreeMap<String, V>, prefix: &str) -> Vec<String> {
