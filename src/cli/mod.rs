@@ -71,7 +71,7 @@ enum Command {
     /// Acknowledge a break so it no longer fails the check (appends to catalog-diff.ack.toml).
     #[command(after_help = PLAIN_HELP)]
     Ack(ack::AckArgs),
-    /// Print shell completions (bash, zsh, fish or powershell) to stdout.
+    /// Print shell completions (bash, zsh, fish, powershell or elvish) to stdout.
     #[command(
         after_help = "Install, for example: catalog-diff completions bash > ~/.local/share/bash-completion/completions/catalog-diff"
     )]
