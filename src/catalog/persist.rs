@@ -90,8 +90,8 @@ impl ParseCache {
         let wanted = |kind| made.iter().any(|(made, _)| *made == kind);
         let kept = |kind, id| made.binary_search(&(kind, id)).is_ok();
         self.write_entries(&mut lines, sizes, wanted, kept);
-        let appended = saved.text.len() - saved.written_whole;
-        let fits = saved.text.len() + lines.out.len() + 40 <= limit
+        let appended = saved.len_bytes() - saved.written_whole;
+        let fits = saved.len_bytes() + lines.out.len() + 40 <= limit
             && (appended + lines.out.len()) * 2 <= saved.written_whole;
         fits.then(|| lines.into_block())
     }
@@ -161,12 +161,16 @@ impl ParseCache {
     /// [`ParseCache::import`], calling `sizes_in` once every line is checked and the blob sizes
     /// are in, before the other entries are added: a run asks for sizes first, and the entries
     /// take most of the time. `sizes_in` is not called when the bytes are not used.
-    pub fn import_sizes_first(&self, bytes: Vec<u8>, sizes_in: impl FnOnce()) -> bool {
+    pub fn import_sizes_first(
+        &self,
+        bytes: impl AsRef<[u8]> + Send + Sync + 'static,
+        sizes_in: impl FnOnce(),
+    ) -> bool {
         // A cache takes one saved file.
         if self.saved.get().is_some() {
             return false;
         }
-        let Ok(text) = String::from_utf8(bytes) else {
+        let Ok(text) = std::str::from_utf8(bytes.as_ref()) else {
             return false;
         };
         if text
@@ -192,7 +196,7 @@ impl ParseCache {
             if line.starts_with('+') {
                 if written_whole.is_none() {
                     written_whole = Some(line_start);
-                    end = blocks_end(&text, line_start);
+                    end = blocks_end(text, line_start);
                 }
                 continue;
             }
@@ -240,7 +244,7 @@ impl ParseCache {
         self.saved
             .set(Saved {
                 clean: end == text.len(),
-                text,
+                bytes: Box::new(bytes),
                 written_whole,
                 entries,
                 prefixes,
@@ -337,7 +341,8 @@ fn blocks_end(text: &str, mut at: usize) -> usize {
 /// blob and payload's place in that text. An entry is taken once, by the build that decodes it
 /// and keeps it in memory (a save writes it from there); the rest are saved again as they were.
 pub(crate) struct Saved {
-    text: String,
+    /// The file's bytes, which are UTF-8, as read or mapped.
+    bytes: Box<dyn AsRef<[u8]> + Send + Sync>,
     /// Where the entries written whole end and the appended blocks begin.
     written_whole: usize,
     /// Nothing follows the last appended block that checks out, so another can follow it.
@@ -400,7 +405,7 @@ impl Saved {
     pub(crate) fn take(&self, kind: Stored, id: BlobId) -> Option<&str> {
         let found = self.find(kind, id)?;
         let taken = self.taken[found].swap(true, Ordering::Relaxed);
-        (!taken).then(|| &self.text[self.entries[found].1.clone()])
+        (!taken).then(|| self.payload(found))
     }
 
     /// Where the entry of `kind` for `id` is: among the few of its kind whose ids begin as
@@ -419,13 +424,27 @@ impl Saved {
             .find(|&i| self.entries[i].0.1 == id)
     }
 
+    fn payload(&self, entry: usize) -> &str {
+        self.text(self.entries[entry].1.clone())
+    }
+
+    /// The file's text over `range`, which starts and ends at ASCII (the file was checked
+    /// whole, so the check of this part always passes).
+    fn text(&self, range: Range<usize>) -> &str {
+        std::str::from_utf8(&(*self.bytes).as_ref()[range]).unwrap_or_default()
+    }
+
+    fn len_bytes(&self) -> usize {
+        (*self.bytes).as_ref().len()
+    }
+
     /// The entries not taken, in key order.
     pub(crate) fn untaken(&self) -> impl Iterator<Item = (Stored, BlobId, &str)> {
         self.entries
             .iter()
             .zip(&self.taken)
             .filter(|(_, taken)| !taken.load(Ordering::Relaxed))
-            .map(|(((kind, id), range), _)| (*kind, *id, &self.text[range.clone()]))
+            .map(|(((kind, id), range), _)| (*kind, *id, self.text(range.clone())))
     }
 
     /// How many entries are not taken (counted by their flags alone: a run asks twice).

@@ -237,17 +237,48 @@ fn inside_repository(dir: &Path, repo: &Repo) -> Option<PathBuf> {
         .find(|root| dir.starts_with(root))
 }
 
-fn read_bounded(file: &Path) -> Option<Vec<u8>> {
+/// A cache file's bytes: mapped, so a run touches its pages where they lie in the page cache
+/// (reading it copied every byte into fresh memory first, and a warm run on a large catalog
+/// faulted in 17 MB for that), or read where it is not mapped.
+enum FileBytes {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl AsRef<[u8]> for FileBytes {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            FileBytes::Mapped(map) => map,
+            FileBytes::Read(bytes) => bytes,
+        }
+    }
+}
+
+fn read_bounded(file: &Path) -> Option<FileBytes> {
     use std::io::Read;
     let file = std::fs::File::open(file).ok()?;
-    // Sized up front: growing the buffer would copy (and fault in) the file twice over.
     let size = file.metadata().ok()?.len();
     if size > LIMIT as u64 {
         return None;
     }
-    let mut bytes = Vec::with_capacity(size as usize + 1);
-    file.take(LIMIT as u64 + 1).read_to_end(&mut bytes).ok()?;
-    (bytes.len() <= LIMIT).then_some(bytes)
+    // Not on Windows, where a mapped file cannot be replaced, and saving replaces it.
+    // SAFETY: the mapped bytes must not change while the run reads them. This program never
+    // changes a cache file in place: it replaces one by renaming another over it, or appends
+    // to it, which leaves the mapped part as it was. (Another program cutting the file short
+    // under a run would stop the run, as it would stop git reading a mapped index or pack.)
+    let mapped = cfg!(unix)
+        .then(|| unsafe { memmap2::Mmap::map(&file) }.ok())
+        .flatten();
+    let bytes = match mapped {
+        Some(map) => FileBytes::Mapped(map),
+        None => {
+            // Sized up front: growing the buffer would copy (and fault in) the file twice.
+            let mut bytes = Vec::with_capacity(size as usize + 1);
+            file.take(LIMIT as u64 + 1).read_to_end(&mut bytes).ok()?;
+            FileBytes::Read(bytes)
+        }
+    };
+    (bytes.as_ref().len() <= LIMIT).then_some(bytes)
 }
 
 /// Appends `block` to `file` in one write, if the file is there. Runs appending at once each
