@@ -364,12 +364,20 @@ pub struct Decision {
     /// Acknowledgements that match no finding of this diff (kept, reported, never tripping).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unused_acks: Vec<Ack>,
+    /// `breaks` by fingerprint (positions into it, in fingerprint order): a report looks up
+    /// every break it shows, and a change of thousands of ops has thousands.
+    #[serde(skip)]
+    by_fingerprint: Vec<usize>,
 }
 
 impl Decision {
     /// The break with `fingerprint`, if the policy counted one.
     pub fn find(&self, fingerprint: &str) -> Option<&Break> {
-        self.breaks.iter().find(|b| b.fingerprint == fingerprint)
+        let at = self
+            .by_fingerprint
+            .binary_search_by(|&at| self.breaks[at].fingerprint.as_str().cmp(fingerprint))
+            .ok()?;
+        Some(&self.breaks[self.by_fingerprint[at]])
     }
 }
 
@@ -377,6 +385,7 @@ impl Decision {
 /// (an acknowledgement expiring on `today` still holds that day).
 pub fn decide(diff: &ArchitectureDiff, fail_on: FailOn, acks: &[Ack], today: Date) -> Decision {
     let mut breaks = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let message = |change: &SchemaChange| ResourceRef {
         kind: change.message.kind.clone(),
         id: change.message.id.clone(),
@@ -392,14 +401,12 @@ pub fn decide(diff: &ArchitectureDiff, fail_on: FailOn, acks: &[Ack], today: Dat
             Some(true) => {
                 for op in change.ops.iter().filter(|op| op.breaking) {
                     // One break per fingerprint: a transitive check may repeat a plain one.
-                    if breaks
-                        .iter()
-                        .any(|b: &(String, _, _, _)| b.0 == op_fingerprint(change, op))
-                    {
+                    let fingerprint = op_fingerprint(change, op);
+                    if !seen.insert(fingerprint.clone()) {
                         continue;
                     }
                     breaks.push((
-                        op_fingerprint(change, op),
+                        fingerprint,
                         message(change),
                         op.kind.id.to_owned(),
                         Some(op.path.clone()),
@@ -487,11 +494,14 @@ pub fn decide(diff: &ArchitectureDiff, fail_on: FailOn, acks: &[Ack], today: Dat
         .collect();
     let tripped =
         fail_on != FailOn::Never && breaks.iter().any(|b| b.status != Status::Acknowledged);
+    let mut by_fingerprint: Vec<usize> = (0..breaks.len()).collect();
+    by_fingerprint.sort_by(|&a, &b| breaks[a].fingerprint.cmp(&breaks[b].fingerprint));
     Decision {
         fail_on,
         tripped,
         breaks,
         unused_acks,
+        by_fingerprint,
     }
 }
 

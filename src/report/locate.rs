@@ -179,13 +179,8 @@ fn schema_place(
             };
             let declared = entry.get("format").and_then(|f| f.as_str());
             let format = Format::detect(declared, &file.path, &text).ok()?;
-            Some(
-                change
-                    .ops
-                    .iter()
-                    .map(|op| format.line_of(&text, &op.path))
-                    .collect(),
-            )
+            let paths: Vec<&str> = change.ops.iter().map(|op| op.path.as_str()).collect();
+            Some(format.lines_of(&text, &paths))
         })
         .unwrap_or_default();
     let first = change

@@ -1,6 +1,6 @@
 //! The one seam every schema format plugs into: which format a file is ([`Format::detect`],
 //! following `spec/formats.md`), how two texts of it compare ([`Format::compare`]) and where a
-//! path of it sits in the text ([`Format::line_of`]). Each is one exhaustive `match`, so a new
+//! path of it sits in the text ([`Format::lines_of`]). Each is one exhaustive `match`, so a new
 //! format does not compile until every place that must handle it does.
 
 use std::fmt;
@@ -246,13 +246,17 @@ impl Format {
         Ok(judge(self.changes(before, after, options)?, strategy))
     }
 
-    /// The 1-based line where the node an op path names starts in `text` (1 when it cannot
-    /// be placed).
-    pub fn line_of(self, text: &str, path: &str) -> usize {
+    /// The 1-based line where the node each op path of `paths` names starts in `text` (1 when
+    /// it cannot be placed). The text is parsed once for all of them: a change of thousands of
+    /// ops parsed it thousands of times.
+    pub fn lines_of(self, text: &str, paths: &[&str]) -> Vec<usize> {
         match self {
-            Format::JsonSchema => Located::parse(text).map_or(1, |root| root.pointer_line(path)),
-            Format::Avro => avro::line_of(text, path),
-            Format::Protobuf => protobuf::line_of(text, path),
+            Format::JsonSchema => match Located::parse(text) {
+                Some(root) => paths.iter().map(|path| root.pointer_line(path)).collect(),
+                None => vec![1; paths.len()],
+            },
+            Format::Avro => avro::lines_of(text, paths),
+            Format::Protobuf => protobuf::lines_of(text, paths),
         }
     }
 }

@@ -1,7 +1,9 @@
 //! JSON text read as a tree that remembers where each node starts, so a format can map an op's
-//! path back to a line (`Format::line_of`). Only positions are kept: values are compared
+//! path back to a line (`Format::lines_of`). Only positions are kept: values are compared
 //! elsewhere, on serde_json's parse. Nesting is bounded by [`super::MAX_DEPTH`]; deeper text
 //! simply stops being located (it has already been refused by the parser that judged it).
+
+use std::collections::HashMap;
 
 /// A node of a JSON document and the 1-based line where it starts.
 #[derive(Debug, PartialEq)]
@@ -12,11 +14,45 @@ pub struct Located {
 
 #[derive(Debug, PartialEq)]
 pub enum Node {
-    /// Members in document order: key, the line of the key, the value.
-    Object(Vec<(String, usize, Located)>),
+    Object(Members),
     Array(Vec<Located>),
     /// A string's text (so names can be matched); other scalars are `None`.
     Scalar(Option<String>),
+}
+
+/// An object's members in document order: key, the line of the key, the value.
+#[derive(Debug, PartialEq)]
+pub struct Members {
+    list: Vec<(String, usize, Located)>,
+    /// Where each key first appears, for a large object: a change of thousands of properties
+    /// looks each one up, and searching the list for each took time growing as their square.
+    first: Option<HashMap<String, usize>>,
+}
+
+/// The most members an object is searched through rather than indexed.
+const SEARCHED: usize = 16;
+
+impl Members {
+    pub fn new(list: Vec<(String, usize, Located)>) -> Members {
+        let first = (list.len() > SEARCHED).then(|| {
+            let mut first = HashMap::with_capacity(list.len());
+            for (at, (key, ..)) in list.iter().enumerate() {
+                first.entry(key.clone()).or_insert(at);
+            }
+            first
+        });
+        Members { list, first }
+    }
+
+    /// The first member named `key`: the line of its key and its value.
+    fn get(&self, key: &str) -> Option<(usize, &Located)> {
+        let at = match &self.first {
+            Some(first) => *first.get(key)?,
+            None => self.list.iter().position(|(k, ..)| k == key)?,
+        };
+        let (_, line, value) = &self.list[at];
+        Some((*line, value))
+    }
 }
 
 impl Located {
@@ -34,7 +70,7 @@ impl Located {
     /// The member `key` of an object.
     pub fn member(&self, key: &str) -> Option<&Located> {
         match &self.node {
-            Node::Object(members) => members.iter().find(|(k, ..)| k == key).map(|(.., v)| v),
+            Node::Object(members) => members.get(key).map(|(_, value)| value),
             _ => None,
         }
     }
@@ -42,7 +78,7 @@ impl Located {
     /// The line of the key `key` of an object (where a reader looks for it).
     pub fn key_line(&self, key: &str) -> Option<usize> {
         match &self.node {
-            Node::Object(members) => members.iter().find(|(k, ..)| k == key).map(|(_, l, _)| *l),
+            Node::Object(members) => members.get(key).map(|(line, _)| line),
             _ => None,
         }
     }
@@ -71,7 +107,7 @@ impl Located {
         for segment in pointer.split('/').skip(1) {
             let segment = segment.replace("~1", "/").replace("~0", "~");
             let next = match &node.node {
-                Node::Object(_) => node.key_line(&segment).zip(node.member(&segment)),
+                Node::Object(members) => members.get(&segment),
                 Node::Array(_) => segment
                     .parse()
                     .ok()
@@ -147,7 +183,7 @@ impl Reader<'_> {
                         }
                     }
                 }
-                Node::Object(members)
+                Node::Object(Members::new(members))
             }
             b'[' => {
                 self.at += 1;
@@ -212,6 +248,26 @@ mod tests {
     use super::*;
 
     const TEXT: &str = "{\n  \"properties\": {\n    \"a/b\": {\"type\": \"string\"},\n    \"list\": [\n      1,\n      {\"x\": true}\n    ]\n  }\n}";
+
+    /// Small and large objects (searched and indexed) place a key alike: at its first
+    /// appearance, when a key is repeated.
+    #[test]
+    fn a_repeated_key_is_placed_where_it_first_appears() {
+        for members in [3, SEARCHED + 1, 200] {
+            let mut text = String::from("{\n");
+            for n in 0..members {
+                text += &format!("  \"p{n}\": 1,\n");
+            }
+            text += "  \"p1\": 2\n}";
+            let root = Located::parse(&text).unwrap();
+            assert_eq!(root.pointer_line("/p1"), 3, "{members} members");
+            assert_eq!(
+                root.pointer_line(&format!("/p{}", members - 1)),
+                members + 1
+            );
+            assert_eq!(root.pointer_line("/missing"), 1);
+        }
+    }
 
     #[test]
     fn pointers_map_to_lines() {

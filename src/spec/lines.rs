@@ -7,7 +7,7 @@
 use saphyr_parser::{Event, Parser};
 
 use crate::schema::MAX_DEPTH;
-use crate::schema::located::{Located, Node};
+use crate::schema::located::{Located, Members, Node};
 
 /// The located tree of a specification's text: JSON when it parses as JSON, else YAML.
 pub fn locate(text: &str) -> Option<Located> {
@@ -66,7 +66,7 @@ pub fn locate_yaml(text: &str) -> Option<Located> {
                 },
                 Open::Map(line, members, _) => Located {
                     line,
-                    node: Node::Object(members),
+                    node: Node::Object(Members::new(members)),
                 },
             },
             Event::DocumentEnd if stack.is_empty() => break,

@@ -209,6 +209,59 @@ fn fingerprints_survive_unrelated_lines_and_new_commits_and_acks_hold_until_they
     assert!(text(&out.stdout).contains("acknowledgement EXPIRED by billing until 2001-01-01"));
 }
 
+/// Among many breaks of one change, each report line names its own break's state: the
+/// acknowledged one says so, and no other does.
+#[test]
+fn one_acknowledged_break_among_many_is_told_apart() {
+    let repo = two_events();
+    repo.write("catalog-diff.toml", "fail-on = \"breaking\"\n");
+    let properties = |ty: &str| {
+        (0..40)
+            .map(|n| format!("\"p{n}\": {{\"type\": \"{ty}\"}}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let schema = |ty: &str| {
+        format!(
+            "{{\"type\": \"object\", \"properties\": {{{}}}}}",
+            properties(ty)
+        )
+    };
+    repo.write("events/OrderPaid/schema.json", &schema("string"));
+    repo.commit_all("forty properties");
+    repo.write("events/OrderPaid/schema.json", &schema("integer"));
+    let breaks = fingerprints(&run(&repo, &["--format", "json"]));
+    assert_eq!(breaks.len(), 40, "one break per changed property");
+    let acknowledged = &breaks[17];
+    let out = run(
+        repo.path(),
+        &[
+            "ack",
+            acknowledged,
+            "--reason",
+            "migrated",
+            "--owner",
+            "billing",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = run(&repo, &[]);
+    assert_eq!(out.status.code(), Some(1), "39 breaks are still open");
+    let stdout = text(&out.stdout);
+    for fingerprint in &breaks {
+        let note = format!("fingerprint {fingerprint} (acknowledged by billing: migrated)");
+        assert_eq!(
+            stdout.contains(&note),
+            fingerprint == acknowledged,
+            "{fingerprint}: {stdout}"
+        );
+        assert!(
+            stdout.contains(&format!("fingerprint {fingerprint}")),
+            "{stdout}"
+        );
+    }
+}
+
 #[test]
 fn malformed_policy_files_name_the_line() {
     let repo = two_events();

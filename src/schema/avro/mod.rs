@@ -72,13 +72,19 @@ pub fn judge_schemas(old: &Schema, new: &Schema, strategy: Strategy) -> Result<V
     Ok(judge(changes(old, new)?, strategy))
 }
 
-/// The line where the node an op path names starts: `fields` segments go by field name,
-/// `symbols` segments by symbol, union branches by index. 1 when the text is not JSON.
-pub fn line_of(text: &str, path: &str) -> usize {
-    let Some(root) = Located::parse(text) else {
-        return 1;
-    };
-    let mut node = &root;
+/// The line where the node each op path names starts (see [`line_in`]); all 1 when the text
+/// is not JSON.
+pub fn lines_of(text: &str, paths: &[&str]) -> Vec<usize> {
+    match Located::parse(text) {
+        Some(root) => paths.iter().map(|path| line_in(&root, path)).collect(),
+        None => vec![1; paths.len()],
+    }
+}
+
+/// The line where the node an op path names starts in `root`: `fields` segments go by field
+/// name, `symbols` segments by symbol, union branches by index.
+fn line_in(root: &Located, path: &str) -> usize {
+    let mut node = root;
     let mut line = root.line;
     let mut segments = path.split('/').skip(1).peekable();
     while let Some(segment) = segments.next() {
@@ -131,6 +137,10 @@ fn list_element<'a>(list: &'a Located, kind: &str, name: &str) -> Option<(usize,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn line_of(text: &str, path: &str) -> usize {
+        lines_of(text, &[path])[0]
+    }
     use crate::schema::Strategy;
     use crate::schema::verdict::Verdict;
 

@@ -13,7 +13,7 @@
 pub mod compare;
 pub mod rules;
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -468,48 +468,54 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, before[start..].chars().count() + 1)
 }
 
-/// The 1-based line where the element an op path names is declared in `text` (1 when it
+/// The 1-based line where the element each op path names is declared in `text` (1 when it
 /// cannot be placed). Paths are `/<full name>` optionally followed by `/fields/<number>`,
 /// `/values/<number>` or `/methods/<name>`; an element that is not in this file (a map entry,
-/// an imported type) falls back to its nearest enclosing element.
-pub fn line_of(text: &str, path: &str) -> usize {
+/// an imported type) falls back to its nearest enclosing element. The file is compiled once
+/// for all of them.
+pub fn lines_of(text: &str, paths: &[&str]) -> Vec<usize> {
     let Ok(file) = File::from_source("schema.proto", text) else {
-        return 1;
+        return vec![1; paths.len()];
     };
     let proto = file.file_descriptor_proto();
     let Some(info) = &proto.source_code_info else {
-        return 1;
+        return vec![1; paths.len()];
     };
-    let line = |source_path: &[i32]| {
-        info.location
-            .iter()
-            .find(|location| location.path == source_path)
-            .and_then(|location| location.span.first())
-            .map(|line| *line as usize + 1)
-    };
-    let mut segments = path.trim_start_matches('/').splitn(3, '/');
-    let element = segments.next().unwrap_or_default();
-    let member = (segments.next(), segments.next());
-    let package = proto.package();
-    let mut name = element
-        .strip_prefix(package)
-        .map(|rest| rest.trim_start_matches('.'))
-        .filter(|_| !package.is_empty())
-        .unwrap_or(element)
-        .to_owned();
-    let mut member = member;
-    loop {
-        if let Some(found) = locate(proto, &name, member).and_then(|p| line(&p)) {
-            return found;
-        }
-        match name.rfind('.') {
-            Some(dot) => {
-                name.truncate(dot);
-                member = (None, None);
-            }
-            None => return 1,
+    // The first line of each source path, as the first location of that path gives it.
+    let mut lines: HashMap<&[i32], usize> = HashMap::with_capacity(info.location.len());
+    for location in &info.location {
+        if let Some(line) = location.span.first() {
+            lines
+                .entry(location.path.as_slice())
+                .or_insert(*line as usize + 1);
         }
     }
+    let line_of = |path: &str| {
+        let mut segments = path.trim_start_matches('/').splitn(3, '/');
+        let element = segments.next().unwrap_or_default();
+        let mut member = (segments.next(), segments.next());
+        let package = proto.package();
+        let mut name = element
+            .strip_prefix(package)
+            .map(|rest| rest.trim_start_matches('.'))
+            .filter(|_| !package.is_empty())
+            .unwrap_or(element)
+            .to_owned();
+        loop {
+            let found = locate(proto, &name, member).and_then(|p| lines.get(p.as_slice()).copied());
+            if let Some(found) = found {
+                return found;
+            }
+            match name.rfind('.') {
+                Some(dot) => {
+                    name.truncate(dot);
+                    member = (None, None);
+                }
+                None => return 1,
+            }
+        }
+    };
+    paths.iter().map(|path| line_of(path)).collect()
 }
 
 /// The source path of a (package-relative) element and, optionally, one of its members.
@@ -581,6 +587,10 @@ fn locate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn line_of(text: &str, path: &str) -> usize {
+        lines_of(text, &[path])[0]
+    }
     use std::sync::Arc;
 
     struct Map(BTreeMap<&'static str, &'static str>);
