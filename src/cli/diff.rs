@@ -171,6 +171,14 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     if failed(&compared.sides, args.catalog.strict) {
         return Ok(exit_code::ERROR);
     }
+    // A folder named on purpose that holds no catalog on either side is a mistake, not an
+    // empty diff to pass.
+    if settings.dir.is_some() && compared.sides.iter().all(|side| !side.has_resources) {
+        anyhow::bail!(
+            "`{}` holds no catalog resources on either side of the comparison\n  hint: point --dir (or `dir` in the configuration) at the folder that holds domains/, services/, events/ and the rest, or leave it out to find it",
+            catalog_diff::catalog::escape_text(display_dir(&compared.dir)),
+        );
+    }
     for side in compared.sides.iter().filter(|side| !side.has_resources) {
         eprintln!(
             "note: side {} ({}) has no catalog resources in `{}`; comparing with an empty catalog",

@@ -698,12 +698,17 @@ struct SchemaSide<'e, 'r> {
 impl<'e> SchemaSide<'e, '_> {
     /// The schema's text: the Index's `content`, or else the file read from the side's files
     /// (a catalog built without content holds each schema once, in its blob).
-    fn text(&self) -> Option<std::borrow::Cow<'e, str>> {
+    /// `Err` holds where a file that is not UTF-8 text stops being so: its bytes there cannot
+    /// be judged, only guessed at.
+    fn text(&self) -> Option<Result<std::borrow::Cow<'e, str>, usize>> {
         if let Some(content) = self.entry.str("content") {
-            return Some(content.into());
+            return Some(Ok(content.into()));
         }
         let bytes = self.files?.read(&self.catalog_path())?;
-        Some(String::from_utf8_lossy(&bytes).into_owned().into())
+        Some(match std::str::from_utf8(&bytes) {
+            Ok(text) => Ok(text.to_owned().into()),
+            Err(error) => Err(error.valid_up_to()),
+        })
     }
 
     /// The schema file's catalog path: its entry's `path` from the resource's folder.
@@ -786,6 +791,40 @@ fn judge(
     judgement
 }
 
+/// The judgement on a schema file of `side` that stops being UTF-8 text at byte `at`: no
+/// verdict, and a warning naming the file, line and column.
+fn not_utf8(schema: &SchemaSide<'_, '_>, side: &'static str, at: usize) -> Judgement {
+    let file = schema.catalog_path();
+    let bytes = schema
+        .files
+        .and_then(|files| files.read(&file))
+        .unwrap_or_default();
+    // All before `at` is UTF-8 text.
+    let before = std::str::from_utf8(&bytes[..at.min(bytes.len())]).unwrap_or_default();
+    let line = before.matches('\n').count() + 1;
+    let column = before[before.rfind('\n').map_or(0, |n| n + 1)..]
+        .chars()
+        .count()
+        + 1;
+    let message = format!("the schema is not UTF-8 text from byte {at} on");
+    let diagnostic = Diagnostic {
+        severity: Severity::Warning,
+        file: file.clone(),
+        line: Some(line),
+        column: Some(column),
+        field: Some("schemas".into()),
+        message: message.clone(),
+        hint: Some("save the file as UTF-8 text".to_owned()),
+    };
+    Judgement::Invalid(
+        format!(
+            "the {} schema is not UTF-8 text (line {line}, column {column})",
+            if side == "a" { "baseline" } else { "candidate" }
+        ),
+        Box::new(SideDiagnostic { side, diagnostic }),
+    )
+}
+
 fn judge_uncached(
     before: SchemaSide<'_, '_>,
     old_files: &dyn Files,
@@ -795,7 +834,9 @@ fn judge_uncached(
     options: &Options,
 ) -> Judgement {
     let (old_text, new_text) = match (before.text(), after.text()) {
-        (Some(old), Some(new)) => (old, new),
+        (Some(Err(at)), _) => return not_utf8(&before, "a", at),
+        (_, Some(Err(at))) => return not_utf8(&after, "b", at),
+        (Some(Ok(old)), Some(Ok(new))) => (old, new),
         (old, new) => {
             let path = after.entry.str("path").unwrap_or_default();
             // Read from the catalog, a text is missing only where its file is.

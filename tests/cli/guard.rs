@@ -49,6 +49,16 @@ fn item_1_a_missing_dir_or_message_is_an_error_naming_what_exists() {
         );
         assert!(text(&out.stderr).contains("does not exist"), "{args:?}");
     }
+    // A folder that is there but holds no catalog on either side is no empty green diff.
+    repo.write("teams/core.mdx", "---\nid: core\nname: Core\n---\n");
+    repo.commit_all("a team");
+    let out = run(&path, &["--dir", "teams", "HEAD~1..HEAD"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("`teams` holds no catalog resources on either side"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = run(&path, &["index", "--dir", "event"]);
     assert!(
         text(&out.stderr).contains("did you mean `events`?"),
@@ -340,4 +350,35 @@ fn item_9_and_10_nesting_and_byte_order_marks_are_named() {
         run(dir.path(), &["schema", shown, shown]).status.code(),
         Some(0)
     );
+}
+
+/// A schema file that is not UTF-8 text is not judged from a guess at its bytes: two enum
+/// values that differ only in a byte no decoding keeps are a change without a verdict, with a
+/// warning naming the file, line and column.
+#[test]
+fn a_schema_that_is_not_utf8_gets_no_verdict() {
+    let repo = catalog();
+    let schema = |byte: u8| {
+        let mut bytes = br#"{"type": "string",
+  "enum": ["a"#
+            .to_vec();
+        bytes.extend([byte, b'"', b']', b'}']);
+        bytes
+    };
+    let path = repo.path().join("events/OrderPlaced/schema.json");
+    std::fs::write(&path, schema(0xfe)).expect("write");
+    repo.commit_all("a byte that is not UTF-8");
+    std::fs::write(&path, schema(0xff)).expect("write");
+    let out = run(repo.path(), &["--fail-on", "unknown"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("the baseline schema is not UTF-8 text (line 2, column 14)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("events/OrderPlaced/schema.json:2:14: `schemas`: the schema is not UTF-8"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("0 breaking, 1 unknown"), "{stdout}");
 }
