@@ -166,13 +166,20 @@ fn explain_error(role: &str, shown: &str, error: schema::Error) -> anyhow::Error
 }
 
 pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
-    let before = load(
-        "before",
-        &args.before,
-        args.schema_format,
-        args.max_file_size,
-    )?;
-    let after = load("after", &args.after, args.schema_format, args.max_file_size)?;
+    // Both files are read before either is refused, so one run names every bad file.
+    let (before, after) = match (
+        load(
+            "before",
+            &args.before,
+            args.schema_format,
+            args.max_file_size,
+        ),
+        load("after", &args.after, args.schema_format, args.max_file_size),
+    ) {
+        (Ok(before), Ok(after)) => (before, after),
+        (Err(before), Err(after)) => anyhow::bail!("{before:#}\nerror: {after:#}"),
+        (Err(error), _) | (_, Err(error)) => return Err(error),
+    };
     if before.format != after.format {
         anyhow::bail!(
             "{} is {} but {} is {}; compare two files of the same format",
@@ -206,6 +213,10 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
                 }
                 schema::Error::Parse { file, .. } => ("imported", file.clone()),
                 schema::Error::UnresolvedImport { file, .. } => ("", file.clone()),
+                // An error that names no file (too deep, say) is from the side that fails alone.
+                _ if before.format.check(before.document()).is_ok() => {
+                    ("after", after.path.clone())
+                }
                 _ => ("before", before.path.clone()),
             };
             explain_error(role, &shown, error)

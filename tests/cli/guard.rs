@@ -343,6 +343,38 @@ fn item_9_and_10_nesting_and_byte_order_marks_are_named() {
         stderr.contains("nests deeper than 128 levels") && !stderr.contains("not valid JSON"),
         "{stderr}"
     );
+    // Only the after file nests too deep: it is the one named.
+    let flat = dir.path().join("flat.json");
+    std::fs::write(&flat, r#"{"type": "object"}"#).expect("write");
+    let flat_shown = flat.to_str().expect("utf-8");
+    let out = run(dir.path(), &["schema", flat_shown, shown]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(&format!("{shown}: schema nests deeper than 128 levels"))
+            && !stderr.contains(flat_shown),
+        "{stderr}"
+    );
+    // Two bad files: both are named.
+    let cut = dir.path().join("cut.json");
+    std::fs::write(&cut, r#"{"type":"#).expect("write");
+    let binary = dir.path().join("binary.json");
+    std::fs::write(&binary, b"\xff\xfe{}").expect("write");
+    let out = run(
+        dir.path(),
+        &[
+            "schema",
+            cut.to_str().expect("utf-8"),
+            binary.to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("cut.json:1:8: the before schema is not valid JSON")
+            && stderr.contains("binary.json: the after schema is not UTF-8 text"),
+        "{stderr}"
+    );
     let bom = dir.path().join("bom.json");
     std::fs::write(&bom, "\u{feff}{\"type\": \"string\"}").expect("write");
     let shown = bom.to_str().expect("utf-8");
