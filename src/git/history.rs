@@ -103,6 +103,10 @@ impl Repo {
                 what: format!("walking the history of {tip}"),
                 source,
             })?;
+        // A shallow clone's boundary commits lack their parents: a walk reaching one is cut.
+        let boundary: Vec<gix::ObjectId> = (self.repo.shallow_commits().ok().flatten())
+            .map(|commits| commits.iter().copied().collect())
+            .unwrap_or_default();
         let mut seen = std::collections::HashSet::new();
         let mut found = Vec::new();
         for info in walk {
@@ -111,6 +115,12 @@ impl Repo {
                 source,
             })?;
             let commit = CommitId(info.id);
+            if boundary.contains(&info.id) {
+                return Err(Error::ShallowHistory {
+                    path: path.to_owned(),
+                    commit: commit.to_string(),
+                });
+            }
             if let Some(blob) = self.blob_at(commit, path)?
                 && seen.insert(blob)
             {

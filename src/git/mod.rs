@@ -63,6 +63,10 @@ pub enum Error {
         hint: String,
     },
     #[error(
+        "the history of `{path}` ends at {commit}, the edge of a shallow clone, so it cannot be judged against every version it had\n  hint: run `git fetch --unshallow` (in CI: `fetch-depth: 0`), or leave out --history"
+    )]
+    ShallowHistory { path: String, commit: String },
+    #[error(
         "`{a}` and `{b}` have no merge base, so `{a}...{b}` has no baseline\n  hint: use `{a}..{b}` to compare the two commits directly"
     )]
     NoMergeBase { a: String, b: String },

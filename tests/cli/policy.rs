@@ -262,6 +262,44 @@ fn one_acknowledged_break_among_many_is_told_apart() {
     }
 }
 
+/// `--history` judges against every version a schema had; a shallow clone lacks the older
+/// ones, and says so instead of judging against what is left.
+#[test]
+fn history_in_a_shallow_clone_is_an_error_not_a_shorter_history() {
+    let repo = two_events();
+    repo.write(
+        "events/OrderPaid/schema.json",
+        r#"{"type": "object", "properties": {"q": {"type": "string"}}}"#,
+    );
+    repo.commit_all("q is a string");
+    repo.write("events/OrderPaid/schema.json", r#"{"type": "object"}"#);
+    repo.commit_all("q dropped");
+    let args = [
+        "--strategy",
+        "backward-transitive",
+        "--history",
+        "--fail-on",
+        "unknown",
+    ];
+    let retyped = r#"{"type": "object", "properties": {"q": {"type": "integer"}}}"#;
+    repo.write("events/OrderPaid/schema.json", retyped);
+    let out = run(repo.path(), &args);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "q was a string two commits back"
+    );
+    let shallow = repo.clone_with(&["--depth", "1", "--no-local"]);
+    shallow.write("events/OrderPaid/schema.json", retyped);
+    let out = run(shallow.path(), &args);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("the edge of a shallow clone") && stderr.contains("git fetch --unshallow"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn malformed_policy_files_name_the_line() {
     let repo = two_events();
