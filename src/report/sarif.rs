@@ -151,11 +151,12 @@ impl Builder<'_> {
         let Some(place) = place else {
             return Vec::new();
         };
-        let uri = if self.context.dir.is_empty() {
+        let path = if self.context.dir.is_empty() {
             place.file.clone()
         } else {
             format!("{}/{}", self.context.dir, place.file)
         };
+        let uri = uri_path(&path);
         vec![Location {
             physical_location: PhysicalLocation {
                 artifact_location: ArtifactLocation { uri },
@@ -289,4 +290,36 @@ pub fn log(diff: &ArchitectureDiff, context: &Context<'_>) -> Log {
 /// The SARIF log as pretty JSON text.
 pub fn sarif(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     format!("{}\n", crate::json_text::to_pretty(&log(diff, context)))
+}
+
+/// A repository path as a relative URI reference (RFC 3986): every byte but the unreserved
+/// ones and `/` percent-encoded, so a `#`, `%`, space or control character in a catalog path
+/// is read back as the path it is, never as a fragment or an escape.
+fn uri_path(path: &str) -> String {
+    let mut uri = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            uri.push(byte as char);
+        } else {
+            uri.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    uri
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uri_path;
+
+    #[test]
+    fn paths_are_uri_references_that_read_back_as_themselves() {
+        assert_eq!(
+            uri_path("events/Order_1-a.b~/schema.json"),
+            "events/Order_1-a.b~/schema.json"
+        );
+        assert_eq!(
+            uri_path("events/My Event#1%20\u{1b}/schéma.json"),
+            "events/My%20Event%231%2520%1B/sch%C3%A9ma.json"
+        );
+    }
 }
