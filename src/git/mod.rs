@@ -63,6 +63,10 @@ pub enum Error {
         hint: String,
     },
     #[error(
+        "the name of `{path}` is not UTF-8 text (shown with U+FFFD), so no catalog file can refer to it\n  hint: rename it to a UTF-8 name (`git mv`)"
+    )]
+    NameNotUtf8 { path: String },
+    #[error(
         "the history of `{path}` ends at {commit}, the edge of a shallow clone, so it cannot be judged against every version it had\n  hint: run `git fetch --unshallow` (in CI: `fetch-depth: 0`), or leave out --history"
     )]
     ShallowHistory { path: String, commit: String },

@@ -398,11 +398,10 @@ impl Repo {
                     what: format!("decoding the tree at `{repo_path}`"),
                     source,
                 })?;
-                Ok((
-                    entry.filename().to_str_lossy().into_owned(),
-                    entry.mode().kind(),
-                    entry.object_id(),
-                ))
+                let name = entry.filename().to_str().map_err(|_| Error::NameNotUtf8 {
+                    path: join(&repo_path, &entry.filename().to_str_lossy()),
+                })?;
+                Ok((name.to_owned(), entry.mode().kind(), entry.object_id()))
             })
             .collect()
     }
@@ -587,7 +586,11 @@ impl Repo {
             return Err(Error::Conflict { paths: conflicts });
         }
         for entry in staged_entries(index) {
-            let repo_path = entry.path(index).to_str_lossy().into_owned();
+            let path = entry.path(index);
+            let repo_path = path.to_str_lossy().into_owned();
+            if path.to_str().is_err() && strip_dir(&repo_path, dir).is_some() {
+                return Err(Error::NameNotUtf8 { path: repo_path });
+            }
             self.list_index_entry(entry, &repo_path, dir, &mut listing)?;
         }
         Ok(listing)
@@ -810,7 +813,11 @@ impl Repo {
             let Ok(rel) = entry.path().strip_prefix(workdir) else {
                 continue;
             };
-            let rel = rel.to_string_lossy().replace('\\', "/");
+            let Some(rel) = rel.to_str().map(|rel| rel.replace('\\', "/")) else {
+                return Err(Error::NameNotUtf8 {
+                    path: rel.to_string_lossy().replace('\\', "/"),
+                });
+            };
             if file_type.is_symlink() {
                 out.push((rel, FsKind::Symlink));
             } else if file_type.is_file() {
@@ -992,7 +999,11 @@ pub fn read_dir(path: &Path, limit: u64) -> Result<FileSet> {
         let Ok(rel) = entry.path().strip_prefix(path) else {
             continue;
         };
-        let rel = rel.to_string_lossy().replace('\\', "/");
+        let Some(rel) = rel.to_str().map(|rel| rel.replace('\\', "/")) else {
+            return Err(Error::NameNotUtf8 {
+                path: rel.to_string_lossy().replace('\\', "/"),
+            });
+        };
         if entry.file_type().is_symlink() {
             special.insert(rel, SpecialEntry::Symlink);
         } else if entry.file_type().is_file() {

@@ -414,3 +414,30 @@ fn a_schema_that_is_not_utf8_gets_no_verdict() {
     );
     assert!(stdout.contains("0 breaking, 1 unknown"), "{stdout}");
 }
+
+/// A file or folder whose name is not UTF-8 text cannot be named by any catalog file: each way
+/// of reading a side (a commit, the index, the work tree) refuses it by its path, instead of
+/// decoding two such names to one and losing a resource.
+// Linux: macOS file systems refuse such names.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_name_that_is_not_utf8_is_an_error_naming_it() {
+    use std::os::unix::ffi::OsStrExt;
+    let repo = catalog();
+    let folder = repo
+        .path()
+        .join("events")
+        .join(std::ffi::OsStr::from_bytes(b"X\xfe"));
+    std::fs::create_dir_all(&folder).expect("mkdir");
+    std::fs::write(folder.join("index.mdx"), EVENT.replace("OrderPlaced", "X")).expect("write");
+    repo.commit_all("a folder whose name is not UTF-8");
+    for args in [&["index"][..], &["--staged"], &[]] {
+        let out = run(repo.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("events/X\u{fffd}") && stderr.contains("is not UTF-8 text"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
