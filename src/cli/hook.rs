@@ -90,6 +90,10 @@ pub fn run(args: HookArgs) -> anyhow::Result<u8> {
 }
 
 fn install(args: &InstallArgs) -> anyhow::Result<u8> {
+    if let Some(catalog) = &args.dir {
+        // A folder that is not there would refuse every commit: refused now instead.
+        Repo::discover(&args.repo.repo)?.detect_catalog_dir(git::Side::Worktree, Some(catalog))?;
+    }
     let dir = hooks_dir(&args.repo.repo)?;
     let hook_path = dir.join(HOOK_NAME);
     let backup = dir.join(BACKUP_NAME);

@@ -291,6 +291,15 @@ fn hook_with_dir_picks_one_of_several_catalogs() {
     write_catalog(&t, "b/");
     t.commit_all("second catalog");
     let head = t.rev("HEAD");
+    // A --dir that is not there is refused at install, not at every commit after.
+    let out = catalog_diff(&t.path(), &["hook", "install", "--dir", "c"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        stderr(&out).contains("`c` does not exist"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!hook_file(&t).exists(), "nothing installed");
     install(&t, &["--dir", "b"]);
     stage_schema(&t, &format!("b/{SCHEMA}"), BREAKING);
     assert_refused(&t, &head, &git_commit(&t.path(), &[]));

@@ -72,7 +72,7 @@ pub fn judge_schemas(old: &Schema, new: &Schema, strategy: Strategy) -> Result<V
     Ok(judge(changes(old, new)?, strategy))
 }
 
-/// The line where the node each op path names starts (see [`line_in`]); all 1 when the text
+/// The line where the node each op path names starts (see `line_in`); all 1 when the text
 /// is not JSON.
 pub fn lines_of(text: &str, paths: &[&str]) -> Vec<usize> {
     match Located::parse(text) {
