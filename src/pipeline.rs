@@ -4,12 +4,13 @@
 //! [`build_options`]) in `history`.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::catalog::build::{self, Built, ParseCache, Summary};
 use crate::catalog::scope::{Reach, Scope};
 use crate::catalog::{Baseline, Before, Blob, Diagnostic, FileSet, Index};
-use crate::diff::{self, ArchitectureDiff, SideDiagnostic, VerdictCache};
+
+use crate::diff::{self, ArchitectureDiff, MESSAGE_TYPES, SideDiagnostic, VerdictCache};
 use crate::git::{self, Repo};
 use crate::report::Locations;
 
@@ -50,6 +51,8 @@ pub struct Compared {
     /// The catalog folder, repository-root relative.
     pub dir: String,
     pub sides: [SideReport; 2],
+    /// The configuration's per-message ids that name no message on either side.
+    pub misnamed: Vec<Misnamed>,
 }
 
 /// Both sides of a comparison as read from the repository, and the catalog folder they were
@@ -157,6 +160,12 @@ pub fn compare_revisions(
         .collect();
     diagnostics.append(&mut diff.diagnostics);
     diff.diagnostics = diagnostics;
+    let misnamed = misnamed_messages(
+        &[read.baseline().files(), Before::unchanged(after)],
+        request.diff.message_strategies.keys(),
+        &options,
+        request.cache,
+    );
     // Freeing two large catalogs takes a while: a pool thread does it.
     rayon::spawn(move || drop(read));
     repo.check_reads()?;
@@ -165,7 +174,66 @@ pub fn compare_revisions(
         locations: compared.locations,
         dir,
         sides,
+        misnamed,
     })
+}
+
+/// A message id the configuration sets a strategy for that names no message of the catalog.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Misnamed {
+    pub id: String,
+    /// The type of the resources with that id, when they are not messages (`service`).
+    pub kind: Option<String>,
+    /// Ids of the catalog close to it.
+    pub nearby: Vec<String>,
+}
+
+/// The ids among `named` that no event, command or query of any catalog in `sides` declares.
+/// Only the resource files declaring them are built.
+pub fn misnamed_messages<'a>(
+    sides: &[Before<'_>],
+    named: impl IntoIterator<Item = &'a String>,
+    options: &build::Options,
+    cache: &ParseCache,
+) -> Vec<Misnamed> {
+    let named: BTreeSet<&str> = named.into_iter().map(String::as_str).collect();
+    if named.is_empty() {
+        return Vec::new();
+    }
+    let mut kinds: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut declared = BTreeSet::new();
+    for files in sides {
+        let (reach, ids) = Reach::declaring(files, &named, cache);
+        declared.extend(ids);
+        if reach.resource_files.is_empty() {
+            continue;
+        }
+        for resource in build::build(&reach.cut(files), options, cache)
+            .index
+            .resources
+        {
+            let kind = resource.kind().to_owned();
+            kinds
+                .entry(resource.id().to_owned())
+                .or_default()
+                .insert(kind);
+        }
+    }
+    let is_message =
+        |kinds: &BTreeSet<String>| kinds.iter().any(|k| MESSAGE_TYPES.contains(&k.as_str()));
+    named
+        .into_iter()
+        .filter(|id| !kinds.get(*id).is_some_and(is_message))
+        .map(|id| Misnamed {
+            id: id.to_owned(),
+            kind: kinds.get(id).and_then(|kinds| kinds.first().cloned()),
+            nearby: crate::suggest::closest(id, declared.iter().map(String::as_str))
+                .into_iter()
+                .filter(|near| *near != id)
+                .map(str::to_owned)
+                .collect(),
+        })
+        .collect()
 }
 
 /// Under a transitive strategy with `--history`: each changed schema file of a message is

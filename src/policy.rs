@@ -52,8 +52,9 @@ pub struct Config {
     /// Compare transitive strategies against every schema in the first-parent history too.
     pub history: Option<bool>,
     /// Per-message settings, keyed by message id, as a schema registry sets them per subject.
+    /// Each id keeps where it is written, for an error that names its line.
     #[serde(default)]
-    pub messages: BTreeMap<String, MessageConfig>,
+    pub messages: BTreeMap<toml::Spanned<String>, MessageConfig>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -72,15 +73,28 @@ impl Config {
     pub fn message_strategies(&self) -> BTreeMap<String, Strategy> {
         self.messages
             .iter()
-            .filter_map(|(id, config)| Some((id.clone(), config.strategy?)))
+            .filter_map(|(id, config)| Some((id.get_ref().clone(), config.strategy?)))
             .collect()
+    }
+
+    /// The line of `text` (this file's) where message id `id` is written.
+    pub fn message_line(&self, text: &str, id: &str) -> Option<usize> {
+        let (written, _) = self.messages.get_key_value(id)?;
+        Some(line_at(text, written.span().start))
     }
 }
 
+/// The line of `text` that byte `offset` is on.
+fn line_at(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&byte| byte == b'\n')
+        .count()
+        + 1
+}
+
 fn toml_error(file: &str, text: &str, error: &toml::de::Error) -> Error {
-    let line = error.span().map_or(1, |span| {
-        text[..span.start.min(text.len())].matches('\n').count() + 1
-    });
+    let line = error.span().map_or(1, |span| line_at(text, span.start));
     Error {
         file: file.to_owned(),
         line,
@@ -522,6 +536,11 @@ mod tests {
             config.message_strategies().get("order-created"),
             Some(&Strategy::Backward)
         );
+        let text = "[messages]\n\"a\" = { strategy = \"full\" }\nb.strategy = \"none\"\n";
+        let config = Config::parse("c.toml", text).expect("valid");
+        assert_eq!(config.message_line(text, "a"), Some(2));
+        assert_eq!(config.message_line(text, "b"), Some(3));
+        assert_eq!(config.message_line(text, "c"), None);
         let error =
             Config::parse("c.toml", "strategy = \"full\"\nstrategee = \"full\"\n").unwrap_err();
         assert_eq!(error.line, 2, "{error}");

@@ -279,6 +279,35 @@ impl Reach {
     }
 }
 
+impl Reach {
+    /// The resource files of catalog `files` declaring one of `ids` (a cut on them builds every
+    /// resource with those ids), and every id its resource files declare.
+    pub fn declaring(
+        files: &Before<'_>,
+        ids: &BTreeSet<&str>,
+        cache: &ParseCache,
+    ) -> (Reach, BTreeSet<String>) {
+        let resource_files: Vec<(&str, &Blob)> = files
+            .files_from("")
+            .filter(|(path, _)| is_resource_file(path))
+            .collect();
+        let facts = cache.facts(&resource_files);
+        let mut reach = BTreeSet::new();
+        let mut declared = BTreeSet::new();
+        for ((path, _), facts) in resource_files.iter().zip(&facts) {
+            let Some(id) = &facts.id else { continue };
+            if ids.contains(id.as_str()) {
+                reach.insert((*path).to_owned());
+            }
+            declared.insert(id.clone());
+        }
+        let reach = Reach {
+            resource_files: reach,
+        };
+        (reach, declared)
+    }
+}
+
 /// Paths whose change can affect resources anywhere in the catalog. Assets (`components/`,
 /// `public/`) are not among them: they reach only the Index's `assets`, which no diff reads,
 /// and otherwise count as any file does (an `index.md` there is a candidate file).

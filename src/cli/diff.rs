@@ -171,6 +171,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     if failed(&compared.sides, args.catalog.strict) {
         return Ok(exit_code::ERROR);
     }
+    settings.check_messages(&compared.misnamed)?;
     // A folder named on purpose that holds no catalog on either side is a mistake, not an
     // empty diff to pass.
     if settings.dir.is_some() && compared.sides.iter().all(|side| !side.has_resources) {

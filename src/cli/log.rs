@@ -5,13 +5,14 @@ use std::io::Write;
 use std::ops::ControlFlow;
 
 use anyhow::Context;
+use catalog_diff::catalog::Before;
 use catalog_diff::catalog::build::ParseCache;
 use catalog_diff::diff::{self, ArchitectureDiff};
 use catalog_diff::git::{CommitInfo, Repo, Side};
 use catalog_diff::history::{self, Baseline, Selection, Step};
 use catalog_diff::policy::{self, FailOn};
-use catalog_diff::report;
 use catalog_diff::schema;
+use catalog_diff::{pipeline, report};
 
 use super::cache::Cache;
 use super::diff::{PolicyArgs, source_name, use_color};
@@ -117,6 +118,22 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     let mut stdout = std::io::stdout().lock();
     let mut state = State::default();
     let cache = loading.wait();
+    if !settings.message_strategies.is_empty() {
+        // The configuration's message ids are checked against the range's ends.
+        let mut ends = Vec::new();
+        for commit in [start, commits.last().map(|c| c.id)] {
+            ends.push(history::read_at(&repo, commit, &options)?);
+        }
+        let sides: Vec<Before> = ends.iter().map(Before::unchanged).collect();
+        let build = pipeline::build_options(&options.source, String::new(), false);
+        let misnamed = pipeline::misnamed_messages(
+            &sides,
+            settings.message_strategies.keys(),
+            &build,
+            &cache.parses,
+        );
+        settings.check_messages(&misnamed)?;
+    }
     let outcome = history::walk(
         &repo,
         start,

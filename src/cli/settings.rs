@@ -7,9 +7,12 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::Context;
+use catalog_diff::catalog::escape_text;
 use catalog_diff::git::{Repo, Side};
+use catalog_diff::pipeline::Misnamed;
 use catalog_diff::policy::{self, Ack, Config, Date, FailOn};
 use catalog_diff::schema::{ProtoRules, Strategy};
+use catalog_diff::suggest;
 
 use super::diff::PolicyArgs;
 
@@ -20,6 +23,8 @@ pub struct Settings {
     /// `--dir`, else the configuration's `dir`.
     pub dir: Option<String>,
     pub message_strategies: BTreeMap<String, Strategy>,
+    /// Where the configuration names each message id (`catalog-diff.toml:7`).
+    message_places: BTreeMap<String, String>,
     /// Transitive strategies compare against the history too (`history = true`).
     pub history: bool,
     /// buf's category for Protobuf changes.
@@ -40,11 +45,26 @@ impl Settings {
         dir: Option<&str>,
     ) -> anyhow::Result<Settings> {
         let config = match &flags.config {
-            Some(path) => Some(read_config(&path.display().to_string(), &read_file(path)?)?),
-            None => match repo.read_root_file(candidate, policy::CONFIG_FILE)? {
-                Some(bytes) => Some(read_config(policy::CONFIG_FILE, &bytes)?),
-                None => None,
-            },
+            Some(path) => Some((path.display().to_string(), read_file(path)?)),
+            None => repo
+                .read_root_file(candidate, policy::CONFIG_FILE)?
+                .map(|bytes| (policy::CONFIG_FILE.to_owned(), bytes)),
+        };
+        let (config, message_places) = match config {
+            Some((file, bytes)) => {
+                let text = utf8(&file, bytes)?;
+                let config = Config::parse(&file, &text)?;
+                let places = config
+                    .messages
+                    .keys()
+                    .map(|id| {
+                        let line = config.message_line(&text, id.get_ref()).unwrap_or(1);
+                        (id.get_ref().clone(), format!("{file}:{line}"))
+                    })
+                    .collect();
+                (config, places)
+            }
+            None => (Config::default(), BTreeMap::new()),
         };
         let acks = match repo.read_root_file(candidate, policy::ACK_FILE)? {
             Some(bytes) => {
@@ -53,7 +73,6 @@ impl Settings {
             }
             None => Vec::new(),
         };
-        let config = config.unwrap_or_default();
         let from_files = config != Config::default() || !acks.is_empty();
         Ok(Settings {
             strategy: flags.strategy.or(config.strategy).unwrap_or_default(),
@@ -64,12 +83,44 @@ impl Settings {
                 .unwrap_or_default(),
             dir: dir.map(str::to_owned).or(config.dir.clone()),
             message_strategies: config.message_strategies(),
+            message_places,
             history: config.history.unwrap_or(false),
             proto_rules: flags.proto_rules.or(config.proto_rules).unwrap_or_default(),
             acks,
             from_files,
             today: today(),
         })
+    }
+}
+
+impl Settings {
+    /// An error naming, where the configuration sets them, the message ids that name no
+    /// message of the catalog: a strategy set for a typo would never apply.
+    pub fn check_messages(&self, misnamed: &[Misnamed]) -> anyhow::Result<()> {
+        if misnamed.is_empty() {
+            return Ok(());
+        }
+        let lines: Vec<String> = misnamed
+            .iter()
+            .map(|m| {
+                let place = self.message_places.get(&m.id).map_or("", String::as_str);
+                let place = escape_text(place);
+                let id = escape_text(&m.id);
+                let what = match &m.kind {
+                    Some(kind) => format!("is a {kind}, not an event, command or query"),
+                    None => "is the id of no event, command or query in the catalog".to_owned(),
+                };
+                let nearby: Vec<&str> = m.nearby.iter().map(String::as_str).collect();
+                format!(
+                    "{place}: [messages.\"{id}\"]: `{id}` {what}{}",
+                    suggest::hint(&nearby)
+                )
+            })
+            .collect();
+        anyhow::bail!(
+            "{}\n  hint: [messages.\"ID\"] takes a message id, as in its front matter; correct or remove the entry",
+            lines.join("\n")
+        )
     }
 }
 
@@ -80,11 +131,6 @@ fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
 fn utf8(file: &str, bytes: Vec<u8>) -> anyhow::Result<String> {
     String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("{file}: not UTF-8 text; save it as UTF-8"))
-}
-
-fn read_config(file: &str, bytes: &[u8]) -> anyhow::Result<Config> {
-    let text = utf8(file, bytes.to_vec())?;
-    Ok(Config::parse(file, &text)?)
 }
 
 /// Today's date in UTC, for acknowledgement expiry.

@@ -9,7 +9,8 @@ mod order;
 mod specification;
 
 pub use assemble::{
-    Options, Prepared, VerdictCache, diff, diff_cached, diff_prepared, diff_with_files, summarize,
+    MESSAGE_TYPES, Options, Prepared, VerdictCache, diff, diff_cached, diff_prepared,
+    diff_with_files, summarize,
 };
 pub use specification::{SpecificationChange, SpecificationSummary};
 

@@ -69,6 +69,46 @@ fn a_per_message_strategy_passes_one_message_while_another_still_fails() {
 }
 
 #[test]
+fn a_per_message_strategy_for_no_message_is_an_error_naming_its_line() {
+    let repo = two_events();
+    loosen_both(&repo);
+    repo.write(
+        "catalog-diff.toml",
+        "[messages.\"OrderCreated\"]\nstrategy = \"backward\"\n\n[messages.\"OrderCreatd\"]\nstrategy = \"backward\"\n\n[messages.Billing]\nstrategy = \"none\"\n",
+    );
+    let worktree = run(&repo, &[]);
+    repo.git(&["add", "-A"]);
+    // The second staged run is warm: it diffs the change's reach only.
+    let staged = [run(&repo, &["--staged"]), run(&repo, &["--staged"])];
+    repo.commit("a typo");
+    let log = run(&repo, &["log"]);
+    for out in [&worktree, &staged[0], &staged[1], &log] {
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("catalog-diff.toml:4: [messages.\"OrderCreatd\"]: `OrderCreatd` is the id of no event, command or query in the catalog; did you mean `OrderCreated`?"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("catalog-diff.toml:7: [messages.\"Billing\"]: `Billing` is a service, not an event, command or query"),
+            "{stderr}"
+        );
+        assert!(
+            !stderr.contains(":1:"),
+            "the id that names a message passes: {stderr}"
+        );
+    }
+    // A message only the baseline has (removed on the candidate) is still a message.
+    repo.write(
+        "catalog-diff.toml",
+        "[messages.OrderPaid]\nstrategy = \"none\"\n",
+    );
+    repo.remove("events/OrderPaid/index.mdx");
+    let out = run(&repo, &[]);
+    assert_ne!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}
+
+#[test]
 fn a_transitive_check_fails_against_a_version_two_releases_back() {
     let repo = TestRepo::new();
     repo.write_all(&[
