@@ -438,21 +438,36 @@ impl FileResolver for Resolver {
     }
 }
 
-/// The compiler's complaint as [`Error::Parse`], placed at the first span it labels.
+/// The compiler's complaint as [`Error::Parse`], placed at the first span it labels, or at the
+/// end of the text when it ran out of it, with the compiler's help when it has some.
 fn parse_error(error: &protox::Error, path: &str, text: &str) -> Error {
     use miette::Diagnostic;
+    let mut message = error.to_string();
     let offset = error
         .labels()
         .and_then(|mut labels| labels.next())
-        .map(|label| label.offset());
+        .map(|label| label.offset())
+        .or_else(|| {
+            message
+                .ends_with("reached end of file")
+                .then_some(text.len())
+        });
     let (line, column) = offset.map_or((1, 1), |offset| line_column(text, offset));
+    if let Some(help) = error.help().map(|help| help.to_string()) {
+        // protox 0.10 calls an import path it refuses an "invalid group name"; its help says
+        // what is wrong.
+        if help.starts_with("imports may not") {
+            message = "invalid import path".to_owned();
+        }
+        message = format!("{message}: {help}");
+    }
     Error::Parse {
         format: Format::Protobuf,
         file: path.to_owned(),
         syntax: "Protobuf",
         line,
         column,
-        message: error.to_string(),
+        message,
     }
 }
 
@@ -620,6 +635,28 @@ mod tests {
             }
             other => panic!("unexpected {:?}", other.err()),
         }
+    }
+
+    #[test]
+    fn a_file_cut_short_is_placed_at_its_end_and_a_bad_import_is_named() {
+        let place = |text: &str| match Compiled::new(Document::new("a.proto", text)) {
+            Err(Error::Parse {
+                line,
+                column,
+                message,
+                ..
+            }) => (line, column, message),
+            other => panic!("unexpected {:?}", other.err()),
+        };
+        let (line, column, message) = place("syntax = \"proto3\";\nmessage A {\n  string a = 1;\n");
+        assert_eq!((line, column), (4, 1), "{message}");
+        assert!(message.contains("reached end of file"), "{message}");
+        let (line, column, message) = place("syntax = \"proto3\";\nimport \"./b.proto\";\n");
+        assert_eq!((line, column), (2, 8), "{message}");
+        assert!(
+            message.starts_with("invalid import path: imports may not contain"),
+            "{message}"
+        );
     }
 
     #[test]
