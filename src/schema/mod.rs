@@ -24,10 +24,13 @@ pub use verdict::{Change, Effect, Op, OpKind, Rule, Verdict, judge};
 
 /// How deep a schema may nest (containers in its text, and schema nesting plus `$ref` hops in
 /// a walk) before it is refused with [`Error::TooDeep`]: the same limit for every format and for
-/// front matter, and the depth at which serde_json stops parsing. Real schemas stay far below
-/// it; the limit exists so a hostile or generated document is refused cleanly instead of
-/// overflowing the stack.
+/// front matter. Real schemas stay far below it; the limit exists so a hostile or generated
+/// document is refused cleanly instead of overflowing the stack.
 pub const MAX_DEPTH: usize = 128;
+
+/// The deepest JSON text serde_json parses: it refuses the 128th nested container. Reports of
+/// JSON text nested too deep name this limit.
+pub(crate) const JSON_TEXT_DEPTH: usize = MAX_DEPTH - 1;
 
 /// Knobs of a comparison that do not depend on the strategy. Each format reads the ones that
 /// concern it and ignores the rest.

@@ -340,7 +340,7 @@ fn item_9_and_10_nesting_and_byte_order_marks_are_named() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("nests deeper than 128 levels") && !stderr.contains("not valid JSON"),
+        stderr.contains("nests deeper than 127 levels") && !stderr.contains("not valid JSON"),
         "{stderr}"
     );
     // Only the after file nests too deep: it is the one named.
@@ -351,7 +351,7 @@ fn item_9_and_10_nesting_and_byte_order_marks_are_named() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains(&format!("{shown}: schema nests deeper than 128 levels"))
+        stderr.contains(&format!("{shown}: schema nests deeper than 127 levels"))
             && !stderr.contains(flat_shown),
         "{stderr}"
     );

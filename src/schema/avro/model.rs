@@ -22,7 +22,7 @@ pub type NodeId = usize;
 /// serde_json refuses JSON nested deeper than this; the text is measured first so such a
 /// schema is reported as too deep rather than as broken JSON. Each Avro level costs one to
 /// three JSON levels, so the walkers' recursion stays far below [`MAX_DEPTH`].
-const JSON_DEPTH_LIMIT: usize = 127;
+const JSON_DEPTH_LIMIT: usize = crate::schema::JSON_TEXT_DEPTH;
 
 /// A parsed Avro schema: its nodes and the root.
 #[derive(Debug)]

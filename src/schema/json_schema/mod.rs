@@ -59,7 +59,7 @@ fn json_error(path: &str, text: &str, error: serde_json::Error) -> Error {
     if error.to_string().starts_with("recursion limit exceeded") {
         return Error::TooDeep {
             path: format!("line {}", error.line()),
-            limit: super::MAX_DEPTH,
+            limit: super::JSON_TEXT_DEPTH,
         };
     }
     let message = if text.starts_with('\u{feff}') {
