@@ -2,6 +2,7 @@
 //! plain folder. Blob bytes go through the [`BlobCache`](super::BlobCache) and are read in
 //! parallel; symlinks and submodules are listed in [`FileSet::special`], never followed.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -142,6 +143,8 @@ struct Differences {
 struct Listing {
     blobs: Vec<(String, gix::ObjectId)>,
     special: BTreeMap<String, SpecialEntry>,
+    /// Repository paths whose names are not UTF-8 text: loading the listing fails naming all.
+    not_utf8: Vec<String>,
 }
 
 impl Repo {
@@ -332,11 +335,11 @@ impl Repo {
             return Ok(());
         }
         let old_entries = match old {
-            Some(id) => self.tree_entries(id, dir, prefix)?,
+            Some(id) => self.tree_entries(id, dir, prefix, &mut out.not_utf8)?,
             None => Vec::new(),
         };
         let new_entries = match new {
-            Some(id) => self.tree_entries(id, dir, prefix)?,
+            Some(id) => self.tree_entries(id, dir, prefix, &mut out.not_utf8)?,
             None => Vec::new(),
         };
         let new_by_name: HashMap<&str, (EntryKind, gix::ObjectId)> = new_entries
@@ -380,30 +383,32 @@ impl Repo {
         Ok(())
     }
 
-    /// The entries of tree `id` (catalog path `prefix`): name, kind and object id.
+    /// The entries of tree `id` (catalog path `prefix`): name, kind and object id. Entries
+    /// whose names are not UTF-8 text are left out and their paths added to `not_utf8`.
     fn tree_entries(
         &self,
         id: gix::ObjectId,
         dir: &str,
         prefix: &str,
+        not_utf8: &mut Vec<String>,
     ) -> Result<Vec<(String, EntryKind, gix::ObjectId)>> {
         let repo_path = join(dir, prefix);
         let tree = self
             .repo
             .find_tree(id)
             .map_err(|e| self.object_error(&id, &repo_path, e))?;
-        tree.iter()
-            .map(|entry| {
-                let entry = entry.map_err(|source| Error::Git {
-                    what: format!("decoding the tree at `{repo_path}`"),
-                    source,
-                })?;
-                let name = entry.filename().to_str().map_err(|_| Error::NameNotUtf8 {
-                    path: join(&repo_path, &entry.filename().to_str_lossy()),
-                })?;
-                Ok((name.to_owned(), entry.mode().kind(), entry.object_id()))
-            })
-            .collect()
+        let mut entries = Vec::new();
+        for entry in tree.iter() {
+            let entry = entry.map_err(|source| Error::Git {
+                what: format!("decoding the tree at `{repo_path}`"),
+                source,
+            })?;
+            match entry.filename().to_str() {
+                Ok(name) => entries.push((name.to_owned(), entry.mode().kind(), entry.object_id())),
+                Err(_) => not_utf8.push(join(&repo_path, &entry.filename().to_str_lossy())),
+            }
+        }
+        Ok(entries)
     }
 
     /// Recursively lists tree `id` (at catalog path `prefix`, repository path `dir/prefix`).
@@ -414,7 +419,7 @@ impl Repo {
         prefix: &str,
         out: &mut Listing,
     ) -> Result<()> {
-        for (name, kind, oid) in self.tree_entries(id, dir, prefix)? {
+        for (name, kind, oid) in self.tree_entries(id, dir, prefix, &mut out.not_utf8)? {
             self.list_entry(join(prefix, &name), kind, oid, dir, out)?;
         }
         Ok(())
@@ -541,7 +546,7 @@ impl Repo {
             Some((_, children)) => children,
             None => Vec::new(),
         };
-        let entries = self.tree_entries(id, dir, prefix)?;
+        let entries = self.tree_entries(id, dir, prefix, &mut found.listing.not_utf8)?;
         let names: HashSet<&str> = entries.iter().map(|(name, ..)| name.as_str()).collect();
         for (name, ..) in &staged {
             if !names.contains(name) {
@@ -589,7 +594,16 @@ impl Repo {
             let path = entry.path(index);
             let repo_path = path.to_str_lossy().into_owned();
             if path.to_str().is_err() && strip_dir(&repo_path, dir).is_some() {
-                return Err(Error::NameNotUtf8 { path: repo_path });
+                let names = path.split(|&byte| byte == b'/');
+                listing
+                    .not_utf8
+                    .push(up_to_first_not_utf8(names.map(|name| {
+                        (
+                            String::from_utf8_lossy(name),
+                            std::str::from_utf8(name).is_ok(),
+                        )
+                    })));
+                continue;
             }
             self.list_index_entry(entry, &repo_path, dir, &mut listing)?;
         }
@@ -805,6 +819,7 @@ impl Repo {
             !(is_dir && entry.path().join(".git").exists())
         });
         let mut out = Vec::new();
+        let mut not_utf8 = Vec::new();
         for entry in builder.build() {
             let entry = entry.map_err(|e| walk_error(workdir, e))?;
             let Some(file_type) = entry.file_type() else {
@@ -814,9 +829,8 @@ impl Repo {
                 continue;
             };
             let Some(rel) = rel.to_str().map(|rel| rel.replace('\\', "/")) else {
-                return Err(Error::NameNotUtf8 {
-                    path: rel.to_string_lossy().replace('\\', "/"),
-                });
+                not_utf8.push(first_name_not_utf8(rel));
+                continue;
             };
             if file_type.is_symlink() {
                 out.push((rel, FsKind::Symlink));
@@ -824,6 +838,7 @@ impl Repo {
                 out.push((rel, FsKind::File));
             }
         }
+        names_utf8(not_utf8)?;
         Ok(out)
     }
 
@@ -852,6 +867,7 @@ impl Repo {
 
     /// [`Repo::load`], with sizes from `memory` only.
     fn load_with(&self, listing: Listing, memory: Option<&Arc<dyn SizeMemory>>) -> Result<FileSet> {
+        names_utf8(listing.not_utf8)?;
         // The blobs this run has not looked up yet, with their remembered sizes.
         let new: Vec<_> = {
             let sizes = super::lock(&self.store.sizes);
@@ -988,6 +1004,7 @@ pub fn read_dir(path: &Path, limit: u64) -> Result<FileSet> {
         .follow_links(false)
         .into_iter()
         .filter_entry(|e| e.file_name() != ".git");
+    let mut not_utf8 = Vec::new();
     for entry in walk {
         let entry = entry.map_err(|e| {
             let at = e.path().unwrap_or(path).to_owned();
@@ -1000,9 +1017,8 @@ pub fn read_dir(path: &Path, limit: u64) -> Result<FileSet> {
             continue;
         };
         let Some(rel) = rel.to_str().map(|rel| rel.replace('\\', "/")) else {
-            return Err(Error::NameNotUtf8 {
-                path: rel.to_string_lossy().replace('\\', "/"),
-            });
+            not_utf8.push(first_name_not_utf8(rel));
+            continue;
         };
         if entry.file_type().is_symlink() {
             special.insert(rel, SpecialEntry::Symlink);
@@ -1010,6 +1026,7 @@ pub fn read_dir(path: &Path, limit: u64) -> Result<FileSet> {
             files.push((rel, entry.path().to_owned()));
         }
     }
+    names_utf8(not_utf8)?;
     let mut set = read_files(files, None, limit)?;
     set.special.extend(special);
     Ok(set)
@@ -1142,6 +1159,38 @@ pub(crate) fn strip_dir<'a>(path: &'a str, dir: &str) -> Option<&'a str> {
     path.strip_prefix(dir)?
         .strip_prefix('/')
         .filter(|rest| !rest.is_empty())
+}
+
+/// Fails naming each of `paths` (once), the paths whose names are not UTF-8 text.
+fn names_utf8(mut paths: Vec<String>) -> Result<()> {
+    if paths.is_empty() {
+        return Ok(());
+    }
+    paths.sort();
+    paths.dedup();
+    Err(Error::NameNotUtf8 { paths })
+}
+
+/// Path `rel` up to its first name that is not UTF-8 text.
+fn first_name_not_utf8(rel: &Path) -> String {
+    up_to_first_not_utf8(
+        rel.iter()
+            .map(|name| (name.to_string_lossy(), name.to_str().is_some())),
+    )
+}
+
+/// A path's names (each shown with U+FFFD where it is not UTF-8 text, and whether it is) up to
+/// the first that is not, `/`-separated: a folder with such a name is named once, not once for
+/// every file it holds.
+fn up_to_first_not_utf8<'a>(names: impl Iterator<Item = (Cow<'a, str>, bool)>) -> String {
+    let mut shown = Vec::new();
+    for (name, is_utf8) in names {
+        shown.push(name);
+        if !is_utf8 {
+            break;
+        }
+    }
+    shown.join("/")
 }
 
 #[cfg(test)]

@@ -440,4 +440,23 @@ fn a_name_that_is_not_utf8_is_an_error_naming_it() {
             "{args:?}: {stderr}"
         );
     }
+    // Every such name is reported, each folder once however many files it holds.
+    let other = repo
+        .path()
+        .join("events")
+        .join(std::ffi::OsStr::from_bytes(b"Y\xff"));
+    std::fs::create_dir_all(&other).expect("mkdir");
+    std::fs::write(other.join("index.mdx"), EVENT.replace("OrderPlaced", "Y")).expect("write");
+    std::fs::write(other.join("schema.json"), "{}").expect("write");
+    repo.commit_all("another");
+    for args in [&["index"][..], &["--staged"], &[], &["HEAD~2..HEAD"]] {
+        let out = run(repo.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("the names of 2 paths are not UTF-8 text")
+                && stderr.contains("`events/X\u{fffd}`, `events/Y\u{fffd}`"),
+            "{args:?}: {stderr}"
+        );
+    }
 }
