@@ -185,7 +185,8 @@ impl Compiled {
     }
 
     /// What protoc and buf refuse but protox lets through: an enum that allows aliases without
-    /// having any, and a map whose values are an enum whose first value is not zero.
+    /// having any, a map whose values are an enum whose first value is not zero, reserved or
+    /// extension ranges that overlap, and a name reserved twice.
     fn check(&self, paths: &BTreeMap<String, (String, String)>) -> Result<(), Error> {
         let refuse = |file: &prost_reflect::FileDescriptor, at: &[i32], message: String| {
             let (line, column) = file
@@ -236,6 +237,30 @@ impl Compiled {
             let file = enumeration.parent_file();
             if !self.own.contains(file.name()) {
                 continue;
+            }
+            let proto = enumeration.enum_descriptor_proto();
+            // Enum reserved ranges include their end.
+            let ranges = proto
+                .reserved_range
+                .iter()
+                .map(|r| (r.start(), i64::from(r.end()) + 1));
+            if let Some(index) = first_overlap(ranges) {
+                let mut at = enumeration.path().to_vec();
+                at.extend([4, index]);
+                return Err(refuse(
+                    &file,
+                    &at,
+                    "overlapping enum value ranges".to_owned(),
+                ));
+            }
+            if let Some((index, name)) = first_repeat(&proto.reserved_name) {
+                let mut at = enumeration.path().to_vec();
+                at.extend([5, index]);
+                return Err(refuse(
+                    &file,
+                    &at,
+                    format!("enum value `{name}` reserved more than once"),
+                ));
             }
             let reserved: BTreeSet<&str> = enumeration.reserved_names().collect();
             let mut seen: BTreeMap<String, (String, i32)> = BTreeMap::new();
@@ -297,6 +322,42 @@ impl Compiled {
                     ),
                 ));
             }
+            let proto = message.descriptor_proto();
+            // Reserved ranges first, then extension ranges, each `[start, end)`; an overlap is
+            // placed at the later of the two (by its field number in DescriptorProto).
+            let ranges = proto
+                .reserved_range
+                .iter()
+                .map(|r| (r.start(), i64::from(r.end())))
+                .chain(
+                    proto
+                        .extension_range
+                        .iter()
+                        .map(|r| (r.start(), i64::from(r.end()))),
+                );
+            if let Some(index) = first_overlap(ranges) {
+                let reserved = proto.reserved_range.len() as i32;
+                let mut at = message.path().to_vec();
+                at.extend(if index < reserved {
+                    [9, index]
+                } else {
+                    [5, index - reserved]
+                });
+                return Err(refuse(
+                    &file,
+                    &at,
+                    "overlapping field number ranges".to_owned(),
+                ));
+            }
+            if let Some((index, name)) = first_repeat(&proto.reserved_name) {
+                let mut at = message.path().to_vec();
+                at.extend([10, index]);
+                return Err(refuse(
+                    &file,
+                    &at,
+                    format!("message field name `{name}` reserved more than once"),
+                ));
+            }
             let reserved: BTreeSet<&str> = message.reserved_names().collect();
             if let Some(field) = message.fields().find(|f| reserved.contains(f.name())) {
                 return Err(refuse(
@@ -334,6 +395,32 @@ impl Compiled {
         }
         Ok(())
     }
+}
+
+/// The index of the first range (`[start, end)`) that overlaps one before it.
+fn first_overlap(ranges: impl Iterator<Item = (i32, i64)>) -> Option<i32> {
+    let mut seen: Vec<(i64, i64)> = Vec::new();
+    for (index, (start, end)) in ranges.enumerate() {
+        let start = i64::from(start);
+        if seen.iter().any(|&(s, e)| start < e && s < end) {
+            return i32::try_from(index).ok();
+        }
+        seen.push((start, end));
+    }
+    None
+}
+
+/// For the first name written a second time, the index and text of its first writing (where
+/// buf places the error).
+fn first_repeat(names: &[String]) -> Option<(i32, &str)> {
+    let mut first: BTreeMap<&str, usize> = BTreeMap::new();
+    for (index, name) in names.iter().enumerate() {
+        if let Some(&earlier) = first.get(name.as_str()) {
+            return Some((i32::try_from(earlier).ok()?, name));
+        }
+        first.insert(name, index);
+    }
+    None
 }
 
 /// An enum value's name as protoc compares proto3 names: the enum's name dropped from its
@@ -657,6 +744,70 @@ mod tests {
             message.starts_with("invalid import path: imports may not contain"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn overlapping_ranges_and_names_reserved_twice_are_refused_where_buf_places_them() {
+        // buf 1.75.0's compile errors for each (scripts/agree-protobuf.py found the first).
+        let cases = [
+            (
+                "message M {\n  int32 a = 1;\n  reserved 2;\n  reserved 2;\n}\n",
+                "proto3",
+                (7, 12),
+                "overlapping field number ranges",
+            ),
+            (
+                "message M {\n  int32 a = 1;\n  reserved 2 to 5;\n  reserved 4 to 8;\n}\n",
+                "proto3",
+                (7, 12),
+                "overlapping field number ranges",
+            ),
+            (
+                "message M {\n  optional int32 a = 1;\n  reserved 100;\n  extensions 100 to 200;\n}\n",
+                "proto2",
+                (7, 14),
+                "overlapping field number ranges",
+            ),
+            (
+                "enum E {\n  E0 = 0;\n  reserved 2;\n  reserved 2;\n}\n",
+                "proto3",
+                (7, 12),
+                "overlapping enum value ranges",
+            ),
+            (
+                "message M {\n  int32 a = 1;\n  reserved \"x\";\n  reserved \"x\";\n}\n",
+                "proto3",
+                (6, 12),
+                "message field name `x` reserved more than once",
+            ),
+            (
+                "enum E {\n  E0 = 0;\n  reserved \"X\";\n  reserved \"X\";\n}\n",
+                "proto3",
+                (6, 12),
+                "enum value `X` reserved more than once",
+            ),
+        ];
+        for (body, syntax, place, wanted) in cases {
+            let text = format!("syntax = \"{syntax}\";\npackage p;\n\n{body}");
+            match Compiled::new(Document::new("a.proto", &text)) {
+                Err(Error::Parse {
+                    line,
+                    column,
+                    message,
+                    ..
+                }) => {
+                    assert_eq!(message, wanted, "{text}");
+                    assert_eq!((line, column), place, "{text}");
+                }
+                other => panic!("{text}: unexpected {:?}", other.err()),
+            }
+        }
+        // Ranges that only touch do not overlap.
+        let text = "syntax = \"proto3\";\nmessage M {\n  reserved 2 to 5;\n  reserved 6;\n}\n";
+        assert!(Compiled::new(Document::new("a.proto", text)).is_ok());
+        let text =
+            "syntax = \"proto3\";\nenum E {\n  E0 = 0;\n  reserved 2 to 5;\n  reserved 6;\n}\n";
+        assert!(Compiled::new(Document::new("a.proto", text)).is_ok());
     }
 
     #[test]
