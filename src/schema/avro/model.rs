@@ -691,10 +691,19 @@ impl Parser {
     }
 
     /// Every field default must be a value of the field's type (Java's `isValidDefault`: a
-    /// union's default may match any branch).
+    /// union's default may match any branch). A `float` or `double` field may write its
+    /// default as text that Java's `Double.valueOf` reads (`"1.5"`, `"NaN"`), as Java's parser
+    /// turns it into that number first.
     fn check_defaults(&self) -> Result<(), Invalid> {
         for pending in &self.defaults {
             let value = &pending.value;
+            let is_float = matches!(
+                self.nodes[pending.ty].kind,
+                Kind::Primitive(Primitive::Float | Primitive::Double)
+            );
+            if is_float && value.as_str().is_some_and(is_java_double) {
+                continue;
+            }
             if !self.valid_default(pending.ty, value, 0) {
                 return Err(invalid(
                     &pending.pointer,
@@ -748,6 +757,43 @@ impl Parser {
             }),
         }
     }
+}
+
+/// True for text Java's `Double.valueOf` reads: trimmed, a sign, then `NaN`, `Infinity`, a
+/// decimal (digits with one optional point, an optional exponent) or a hexadecimal literal
+/// (`0x1.8p1`, whose binary exponent is required), the last two with an optional `f`/`d` suffix.
+fn is_java_double(text: &str) -> bool {
+    let text = text.trim_matches(|c: char| c <= ' ');
+    let text = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if text == "NaN" || text == "Infinity" {
+        return true;
+    }
+    let text = text.strip_suffix(['f', 'F', 'd', 'D']).unwrap_or(text);
+    // Digits of `radix` with at most one point, and at least one digit; then the rest.
+    let mantissa = |text: &str, radix: u32| -> Option<usize> {
+        let (mut digits, mut points, mut end) = (0, 0, 0);
+        for (i, c) in text.char_indices() {
+            match c {
+                '.' if points == 0 => points += 1,
+                c if c.is_digit(radix) => digits += 1,
+                _ => break,
+            }
+            end = i + 1;
+        }
+        (digits > 0).then_some(end)
+    };
+    let exponent = |text: &str| {
+        let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        return mantissa(hex, 16)
+            .is_some_and(|end| hex[end..].strip_prefix(['p', 'P']).is_some_and(exponent));
+    }
+    mantissa(text, 10).is_some_and(|end| {
+        let rest = &text[end..];
+        rest.is_empty() || rest.strip_prefix(['e', 'E']).is_some_and(exponent)
+    })
 }
 
 /// [`Schema::branch_key`] over the parser's nodes.
@@ -824,6 +870,48 @@ mod tests {
             Err(Error::Invalid { line, message, .. }) => (line, message),
             other => panic!("expected an invalid schema, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_float_default_may_be_text_java_reads_as_a_number() {
+        for text in [
+            "1.5",
+            " -2 ",
+            "+.5",
+            "5.",
+            "1e3",
+            "1.5E-3",
+            "2f",
+            "2.5D",
+            "NaN",
+            "-Infinity",
+            "0x1.8p1",
+            "0X.8P-1d",
+        ] {
+            assert!(is_java_double(text), "{text}");
+        }
+        for text in [
+            "", ".", "abc", "1.5.2", "1e", "1e+", "0x1.8", "NaNf", "infinity", "1,5", "--1",
+        ] {
+            assert!(!is_java_double(text), "{text}");
+        }
+        let with_default = |ty: &str, default: &str| {
+            format!(
+                r#"{{"type": "record", "name": "R", "fields": [{{"name": "a", "type": {ty}, "default": {default}}}]}}"#
+            )
+        };
+        for ty in [r#""double""#, r#""float""#] {
+            assert!(parse("s.avsc", &with_default(ty, r#""1.5""#)).is_ok());
+            assert!(parse("s.avsc", &with_default(ty, r#""NaN""#)).is_ok());
+            assert!(
+                refused(&with_default(ty, r#""abc""#))
+                    .1
+                    .contains("wrong type")
+            );
+        }
+        // Only a field whose type is `float` or `double` itself: Java converts no other.
+        let union = with_default(r#"["double", "null"]"#, r#""1.5""#);
+        assert!(refused(&union).1.contains("wrong type"));
     }
 
     #[test]
