@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::catalog::build::{self, Built, ParseCache, Summary};
-use crate::catalog::scope::{Reach, Scope};
+use crate::catalog::scope::{self, Reach, Scope};
 use crate::catalog::{Baseline, Before, Blob, Diagnostic, FileSet, Index};
 
 use crate::diff::{self, ArchitectureDiff, MESSAGE_TYPES, SideDiagnostic, VerdictCache};
@@ -122,6 +122,13 @@ pub fn compare_revisions(
         request.cache,
         known,
     );
+    // After the diff, whose scope has taken every resource file's facts already.
+    let misnamed = misnamed_messages(
+        &[read.baseline().files(), Before::unchanged(after)],
+        request.diff.message_strategies.keys(),
+        &options,
+        request.cache,
+    );
     let [before_summary, after_summary] = compared.summaries;
     let report = |name, label, summary: Summary| SideReport {
         name,
@@ -160,12 +167,6 @@ pub fn compare_revisions(
         .collect();
     diagnostics.append(&mut diff.diagnostics);
     diff.diagnostics = diagnostics;
-    let misnamed = misnamed_messages(
-        &[read.baseline().files(), Before::unchanged(after)],
-        request.diff.message_strategies.keys(),
-        &options,
-        request.cache,
-    );
     // Freeing two large catalogs takes a while: a pool thread does it.
     rayon::spawn(move || drop(read));
     repo.check_reads()?;
@@ -196,15 +197,16 @@ pub fn misnamed_messages<'a>(
     options: &build::Options,
     cache: &ParseCache,
 ) -> Vec<Misnamed> {
-    let named: BTreeSet<&str> = named.into_iter().map(String::as_str).collect();
-    if named.is_empty() {
-        return Vec::new();
-    }
+    let is_message =
+        |kinds: &BTreeSet<String>| kinds.iter().any(|k| MESSAGE_TYPES.contains(&k.as_str()));
+    let mut unfound: BTreeSet<&str> = named.into_iter().map(String::as_str).collect();
     let mut kinds: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut declared = BTreeSet::new();
-    for files in sides {
-        let (reach, ids) = Reach::declaring(files, &named, cache);
-        declared.extend(ids);
+    // The candidate (last) first: it usually has them all, and the others are not read.
+    for files in sides.iter().rev() {
+        if unfound.is_empty() {
+            break;
+        }
+        let reach = Reach::declaring(files, &unfound, cache);
         if reach.resource_files.is_empty() {
             continue;
         }
@@ -218,12 +220,17 @@ pub fn misnamed_messages<'a>(
                 .or_default()
                 .insert(kind);
         }
+        unfound.retain(|id| !kinds.get(*id).is_some_and(is_message));
     }
-    let is_message =
-        |kinds: &BTreeSet<String>| kinds.iter().any(|k| MESSAGE_TYPES.contains(&k.as_str()));
-    named
+    if unfound.is_empty() {
+        return Vec::new();
+    }
+    let declared: BTreeSet<String> = sides
+        .iter()
+        .flat_map(|files| scope::declared_ids(files, cache))
+        .collect();
+    unfound
         .into_iter()
-        .filter(|id| !kinds.get(*id).is_some_and(is_message))
         .map(|id| Misnamed {
             id: id.to_owned(),
             kind: kinds.get(id).and_then(|kinds| kinds.first().cloned()),

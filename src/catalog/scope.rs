@@ -280,32 +280,40 @@ impl Reach {
 }
 
 impl Reach {
-    /// The resource files of catalog `files` declaring one of `ids` (a cut on them builds every
-    /// resource with those ids), and every id its resource files declare.
-    pub fn declaring(
-        files: &Before<'_>,
-        ids: &BTreeSet<&str>,
-        cache: &ParseCache,
-    ) -> (Reach, BTreeSet<String>) {
-        let resource_files: Vec<(&str, &Blob)> = files
-            .files_from("")
-            .filter(|(path, _)| is_resource_file(path))
+    /// The resource files of catalog `files` declaring one of `ids`: a cut on them builds
+    /// every resource with those ids.
+    pub fn declaring(files: &Before<'_>, ids: &BTreeSet<&str>, cache: &ParseCache) -> Reach {
+        let (paths, facts) = resource_facts(files, cache);
+        let resource_files = paths
+            .iter()
+            .zip(&facts)
+            .filter(|(_, facts)| facts.id.as_deref().is_some_and(|id| ids.contains(id)))
+            .map(|(path, _)| (*path).to_owned())
             .collect();
-        let facts = cache.facts(&resource_files);
-        let mut reach = BTreeSet::new();
-        let mut declared = BTreeSet::new();
-        for ((path, _), facts) in resource_files.iter().zip(&facts) {
-            let Some(id) = &facts.id else { continue };
-            if ids.contains(id.as_str()) {
-                reach.insert((*path).to_owned());
-            }
-            declared.insert(id.clone());
-        }
-        let reach = Reach {
-            resource_files: reach,
-        };
-        (reach, declared)
+        Reach { resource_files }
     }
+}
+
+/// Every id the resource files of catalog `files` declare.
+pub fn declared_ids(files: &Before<'_>, cache: &ParseCache) -> BTreeSet<String> {
+    let (_, facts) = resource_facts(files, cache);
+    facts.iter().filter_map(|facts| facts.id.clone()).collect()
+}
+
+/// The resource files of catalog `files`, and their facts.
+fn resource_facts<'a>(
+    files: &'a Before<'_>,
+    cache: &ParseCache,
+) -> (Vec<&'a str>, Vec<Arc<Facts>>) {
+    let resource_files: Vec<(&str, &Blob)> = files
+        .files_from("")
+        .filter(|(path, _)| is_resource_file(path))
+        .collect();
+    let facts = cache.facts(&resource_files);
+    (
+        resource_files.into_iter().map(|(path, _)| path).collect(),
+        facts,
+    )
 }
 
 /// Paths whose change can affect resources anywhere in the catalog. Assets (`components/`,
