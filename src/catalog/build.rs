@@ -1358,7 +1358,12 @@ impl<'a> Builder<'a> {
         }
         let dir = parent(content_path);
         // The walk starts in the resource's own folder, which the ignore file can rule out too.
-        if !dir.is_empty() && self.ignore.matched(dir, true).is_ignore() {
+        if !dir.is_empty()
+            && self
+                .ignore
+                .matched_path_or_any_parents(dir, true)
+                .is_ignore()
+        {
             return None;
         }
         let prefix = if dir.is_empty() {
@@ -1382,7 +1387,10 @@ impl<'a> Builder<'a> {
                 let blocking = folders_after(path, prefix.len()).find(|(segment, walked)| {
                     SKIPPED_DIRS.contains(segment)
                         || resource_dirs.contains(walked)
-                        || self.ignore.matched(walked, true).is_ignore()
+                        || self
+                            .ignore
+                            .matched_path_or_any_parents(walked, true)
+                            .is_ignore()
                 });
                 if let Some((_, walked)) = blocking {
                     blocked = Some(&path[..=walked.len()]);
@@ -1393,7 +1401,10 @@ impl<'a> Builder<'a> {
                     && !name.ends_with('~')
                     && !(name.starts_with('.')
                         && (name.ends_with(".swp") || name.ends_with(".swo")))
-                    && !self.ignore.matched(path, false).is_ignore()
+                    && !self
+                        .ignore
+                        .matched_path_or_any_parents(path, false)
+                        .is_ignore()
             })
             .collect();
         if found.is_empty() {
@@ -1417,9 +1428,16 @@ impl<'a> Builder<'a> {
                     .take_while(move |path| path.starts_with(prefix))
             })
             .filter(|path| {
-                let blocked = folders_after(path, 0)
-                    .any(|(_, walked)| self.ignore.matched(walked, true).is_ignore());
-                !blocked && !self.ignore.matched(path, false).is_ignore()
+                let blocked = folders_after(path, 0).any(|(_, walked)| {
+                    self.ignore
+                        .matched_path_or_any_parents(walked, true)
+                        .is_ignore()
+                });
+                !blocked
+                    && !self
+                        .ignore
+                        .matched_path_or_any_parents(path, false)
+                        .is_ignore()
             })
             .collect();
         found.sort_by(|a, b| cmp_code_units(a, b));
@@ -1498,6 +1516,8 @@ fn ignore_rules(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> ignore::gitignore::Gitignore {
     let mut builder = ignore::gitignore::GitignoreBuilder::new("");
+    // The SDK's `ignore` package matches case-insensitively by default.
+    builder.case_insensitive(true).expect("no rules added yet");
     if let Some(blob) = files.get(".eventcatalogignore") {
         for (number, line) in String::from_utf8_lossy(&blob.data()).lines().enumerate() {
             if let Err(error) = builder.add_line(None, line) {
