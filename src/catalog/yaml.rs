@@ -58,7 +58,12 @@ pub(crate) fn parse(text: &str) -> Result<Value, Error> {
                 let fixed = match fix {
                     Fix::SurrogatePairs => join_surrogates(&text, at),
                     Fix::TabAfterColon => tab_after_colon(&text, at),
+                    Fix::QuotedIndent => quoted_indent(&text, at),
+                    Fix::CommentAfterFlow => comment_after_flow(&text, at),
+                    Fix::FlowIndent => flow_indent(&text, at),
                 };
+                // A rewrite that changes nothing would fail the same way again.
+                let fixed = fixed.filter(|fixed| *fixed != *text);
                 text = Cow::Owned(fixed.ok_or(error)?);
             }
             Err(BuildError::Fixable(error, ..) | BuildError::Other(error)) => return Err(error),
@@ -78,6 +83,95 @@ enum Fix {
     SurrogatePairs,
     /// See [`tab_after_colon`].
     TabAfterColon,
+    /// See [`quoted_indent`].
+    QuotedIndent,
+    /// See [`comment_after_flow`].
+    CommentAfterFlow,
+    /// See [`flow_indent`].
+    FlowIndent,
+}
+
+/// The byte offset of character `at` of `text`, and the start of its line.
+fn line_of_char(text: &str, at: usize) -> (usize, usize) {
+    let offset = text.char_indices().nth(at).map_or(text.len(), |(i, _)| i);
+    let line_start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    (offset, line_start)
+}
+
+/// A quoted scalar whose later lines are indented less than its key: js-yaml 3 folds them,
+/// saphyr-parser refuses them. The parser points at the opening quote; every later line of the
+/// scalar is indented one more than the quote's line, which leaves the value unchanged (a
+/// continuation line's leading blanks are not part of it). A line starting with a document
+/// marker (`---`, `...`) stays refused, as js-yaml refuses it.
+fn quoted_indent(text: &str, quote_at_char: usize) -> Option<String> {
+    let (start, line_start) = line_of_char(text, quote_at_char);
+    let quote = text[start..]
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '"' | '\''))?;
+    let indent = " ".repeat(
+        text[line_start..]
+            .bytes()
+            .take_while(|&b| b == b' ')
+            .count()
+            + 1,
+    );
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 64);
+    let (mut i, mut copied) = (start + 1, 0);
+    loop {
+        match *bytes.get(i)? {
+            // An escaped line break is a line break all the same.
+            b'\\' if quote == '"' => {
+                i += if matches!(bytes.get(i + 1), Some(b'\r' | b'\n')) {
+                    1
+                } else {
+                    2
+                }
+            }
+            b'\'' if quote == '\'' && bytes.get(i + 1) == Some(&b'\'') => i += 2,
+            byte if byte == quote as u8 => break,
+            b'\r' | b'\n' => {
+                i += if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+                let next = &text[i..];
+                let marker = ["---", "..."].iter().any(|m| {
+                    next.strip_prefix(m).is_some_and(|rest| {
+                        rest.is_empty() || rest.starts_with([' ', '\t', '\r', '\n'])
+                    })
+                });
+                if marker {
+                    return None;
+                }
+                out.push_str(&text[copied..i]);
+                out.push_str(&indent);
+                copied = i;
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&text[copied..]);
+    Some(out)
+}
+
+/// A comment right after a closing quote or bracket (`'a'#note`): js-yaml 3 reads the comment,
+/// saphyr-parser wants a blank before it. The parser points at the `#`; a space goes before it.
+fn comment_after_flow(text: &str, hash_at_char: usize) -> Option<String> {
+    let (offset, _) = line_of_char(text, hash_at_char);
+    let closes = text[..offset].ends_with(['"', '\'', ']', '}']);
+    (closes && text[offset..].starts_with('#'))
+        .then(|| format!("{} {}", &text[..offset], &text[offset..]))
+}
+
+/// A line of a flow collection (`[`, `{`) indented less than its key: js-yaml 3 only warns,
+/// saphyr-parser refuses it. The parser points at the line's first token; one more space of
+/// indentation leaves the collection unchanged (a retry adds another if needed).
+fn flow_indent(text: &str, token_at_char: usize) -> Option<String> {
+    let (_, line_start) = line_of_char(text, token_at_char);
+    Some(format!("{} {}", &text[..line_start], &text[line_start..]))
 }
 
 /// `key:<TAB>value`: js-yaml reads `value`, saphyr-parser refuses it. The parser points at the
@@ -215,12 +309,24 @@ impl Builder {
             let (event, span): (Event<'_>, Span) = event.map_err(|e| {
                 let error = Error::at(*e.marker(), e.info().to_owned());
                 let at = e.marker().index();
-                if e.info().contains("invalid Unicode character escape code") {
-                    BuildError::Fixable(error, Fix::SurrogatePairs, at)
-                } else if e.info() == "':' must be followed by a valid YAML whitespace" {
-                    BuildError::Fixable(error, Fix::TabAfterColon, at)
-                } else {
-                    BuildError::Other(error)
+                let fix = match e.info() {
+                    info if info.contains("invalid Unicode character escape code") => {
+                        Some(Fix::SurrogatePairs)
+                    }
+                    "':' must be followed by a valid YAML whitespace" => Some(Fix::TabAfterColon),
+                    "invalid indentation in quoted scalar" => Some(Fix::QuotedIndent),
+                    "comments must be separated from other tokens by whitespace" => {
+                        Some(Fix::CommentAfterFlow)
+                    }
+                    // saphyr-parser says these only inside a flow collection.
+                    "invalid indentation" | "invalid indentation in flow construct" => {
+                        Some(Fix::FlowIndent)
+                    }
+                    _ => None,
+                };
+                match fix {
+                    Some(fix) => BuildError::Fixable(error, fix, at),
+                    None => BuildError::Other(error),
                 }
             })?;
             let mark = span.start;
