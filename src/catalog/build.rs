@@ -1268,6 +1268,15 @@ impl<'a> Builder<'a> {
             .iter()
             .filter_map(|(key, kind)| {
                 let path = other.get(key).filter(|v| truthy(v))?;
+                // The SDK joins it to the resource's folder, which throws unless it is text.
+                if !path.is_string() {
+                    found.error(
+                        draft.source_path,
+                        "specifications",
+                        format!("`{key}` must be a path (text)"),
+                    );
+                    return None;
+                }
                 let mut entry = Map::new();
                 entry.insert("type".into(), Value::from(*kind));
                 entry.insert("path".into(), path.clone());
@@ -1495,19 +1504,53 @@ fn references(draft: &Draft<'_>, found: &mut Findings) -> Option<Value> {
     ];
     let mut out = Vec::new();
     for step in steps {
+        // The SDK reads `step.service` and the rest, which throws on an empty step.
+        if step.is_null() {
+            found.error(
+                draft.source_path,
+                "steps",
+                "a step is empty (a `-` with nothing after it)".into(),
+            );
+            continue;
+        }
         for (key, kind) in STEP_KEYS {
             let Some(target) = step.get(key).filter(|v| truthy(v)) else {
                 continue;
             };
+            // `{ kind, ...target }`, in JavaScript's property order.
             let mut entry = Map::new();
             entry.insert("kind".into(), Value::from(*kind));
-            if let Value::Object(fields) = target {
-                entry.extend(fields.iter().map(|(k, v)| (k.clone(), v.clone())));
-            }
-            out.push(Value::Object(entry));
+            entry.extend(spread(target));
+            out.push(Value::Object(super::yaml::js_key_order(entry)));
         }
     }
     Some(Value::Array(out))
+}
+
+/// The properties JavaScript's object spread (`{ ...value }`) takes from `value`: an object's
+/// own, an array's items and a string's characters under their indexes, nothing from the rest.
+/// A character outside the Basic Multilingual Plane stays whole under its first index (a
+/// UTF-16 half cannot be held in a string here).
+fn spread(value: &Value) -> Vec<(String, Value)> {
+    match value {
+        Value::Object(fields) => fields.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| (i.to_string(), item.clone()))
+            .collect(),
+        Value::String(text) => {
+            let mut index = 0;
+            text.chars()
+                .map(|c| {
+                    let entry = (index.to_string(), Value::from(c.to_string()));
+                    index += c.len_utf16();
+                    entry
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// The `.eventcatalogignore` rules at the catalog root (gitignore syntax, §7.3).
