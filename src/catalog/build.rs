@@ -342,8 +342,9 @@ impl ParseCache {
             let data_bytes = blob.data();
             let text = String::from_utf8_lossy(&data_bytes);
             let pointers: Vec<&str> = super::resolve::pointer_lists().collect();
-            let found: Arc<[Diagnostic]> =
-                super::lint::dropped_fields("", data, &text, &pointers, KEY_ORDER).into();
+            let mut found = super::lint::dropped_fields("", data, &text, &pointers, KEY_ORDER);
+            found.extend(super::lint::not_utf8("", &data_bytes));
+            let found: Arc<[Diagnostic]> = found.into();
             lock(&self.lints).insert(blob.id, found.clone());
             self.mark_made(Stored::Lint, blob.id);
             found
@@ -446,27 +447,11 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// A diagnostic's file is the catalog path; the parsed value keeps it in the error.
+/// A diagnostic's file is the catalog path; the parsed value keeps it in the error. Bytes that
+/// are not UTF-8 text are read as U+FFFD, as the SDK reads them (and warned about by the lint).
 fn parse_front_matter(path: &str, bytes: &[u8]) -> Parsed {
-    let text = std::str::from_utf8(bytes).map_err(|e| -> Box<Diagnostic> {
-        let line = bytes[..e.valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1;
-        Diagnostic {
-            line: Some(line),
-            hint: Some("save the file as UTF-8".into()),
-            ..diagnostic(
-                Severity::Error,
-                path,
-                None,
-                "the file is not valid UTF-8 text".into(),
-            )
-        }
-        .into()
-    })?;
-    frontmatter::parse(text).map_err(|e| -> Box<Diagnostic> {
+    let text = String::from_utf8_lossy(bytes);
+    frontmatter::parse(&text).map_err(|e| -> Box<Diagnostic> {
         Diagnostic {
             line: Some(e.line),
             column: Some(e.column),

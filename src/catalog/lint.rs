@@ -1,8 +1,9 @@
-//! Front matter the SDK reads without complaint but silently drops: a pointer field written as
-//! a string (`sends: shipment-created` makes no edge) and keys stranded after the closing
-//! `---` by a stray separator (`version:` below it is Markdown to the SDK). The Index stays
-//! what the SDK makes; each finding is a warning naming the file, the field and its line, so
-//! `--strict` can fail on it. Pure text work on one file.
+//! Front matter the SDK reads without complaint but silently drops or changes: a pointer field
+//! written as a string (`sends: shipment-created` makes no edge), keys stranded after the
+//! closing `---` by a stray separator (`version:` below it is Markdown to the SDK), and bytes
+//! that are not UTF-8 text (read as U+FFFD). The Index stays what the SDK makes; each finding is
+//! a warning naming the file and its line, so `--strict` can fail on it. Pure text work on one
+//! file.
 
 use serde_json::{Map, Value};
 
@@ -51,6 +52,23 @@ pub(crate) fn dropped_fields(
         ));
     }
     found
+}
+
+/// A warning when the file's bytes are not all UTF-8 text, at the line where they stop being.
+pub(crate) fn not_utf8(path: &str, bytes: &[u8]) -> Option<Diagnostic> {
+    let error = std::str::from_utf8(bytes).err()?;
+    let valid = &bytes[..error.valid_up_to()];
+    let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = valid.len() - valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) + 1;
+    Some(Diagnostic {
+        severity: Severity::Warning,
+        file: path.to_owned(),
+        line: Some(line),
+        column: Some(column),
+        field: None,
+        message: "the file is not valid UTF-8 text: the SDK reads each bad byte as U+FFFD, and so does this Index".into(),
+        hint: Some("save the file as UTF-8".into()),
+    })
 }
 
 fn warning(

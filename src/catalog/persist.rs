@@ -20,7 +20,7 @@ use super::BlobId;
 use super::build::{ParseCache, Size, Stored};
 
 /// Bump when what is cached, or how it is computed, changes: older files are then ignored.
-const HEADER: &str = concat!("catalog-diff parse cache 6 ", env!("CARGO_PKG_VERSION"));
+const HEADER: &str = concat!("catalog-diff parse cache 7 ", env!("CARGO_PKG_VERSION"));
 
 impl Stored {
     fn tag(self) -> char {

@@ -150,11 +150,6 @@ fn every_bad_file_is_reported_at_once_with_its_line() {
     );
     write(
         &root,
-        "events/Latin1/index.mdx",
-        b"---\nid: Latin1\nname: caf\xe9\n---\n",
-    );
-    write(
-        &root,
         "events/Unquoted/index.mdx",
         b"---\nid: Unquoted\nversion: 1.0\n---\n",
     );
@@ -170,8 +165,6 @@ fn every_bad_file_is_reported_at_once_with_its_line() {
         "has no `id`",
         "events/Escapes/index.mdx",
         "points outside the catalog",
-        "events/Latin1/index.mdx:3",
-        "not valid UTF-8",
         "events/Unquoted/index.mdx",
         "quote the version",
     ] {
@@ -180,6 +173,37 @@ fn every_bad_file_is_reported_at_once_with_its_line() {
             "missing {expected:?} in:\n{message}"
         );
     }
+}
+
+/// Front matter that is not UTF-8 text is read as the SDK reads it, each bad byte as U+FFFD,
+/// with a warning at its line (an error under `--strict`).
+#[test]
+fn front_matter_that_is_not_utf8_is_read_as_the_sdk_reads_it_and_warned_about() {
+    let (_temp, root) = repo();
+    write(
+        &root,
+        "events/Latin1/index.mdx",
+        b"---\nid: Latin1\nname: caf\xe9\n---\n",
+    );
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-qm", "latin-1"]);
+    let output = run(&root, &["index"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let message = stderr(&output);
+    assert!(
+        message.contains("events/Latin1/index.mdx:3:10: the file is not valid UTF-8 text"),
+        "{message}"
+    );
+    let index: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let latin = index["resources"]
+        .as_array()
+        .expect("resources")
+        .iter()
+        .find(|r| r["id"] == "Latin1")
+        .expect("indexed");
+    assert_eq!(latin["name"], "caf\u{fffd}");
+    let strict = run(&root, &["index", "--strict"]);
+    assert_eq!(strict.status.code(), Some(2));
 }
 
 #[test]
