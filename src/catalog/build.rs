@@ -1687,6 +1687,14 @@ fn locate(
             "quote the id",
         ));
     };
+    // js-yaml made a Date of an unquoted `id: 2024-01-01`; the SDK cannot locate it.
+    if super::yaml::is_iso_timestamp(id) {
+        return Err(problem(
+            "id",
+            format!("`id` is a date ({id}), not a string"),
+            "quote the id, for example `id: '2024-01-01'`",
+        ));
+    }
     let version = map.get("version");
     let entries = lookup
         .entries
