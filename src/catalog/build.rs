@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 
 use super::persist::Saved;
 use super::scope::{Absent, Facts, Reach};
-use super::version::{cmp_code_units, index_order};
+use super::version::{SemVer, cmp_code_units, index_order};
 use super::{
     Blob, BlobId, Diagnostic, FileSet, IdMap, Index, Resource, Severity, SpecialEntry, frontmatter,
 };
@@ -894,6 +894,7 @@ impl<'a> Builder<'a> {
                 .then_with(|| index_order(sort_version(a), sort_version(b)))
         });
         let resources: Vec<Resource> = keyed.into_iter().map(|(_, resource)| resource).collect();
+        self.diagnostics.extend(unordered_versions(&resources));
         let assets = self.assets();
         let mut diagnostics = self.diagnostics;
         diagnostics.sort();
@@ -1758,6 +1759,46 @@ fn sort_version(resource: &Resource) -> Option<&str> {
     resource.version()
 }
 
+/// A warning for each type and id whose versions mix semver with other versions (or values
+/// that are not text): the SDK's comparison of them is no consistent order, so where it puts
+/// them depends on its sort algorithm (catalog-index.md §8.1), and this Index may differ.
+fn unordered_versions(resources: &[Resource]) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    for group in resources.chunk_by(|a, b| a.kind() == b.kind() && a.id() == b.id()) {
+        let versions: Vec<&Value> = group.iter().filter_map(|r| r.get("version")).collect();
+        let semver = versions
+            .iter()
+            .filter(|v| v.as_str().and_then(SemVer::parse).is_some())
+            .count();
+        let strings = versions.iter().filter(|v| v.is_string()).count();
+        let mixed = semver > 0 && semver < strings;
+        let not_text = versions.len() > 1 && strings < versions.len();
+        if !(mixed || not_text) {
+            continue;
+        }
+        let listed: Vec<String> = versions
+            .iter()
+            .map(|v| format!("`{}`", js_text(v)))
+            .collect();
+        let first = &group[0];
+        found.push(Diagnostic {
+            hint: Some("write every version of it as semver (`1.2.0`)".into()),
+            ..diagnostic(
+                Severity::Warning,
+                first.str_field("contentPath").unwrap_or_default(),
+                Some("version"),
+                format!(
+                    "the versions of {} `{}` ({}) are not all semver: the SDK's order of them depends on its sort algorithm, so its Index may list them in another order",
+                    first.kind(),
+                    first.id(),
+                    listed.join(", ")
+                ),
+            )
+        });
+    }
+    found
+}
+
 /// JavaScript truthiness of a JSON value.
 fn truthy(value: &Value) -> bool {
     match value {
@@ -1857,6 +1898,40 @@ mod tests {
             set.files.insert((*path).to_owned(), blob);
         }
         set
+    }
+
+    /// One type and id whose versions are not all semver, or not all text, is warned about
+    /// once (the SDK's order of them is its sort algorithm's); consistent versions are not.
+    #[test]
+    fn versions_the_sdk_cannot_order_consistently_are_warned_about() {
+        let event = |id: &str, version: &str| format!("---\nid: {id}\nversion: {version}\n---\n");
+        let (m1, m2, m3) = (
+            event("M", "'10.0.0'"),
+            event("M", "'2.0'"),
+            event("M", "'9.0.0'"),
+        );
+        let (t1, t2) = (event("T", "'2.0'"), event("T", "'10.0'"));
+        let (n1, n2) = (event("N", "~"), event("N", "'1.0.0'"));
+        let (s1, s2) = (event("S", "1.0.0"), event("S", "2.0.0"));
+        let files = catalog(&[
+            ("events/M/index.mdx", &m1),
+            ("events/M/versioned/2.0/index.mdx", &m2),
+            ("events/M/versioned/9.0.0/index.mdx", &m3),
+            ("events/T/index.mdx", &t1),
+            ("events/T/versioned/10.0/index.mdx", &t2),
+            ("events/N/index.mdx", &n1),
+            ("events/N/versioned/1.0.0/index.mdx", &n2),
+            ("events/S/index.mdx", &s1),
+            ("events/S/versioned/2.0.0/index.mdx", &s2),
+        ]);
+        let built = build(&files, &Options::default(), &ParseCache::default());
+        let warned: Vec<&str> = built
+            .diagnostics
+            .iter()
+            .filter(|d| d.message.contains("not all semver"))
+            .map(|d| d.message.split('`').nth(1).unwrap_or_default())
+            .collect();
+        assert_eq!(warned, ["M", "N"], "{:#?}", built.diagnostics);
     }
 
     /// A side built beside another is the Index it would be alone, and holds what came out
