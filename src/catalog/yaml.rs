@@ -342,6 +342,14 @@ impl Builder {
                     }
                 }
                 Event::Scalar(text, style, anchor, tag) => {
+                    // Only inside `[ ]` or `{ }` can a plain scalar start so; js-yaml 3 refuses it.
+                    if style == ScalarStyle::Plain && text.starts_with(['>', '|']) {
+                        return Err(Error::at(
+                            mark,
+                            format!("`{text}` inside [ ] or {{ }} cannot start with `{}` unquoted; quote it", &text[..1]),
+                        )
+                        .into());
+                    }
                     let item = scalar(&text, style, tag.as_deref(), mark)?;
                     if anchor != 0 {
                         self.anchors
