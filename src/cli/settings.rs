@@ -91,9 +91,7 @@ impl Settings {
             today: today(),
         })
     }
-}
 
-impl Settings {
     /// An error naming, where the configuration sets them, the message ids that name no
     /// message of the catalog: a strategy set for a typo would never apply.
     pub fn check_messages(&self, misnamed: &[Misnamed]) -> anyhow::Result<()> {
@@ -107,7 +105,14 @@ impl Settings {
                 let place = escape_text(place);
                 let id = escape_text(&m.id);
                 let what = match &m.kind {
-                    Some(kind) => format!("is a {kind}, not an event, command or query"),
+                    Some(kind) => {
+                        let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                            "an"
+                        } else {
+                            "a"
+                        };
+                        format!("is {article} {kind}, not an event, command or query")
+                    }
                     None => "is the id of no event, command or query in the catalog".to_owned(),
                 };
                 let nearby: Vec<&str> = m.nearby.iter().map(String::as_str).collect();
