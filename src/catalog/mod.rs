@@ -11,6 +11,8 @@ pub mod scope;
 pub mod version;
 pub(crate) mod yaml;
 
+pub use persist::FILE_STEM;
+
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;

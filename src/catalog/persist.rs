@@ -19,8 +19,23 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::BlobId;
 use super::build::{ParseCache, Size, Stored};
 
-/// Bump when what is cached, or how it is computed, changes: older files are then ignored.
-const HEADER: &str = concat!("catalog-diff parse cache 7 ", env!("CARGO_PKG_VERSION"));
+/// The cache's format. Bump it when what is cached, or how it is computed, changes: older
+/// files are then ignored, and (by their names) removed.
+macro_rules! format_version {
+    () => {
+        "7"
+    };
+}
+
+const HEADER: &str = concat!(
+    "catalog-diff parse cache ",
+    format_version!(),
+    " ",
+    env!("CARGO_PKG_VERSION")
+);
+
+/// The start of the names of this format's cache files.
+pub const FILE_STEM: &str = concat!("parse-cache-v", format_version!());
 
 impl Stored {
     fn tag(self) -> char {

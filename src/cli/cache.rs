@@ -17,7 +17,7 @@ use catalog_diff::catalog::{BlobId, SizeMemory};
 use catalog_diff::git::Repo;
 
 /// The start of every cache file's name inside the cache folder.
-const FILE: &str = "parse-cache-v6";
+const FILE: &str = catalog_diff::catalog::FILE_STEM;
 /// The start of every format's file names; [`tidy`] removes the other formats' files.
 const ANY_FORMAT: &str = "parse-cache-v";
 /// The most one file may hold.

@@ -17,7 +17,7 @@ fn cache_file(dir: &Path) -> Option<std::path::PathBuf> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            name.starts_with("parse-cache-v6-") && name.ends_with(".jsonl")
+            name.starts_with("parse-cache-v7-") && name.ends_with(".jsonl")
         })
 }
 
@@ -83,7 +83,7 @@ fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
         b"\x00\x01garbage".to_vec(),
     ] {
         std::fs::write(&file, &broken).expect("write");
-        std::fs::write(cache.path().join(".parse-cache-v6.1.2.tmp"), &written[..10])
+        std::fs::write(cache.path().join(".parse-cache-v7.1.2.tmp"), &written[..10])
             .expect("write");
         let again = run(&repo, cache.path(), &args);
         assert_eq!(again.stdout, reference.stdout);
