@@ -9,7 +9,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::catalog::build::{self, Built, ParseCache, Summary};
 use crate::catalog::scope::{self, Reach, Scope};
 use crate::catalog::{Baseline, Before, Blob, Diagnostic, FileSet, Index};
-
 use crate::diff::{self, ArchitectureDiff, MESSAGE_TYPES, SideDiagnostic, VerdictCache};
 use crate::git::{self, Repo};
 use crate::report::Locations;

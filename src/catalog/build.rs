@@ -1352,7 +1352,8 @@ impl<'a> Builder<'a> {
             return None;
         }
         let dir = parent(content_path);
-        // The walk starts in the resource's own folder, which the ignore file can rule out too.
+        // The walk starts in the resource's own folder, which the ignore file can rule out too,
+        // as it can any folder above it; the folders below are checked on the way down.
         if !dir.is_empty()
             && self
                 .ignore
@@ -1382,10 +1383,7 @@ impl<'a> Builder<'a> {
                 let blocking = folders_after(path, prefix.len()).find(|(segment, walked)| {
                     SKIPPED_DIRS.contains(segment)
                         || resource_dirs.contains(walked)
-                        || self
-                            .ignore
-                            .matched_path_or_any_parents(walked, true)
-                            .is_ignore()
+                        || self.ignore.matched(walked, true).is_ignore()
                 });
                 if let Some((_, walked)) = blocking {
                     blocked = Some(&path[..=walked.len()]);
@@ -1396,10 +1394,7 @@ impl<'a> Builder<'a> {
                     && !name.ends_with('~')
                     && !(name.starts_with('.')
                         && (name.ends_with(".swp") || name.ends_with(".swo")))
-                    && !self
-                        .ignore
-                        .matched_path_or_any_parents(path, false)
-                        .is_ignore()
+                    && !self.ignore.matched(path, false).is_ignore()
             })
             .collect();
         if found.is_empty() {
@@ -1423,16 +1418,10 @@ impl<'a> Builder<'a> {
                     .take_while(move |path| path.starts_with(prefix))
             })
             .filter(|path| {
-                let blocked = folders_after(path, 0).any(|(_, walked)| {
-                    self.ignore
-                        .matched_path_or_any_parents(walked, true)
-                        .is_ignore()
-                });
-                !blocked
-                    && !self
-                        .ignore
-                        .matched_path_or_any_parents(path, false)
-                        .is_ignore()
+                !self
+                    .ignore
+                    .matched_path_or_any_parents(path, false)
+                    .is_ignore()
             })
             .collect();
         found.sort_by(|a, b| cmp_code_units(a, b));

@@ -277,9 +277,7 @@ impl Reach {
     pub fn cut(&self, side: &Before<'_>) -> FileSet {
         cut(side, &self.resource_files)
     }
-}
 
-impl Reach {
     /// The resource files of catalog `files` declaring one of `ids`: a cut on them builds
     /// every resource with those ids.
     pub fn declaring(files: &Before<'_>, ids: &BTreeSet<&str>, cache: &ParseCache) -> Reach {
