@@ -221,11 +221,9 @@ impl Compiled {
             }
             let numbers: BTreeSet<i32> = enumeration.values().map(|v| v.number()).collect();
             if numbers.len() == enumeration.values().len() {
-                let mut at = enumeration.path().to_vec();
-                at.extend([3, 2]);
                 return Err(refuse(
                     &file,
-                    &at,
+                    &child(enumeration.path(), [3, 2]),
                     format!(
                         "enum `{}` sets `allow_alias` but no two values share a number",
                         enumeration.full_name()
@@ -245,27 +243,22 @@ impl Compiled {
                 .iter()
                 .map(|r| (r.start(), i64::from(r.end()) + 1));
             if let Some(index) = first_overlap(ranges) {
-                let mut at = enumeration.path().to_vec();
-                at.extend([4, index]);
                 return Err(refuse(
                     &file,
-                    &at,
+                    &child(enumeration.path(), [4, index]),
                     "overlapping enum value ranges".to_owned(),
                 ));
             }
             if let Some((index, name)) = first_repeat(&proto.reserved_name) {
-                let mut at = enumeration.path().to_vec();
-                at.extend([5, index]);
                 return Err(refuse(
                     &file,
-                    &at,
+                    &child(enumeration.path(), [5, index]),
                     format!("enum value `{name}` reserved more than once"),
                 ));
             }
             let reserved: BTreeSet<&str> = enumeration.reserved_names().collect();
             let mut seen: BTreeMap<String, (String, i32)> = BTreeMap::new();
             for value in enumeration.values() {
-                let mut at = enumeration.path().to_vec();
                 let index = enumeration
                     .enum_descriptor_proto()
                     .value
@@ -273,7 +266,7 @@ impl Compiled {
                     .position(|v| v.name() == value.name())
                     .and_then(|i| i32::try_from(i).ok())
                     .unwrap_or_default();
-                at.extend([2, index]);
+                let at = child(enumeration.path(), [2, index]);
                 if reserved.contains(value.name()) {
                     return Err(refuse(
                         &file,
@@ -337,24 +330,21 @@ impl Compiled {
                 );
             if let Some(index) = first_overlap(ranges) {
                 let reserved = proto.reserved_range.len() as i32;
-                let mut at = message.path().to_vec();
-                at.extend(if index < reserved {
+                let at = if index < reserved {
                     [9, index]
                 } else {
                     [5, index - reserved]
-                });
+                };
                 return Err(refuse(
                     &file,
-                    &at,
+                    &child(message.path(), at),
                     "overlapping field number ranges".to_owned(),
                 ));
             }
             if let Some((index, name)) = first_repeat(&proto.reserved_name) {
-                let mut at = message.path().to_vec();
-                at.extend([10, index]);
                 return Err(refuse(
                     &file,
-                    &at,
+                    &child(message.path(), [10, index]),
                     format!("message field name `{name}` reserved more than once"),
                 ));
             }
@@ -395,6 +385,11 @@ impl Compiled {
         }
         Ok(())
     }
+}
+
+/// The source-info path of the `index`th entry of field `field` of the element at `path`.
+fn child(path: &[i32], [field, index]: [i32; 2]) -> Vec<i32> {
+    [path, &[field, index]].concat()
 }
 
 /// The index of the first range (`[start, end)`) that overlaps one before it.
