@@ -177,10 +177,7 @@ fn flow_indent(text: &str, token_at_char: usize) -> Option<String> {
 /// `key:<TAB>value`: js-yaml reads `value`, saphyr-parser refuses it. The parser points at the
 /// value; the blanks between the `:` and it become spaces, which leaves the value unchanged.
 fn tab_after_colon(text: &str, value_at_char: usize) -> Option<String> {
-    let end = text
-        .char_indices()
-        .nth(value_at_char)
-        .map_or(text.len(), |(i, _)| i);
+    let (end, _) = line_of_char(text, value_at_char);
     let gap_start = text[..end].trim_end_matches([' ', '\t']).len();
     if !text[..gap_start].ends_with(':') || !text[gap_start..end].contains('\t') {
         return None;
