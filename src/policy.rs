@@ -77,10 +77,11 @@ impl Config {
             .collect()
     }
 
-    /// The line of `text` (this file's) where message id `id` is written.
-    pub fn message_line(&self, text: &str, id: &str) -> Option<usize> {
-        let (written, _) = self.messages.get_key_value(id)?;
-        Some(line_at(text, written.span().start))
+    /// Each message id with the line of `text` (this file's) where it is written.
+    pub fn message_lines<'a>(&'a self, text: &str) -> impl Iterator<Item = (&'a str, usize)> {
+        self.messages
+            .keys()
+            .map(move |id| (id.get_ref().as_str(), line_at(text, id.span().start)))
     }
 }
 
@@ -538,9 +539,8 @@ mod tests {
         );
         let text = "[messages]\n\"a\" = { strategy = \"full\" }\nb.strategy = \"none\"\n";
         let config = Config::parse("c.toml", text).expect("valid");
-        assert_eq!(config.message_line(text, "a"), Some(2));
-        assert_eq!(config.message_line(text, "b"), Some(3));
-        assert_eq!(config.message_line(text, "c"), None);
+        let lines: Vec<(&str, usize)> = config.message_lines(text).collect();
+        assert_eq!(lines, [("a", 2), ("b", 3)]);
         let error =
             Config::parse("c.toml", "strategy = \"full\"\nstrategee = \"full\"\n").unwrap_err();
         assert_eq!(error.line, 2, "{error}");

@@ -55,12 +55,8 @@ impl Settings {
                 let text = utf8(&file, bytes)?;
                 let config = Config::parse(&file, &text)?;
                 let places = config
-                    .messages
-                    .keys()
-                    .map(|id| {
-                        let line = config.message_line(&text, id.get_ref()).unwrap_or(1);
-                        (id.get_ref().clone(), format!("{file}:{line}"))
-                    })
+                    .message_lines(&text)
+                    .map(|(id, line)| (id.to_owned(), format!("{file}:{line}")))
                     .collect();
                 (config, places)
             }
