@@ -87,8 +87,12 @@ pub fn parse(text: &str) -> Result<Value, Error> {
     let data = match language {
         Language::Yaml => yaml::parse(block).map_err(|e| at(e.line, e.column, e.message))?,
         Language::Json => {
-            let value: Value =
-                serde_json::from_str(block).map_err(|e| at(e.line(), e.column(), e.to_string()))?;
+            let value: Value = serde_json::from_str(block)
+                .or_else(|error| match overflowing_as_null(block) {
+                    Some(text) => serde_json::from_str(&text),
+                    None => Err(error),
+                })
+                .map_err(|e| at(e.line(), e.column(), e.to_string()))?;
             js_json(value)
         }
     };
@@ -96,6 +100,42 @@ pub fn parse(text: &str) -> Result<Value, Error> {
         Value::Null => empty(),
         other => Ok(other),
     }
+}
+
+/// JSON text with each number too large for a double written as `null`, padded to its length
+/// so that later positions stay put; `None` when there is none. `JSON.parse` reads such a
+/// number as an infinity, which the Index, JSON text again, writes as `null`.
+fn overflowing_as_null(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    let (mut at, mut copied, mut in_string) = (0, 0, false);
+    while at < bytes.len() {
+        let byte = bytes[at];
+        if in_string {
+            match byte {
+                b'\\' => at += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else if byte == b'"' {
+            in_string = true;
+        } else if byte == b'-' || byte.is_ascii_digit() {
+            let len = bytes[at..]
+                .iter()
+                .take_while(|b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+                .count();
+            let number = &text[at..at + len];
+            if number.parse::<f64>().is_ok_and(f64::is_infinite) {
+                out += &text[copied..at];
+                out += &format!("{:len$}", "null");
+                copied = at + len;
+            }
+            at += len;
+            continue;
+        }
+        at += 1;
+    }
+    (copied > 0).then(|| out + &text[copied..])
 }
 
 /// gray-matter's engine lookup: exact name first, then its case-insensitive aliases.
