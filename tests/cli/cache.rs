@@ -4,6 +4,8 @@
 use std::path::Path;
 use std::process::Output;
 
+use catalog_diff::catalog::FILE_STEM;
+
 use crate::support::TestRepo;
 
 /// The one cache file a run on one repository writes.
@@ -17,7 +19,7 @@ fn cache_file(dir: &Path) -> Option<std::path::PathBuf> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            name.starts_with("parse-cache-v7-") && name.ends_with(".jsonl")
+            name.starts_with(&format!("{FILE_STEM}-")) && name.ends_with(".jsonl")
         })
 }
 
@@ -83,8 +85,11 @@ fn a_warm_cache_gives_the_same_answer_and_a_broken_one_is_rebuilt() {
         b"\x00\x01garbage".to_vec(),
     ] {
         std::fs::write(&file, &broken).expect("write");
-        std::fs::write(cache.path().join(".parse-cache-v7.1.2.tmp"), &written[..10])
-            .expect("write");
+        std::fs::write(
+            cache.path().join(format!(".{FILE_STEM}.1.2.tmp")),
+            &written[..10],
+        )
+        .expect("write");
         let again = run(&repo, cache.path(), &args);
         assert_eq!(again.stdout, reference.stdout);
         assert_eq!(
