@@ -1537,7 +1537,10 @@ fn ignore_rules(
     // The SDK's `ignore` package matches case-insensitively by default.
     builder.case_insensitive(true).expect("no rules added yet");
     if let Some(blob) = files.get(".eventcatalogignore") {
-        for (number, line) in String::from_utf8_lossy(&blob.data()).lines().enumerate() {
+        let text = String::from_utf8_lossy(&blob.data()).into_owned();
+        // The `ignore` package drops a byte order mark, as git does.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        for (number, line) in text.lines().enumerate() {
             if let Err(error) = builder.add_line(None, line) {
                 diagnostics.push(Diagnostic {
                     line: Some(number + 1),
