@@ -15,9 +15,10 @@ use rayon::prelude::*;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
+use super::js::compare_text;
 use super::persist::Saved;
 use super::scope::{Absent, Facts, Reach};
-use super::version::{SemVer, cmp_code_units, index_order};
+use super::version::{SemVer, cmp_code_units, index_order, index_value_order};
 use super::{
     Blob, BlobId, Diagnostic, FileSet, IdMap, Index, Resource, Severity, SpecialEntry, frontmatter,
 };
@@ -873,8 +874,7 @@ impl<'a> Builder<'a> {
             .filter(|d| is_index_file(file_name(&d.content_path)))
             .map(|d| parent(&d.content_path))
             .collect();
-        // Each with whether it has an `id` key, looked up once rather than on every comparison.
-        let mut keyed: Vec<(bool, Resource)> = drafts
+        let mut resources: Vec<Resource> = drafts
             .par_iter()
             .map(|d| {
                 let mut found = Findings::default();
@@ -885,15 +885,10 @@ impl<'a> Builder<'a> {
             .map(|(resource, found)| {
                 self.diagnostics.extend(found.diagnostics);
                 self.unresolved_files.extend(found.unresolved_files);
-                (resource.get("id").is_some(), resource)
+                resource
             })
             .collect();
-        keyed.par_sort_by(|(a_id, a), (b_id, b)| {
-            cmp_code_units(a.kind(), b.kind())
-                .then_with(|| id_order((*a_id, a), (*b_id, b)))
-                .then_with(|| index_order(sort_version(a), sort_version(b)))
-        });
-        let resources: Vec<Resource> = keyed.into_iter().map(|(_, resource)| resource).collect();
+        resources.par_sort_by(index_resource_order);
         self.diagnostics.extend(unordered_versions(&resources));
         let assets = self.assets();
         let mut diagnostics = self.diagnostics;
@@ -1737,23 +1732,25 @@ fn people_path(folder: &str, id: Option<&str>) -> String {
     normalize(&path).unwrap_or(path)
 }
 
-/// JavaScript compares a missing id as neither less nor greater than anything.
-/// By id when both have an `id` key (`has_id`); otherwise they tie.
-fn id_order((a_has_id, a): (bool, &Resource), (b_has_id, b): (bool, &Resource)) -> Ordering {
-    if a_has_id && b_has_id {
-        cmp_code_units(a.id(), b.id())
-    } else {
-        Ordering::Equal
-    }
+/// The SDK's `compareIndexResources` (§8.1): by type, then id and version as JavaScript
+/// compares them, which a resource's text id and version (`""` and `None` otherwise) spare in
+/// the common case.
+fn index_resource_order(a: &Resource, b: &Resource) -> Ordering {
+    cmp_code_units(a.kind(), b.kind())
+        .then_with(|| match (a.id(), b.id()) {
+            (x, y) if !x.is_empty() && !y.is_empty() => cmp_code_units(x, y),
+            _ => compare_text(a.get("id"), b.get("id")),
+        })
+        .then_with(|| match (a.version(), b.version()) {
+            (Some(x), Some(y)) => index_order(Some(x), Some(y)),
+            _ => index_value_order(a.get("version"), b.get("version")),
+        })
 }
 
-fn sort_version(resource: &Resource) -> Option<&str> {
-    resource.version()
-}
-
-/// A warning for each type and id whose versions mix semver with other versions (or values
-/// that are not text): the SDK's comparison of them is no consistent order, so where it puts
-/// them depends on its sort algorithm (catalog-index.md §8.1), and this Index may differ.
+/// A warning for each type and id with three or more versions that mix semver with other
+/// versions (or values that are not text): the SDK's comparison of them is no consistent
+/// order, so where it puts them depends on its sort algorithm (catalog-index.md §8.1), and
+/// this Index may differ.
 fn unordered_versions(resources: &[Resource]) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     for group in resources.chunk_by(|a, b| a.kind() == b.kind() && a.id() == b.id()) {
@@ -1764,8 +1761,10 @@ fn unordered_versions(resources: &[Resource]) -> Vec<Diagnostic> {
             .count();
         let strings = versions.iter().filter(|v| v.is_string()).count();
         let mixed = semver > 0 && semver < strings;
-        let not_text = versions.len() > 1 && strings < versions.len();
-        if !(mixed || not_text) {
+        let not_text = strings < versions.len();
+        // Two are compared once, in either algorithm: only three or more can be put in
+        // another order.
+        if versions.len() < 3 || !(mixed || not_text) {
             continue;
         }
         let listed: Vec<String> = versions
@@ -1892,8 +1891,9 @@ mod tests {
         set
     }
 
-    /// One type and id whose versions are not all semver, or not all text, is warned about
-    /// once (the SDK's order of them is its sort algorithm's); consistent versions are not.
+    /// One type and id with three or more versions, not all semver or not all text, is warned
+    /// about once (the SDK's order of them is its sort algorithm's); consistent versions, and
+    /// two versions (compared once, whatever the algorithm), are not.
     #[test]
     fn versions_the_sdk_cannot_order_consistently_are_warned_about() {
         let event = |id: &str, version: &str| format!("---\nid: {id}\nversion: {version}\n---\n");
@@ -1903,7 +1903,12 @@ mod tests {
             event("M", "'9.0.0'"),
         );
         let (t1, t2) = (event("T", "'2.0'"), event("T", "'10.0'"));
-        let (n1, n2) = (event("N", "~"), event("N", "'1.0.0'"));
+        let (n1, n2, n3) = (
+            event("N", "~"),
+            event("N", "'1.0.0'"),
+            event("N", "'0.5.0'"),
+        );
+        let (p1, p2) = (event("P", "~"), event("P", "'1.0.0'"));
         let (s1, s2) = (event("S", "1.0.0"), event("S", "2.0.0"));
         let files = catalog(&[
             ("events/M/index.mdx", &m1),
@@ -1913,6 +1918,9 @@ mod tests {
             ("events/T/versioned/10.0/index.mdx", &t2),
             ("events/N/index.mdx", &n1),
             ("events/N/versioned/1.0.0/index.mdx", &n2),
+            ("events/N/versioned/0.5.0/index.mdx", &n3),
+            ("events/P/index.mdx", &p1),
+            ("events/P/versioned/1.0.0/index.mdx", &p2),
             ("events/S/index.mdx", &s1),
             ("events/S/versioned/2.0.0/index.mdx", &s2),
         ]);

@@ -4,6 +4,7 @@
 
 pub mod build;
 pub mod frontmatter;
+mod js;
 mod lint;
 mod persist;
 pub mod resolve;

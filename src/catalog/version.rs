@@ -9,6 +9,10 @@
 
 use std::cmp::Ordering;
 
+use serde_json::Value;
+
+use super::js::{compare_text, strict_eq};
+
 /// node-semver's `MAX_LENGTH`: longer version strings are invalid.
 const MAX_LENGTH: usize = 256;
 /// `Number.MAX_SAFE_INTEGER`: larger version numbers are invalid.
@@ -765,6 +769,20 @@ pub fn index_order(a: Option<&str>, b: Option<&str>) -> Ordering {
             (Some(x), Some(y)) => y.cmp(&x),
             _ => cmp_code_units(b, a),
         },
+    }
+}
+
+/// The SDK's `compareVersions` (§8.1 step 3) on front matter values, which need not be text:
+/// equal values tie, a missing version sorts last, text as [`index_order`], and anything else
+/// by JavaScript's `>` (`version:` null ties with `1.0.0`, which is no number, and sorts after
+/// `2`).
+pub fn index_value_order(a: Option<&Value>, b: Option<&Value>) -> Ordering {
+    match (a, b) {
+        _ if strict_eq(a, b) => Ordering::Equal,
+        (None, _) => Ordering::Greater,
+        (_, None) => Ordering::Less,
+        (Some(Value::String(x)), Some(Value::String(y))) => index_order(Some(x), Some(y)),
+        _ => compare_text(b, a),
     }
 }
 
