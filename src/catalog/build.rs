@@ -986,12 +986,31 @@ impl<'a> Builder<'a> {
             }
             let id = candidate.data().and_then(|d| d.get("id")).map(js_string);
             let expected = people_path(folder, id.as_deref());
-            let content_path = if expected == candidate.path || !self.options.hash_content {
+            let found = self.files.get(&expected).is_some();
+            let content_path = if found || !self.options.hash_content {
                 expected.clone()
             } else {
                 candidate.path.to_owned()
             };
-            if expected != candidate.path {
+            if expected != candidate.path && found {
+                // Another file holds that name (a copied file whose id was left as it was):
+                // the SDK reads and hashes it for this one too.
+                self.diagnostics.push(Diagnostic {
+                    hint: Some(format!(
+                        "give the {kind} in `{}` an id of its own, and name its file after it",
+                        candidate.path
+                    )),
+                    ..diagnostic(
+                        Severity::Warning,
+                        candidate.path,
+                        Some("id"),
+                        format!(
+                            "the SDK takes {kind} `{}` from `{expected}`, another file, as its content",
+                            id.as_deref().unwrap_or("undefined")
+                        ),
+                    )
+                });
+            } else if expected != candidate.path {
                 self.diagnostics.push(Diagnostic {
                     hint: Some(format!("rename the file to `{expected}`: the SDK reads that name and fails without it")),
                     ..diagnostic(
