@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 use super::js::compare_text;
 use super::persist::Saved;
 use super::scope::{Absent, Facts, Reach};
-use super::version::{SemVer, cmp_code_units, index_order, index_value_order};
+use super::version::{SemVer, cmp_code_units, index_order, index_value_order, js_sort_by};
 use super::{
     Blob, BlobId, Diagnostic, FileSet, IdMap, Index, Resource, Severity, SpecialEntry, frontmatter,
 };
@@ -888,7 +888,9 @@ impl<'a> Builder<'a> {
                 resource
             })
             .collect();
-        resources.par_sort_by(index_resource_order);
+        // V8's steps, not any stable sort: the SDK's comparison is no consistent order when
+        // versions mix semver with other text or an id is missing.
+        js_sort_by(&mut resources, index_resource_order);
         self.diagnostics.extend(unordered_versions(&resources));
         let assets = self.assets();
         let mut diagnostics = self.diagnostics;
@@ -1768,8 +1770,8 @@ fn index_resource_order(a: &Resource, b: &Resource) -> Ordering {
 
 /// A warning for each type and id with three or more versions that mix semver with other
 /// versions (or values that are not text): the SDK's comparison of them is no consistent
-/// order, so where it puts them depends on its sort algorithm (catalog-index.md §8.1), and
-/// this Index may differ.
+/// order, so where they end up depends on the sort's steps (catalog-index.md §8.1), which
+/// [`js_sort_by`] repeats, and on where their files lie.
 fn unordered_versions(resources: &[Resource]) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     for group in resources.chunk_by(|a, b| a.kind() == b.kind() && a.id() == b.id()) {
@@ -1798,7 +1800,7 @@ fn unordered_versions(resources: &[Resource]) -> Vec<Diagnostic> {
                 first.str_field("contentPath").unwrap_or_default(),
                 Some("version"),
                 format!(
-                    "the versions of {} `{}` ({}) are not all semver: the SDK's order of them depends on its sort algorithm, so its Index may list them in another order",
+                    "the versions of {} `{}` ({}) are not all semver, so they have no consistent order: the Index lists them in the order the SDK's sort happens to leave them, which moves when their files move",
                     first.kind(),
                     first.id(),
                     listed.join(", ")

@@ -5,6 +5,7 @@
 pub mod build;
 pub mod frontmatter;
 mod js;
+mod js_sort;
 mod lint;
 mod persist;
 pub mod resolve;

@@ -30,39 +30,7 @@ pub fn cmp_code_units(a: &str, b: &str) -> Ordering {
     a[start..].encode_utf16().cmp(b[start..].encode_utf16())
 }
 
-/// Sorts as JavaScript's `Array.prototype.sort` does with comparator `cmp`: stably, and in some
-/// order even when `cmp` is not a total order, as the reference's comparators are not (mixed
-/// types of versions, text inside and outside ASCII), where `slice::sort_by` may panic.
-pub fn js_sort_by<T>(items: &mut Vec<T>, mut cmp: impl FnMut(&T, &T) -> Ordering) {
-    let n = items.len();
-    let mut order: Vec<usize> = (0..n).collect();
-    let mut buf = vec![0; n];
-    let mut width = 1;
-    while width < n {
-        for start in (0..n).step_by(2 * width) {
-            let mid = (start + width).min(n);
-            let end = (start + 2 * width).min(n);
-            let (mut i, mut j, mut k) = (start, mid, start);
-            while i < mid && j < end {
-                if cmp(&items[order[j]], &items[order[i]]) == Ordering::Less {
-                    buf[k] = order[j];
-                    j += 1;
-                } else {
-                    buf[k] = order[i];
-                    i += 1;
-                }
-                k += 1;
-            }
-            buf[k..k + mid - i].copy_from_slice(&order[i..mid]);
-            k += mid - i;
-            buf[k..k + end - j].copy_from_slice(&order[j..end]);
-            order[start..end].copy_from_slice(&buf[start..end]);
-        }
-        width *= 2;
-    }
-    let mut slots: Vec<Option<T>> = items.drain(..).map(Some).collect();
-    items.extend(order.into_iter().filter_map(|i| slots[i].take()));
-}
+pub use super::js_sort::js_sort_by;
 
 /// A version accepted by node-semver's strict `valid()`.
 #[derive(Clone, Debug)]
