@@ -1175,13 +1175,31 @@ impl<'a> Builder<'a> {
         };
         let mut out = Vec::with_capacity(entries.len());
         for entry in entries {
-            let Value::Object(mut entry) = entry else {
-                found.error(
-                    draft.source_path,
-                    "schemas",
-                    "each `schemas` entry must be a mapping".into(),
-                );
-                continue;
+            let mut entry = match entry {
+                Value::Object(entry) => entry,
+                Value::Null => {
+                    found.error(
+                        draft.source_path,
+                        "schemas",
+                        "a `schemas` entry is empty".into(),
+                    );
+                    continue;
+                }
+                // The SDK's `{ file, ...schema }` takes a list's items and a text's characters
+                // under their indexes, and nothing of a number or boolean: an entry without a
+                // path.
+                other => {
+                    found.warn(
+                        draft.source_path,
+                        "schemas",
+                        format!(
+                            "the `schemas` entry {} is not a mapping: the SDK indexes it as an entry without a path",
+                            json_text::to_compact(&other)
+                        ),
+                        "write the entry as `- path: <file>`",
+                    );
+                    spread(&other).into_iter().collect()
+                }
             };
             let file = entry.shift_remove("file");
             let path = match file {
@@ -1218,6 +1236,16 @@ impl<'a> Builder<'a> {
                     }
                 }
                 Some(Value::String(_)) | Some(Value::Null) | None => {}
+                // The SDK reads the file only for a path that is truthy.
+                Some(path) if !truthy(&path) => found.warn(
+                    draft.source_path,
+                    "schemas",
+                    format!(
+                        "a schema path of {} names no file: the SDK indexes it as it is",
+                        json_text::to_compact(&path)
+                    ),
+                    "give the path of the schema file, or remove the entry",
+                ),
                 Some(_) => found.error(
                     draft.source_path,
                     "schemas",
@@ -1474,6 +1502,13 @@ impl Findings {
     fn error(&mut self, file: &str, field: &str, message: String) {
         self.diagnostics
             .push(diagnostic(Severity::Error, file, Some(field), message));
+    }
+
+    fn warn(&mut self, file: &str, field: &str, message: String, hint: &str) {
+        self.diagnostics.push(Diagnostic {
+            hint: Some(hint.into()),
+            ..diagnostic(Severity::Warning, file, Some(field), message)
+        });
     }
 }
 
