@@ -22,13 +22,35 @@ pub(crate) fn dropped_fields(
         let Some(value) = data.get(field) else {
             continue;
         };
-        if matches!(value, Value::Array(_) | Value::Null) {
+        if let Value::Array(entries) = value {
+            // The SDK looks a pointer up by its `id`: any other entry resolves to no resource
+            // (an edge to nothing), and an empty one stops its `resolve()`.
+            for (i, entry) in entries.iter().enumerate() {
+                if entry
+                    .as_object()
+                    .is_some_and(|pointer| pointer.get("id").is_some_and(Value::is_string))
+                {
+                    continue;
+                }
+                found.push(warning(
+                    path,
+                    field,
+                    key_line(text, field),
+                    format!(
+                        "`{field}[{i}]` is {}, not a pointer: the SDK resolves it to no resource",
+                        shown(entry)
+                    ),
+                    "write each entry as `- id: <resource id>`, with a `version:` line below it if needed".to_owned(),
+                ));
+            }
+            continue;
+        }
+        if value.is_null() {
             continue;
         }
         let shown = match value {
-            Value::String(text) => format!("the string `{text}`"),
             Value::Object(_) => "a single mapping".to_owned(),
-            other => format!("`{other}`"),
+            other => shown(other),
         };
         found.push(warning(
             path,
@@ -52,6 +74,16 @@ pub(crate) fn dropped_fields(
         ));
     }
     found
+}
+
+/// A front matter value as a warning names it.
+fn shown(value: &Value) -> String {
+    match value {
+        Value::String(text) => format!("the string `{text}`"),
+        Value::Object(_) => "a mapping without a text `id`".to_owned(),
+        Value::Null => "empty".to_owned(),
+        other => format!("`{other}`"),
+    }
 }
 
 /// A warning when the file's bytes are not all UTF-8 text, at the line where they stop being.
@@ -171,6 +203,31 @@ mod tests {
             (Some("sends"), Some(3))
         );
         assert!(found[0].message.contains("not a list of pointers"));
+    }
+
+    #[test]
+    fn pointer_entries_that_are_not_pointers_are_named() {
+        let text = "---\nid: S\nsends:\n  - E\n  - id: F\n  - version: 1.0.0\n  -\n---\n";
+        let found = dropped_fields(
+            "s/index.mdx",
+            &data(r#"{"id":"S","sends":["E",{"id":"F"},{"version":"1.0.0"},null]}"#),
+            text,
+            POINTERS,
+            KEYS,
+        );
+        let named: Vec<(&str, Option<usize>)> = found
+            .iter()
+            .map(|d| (d.message.split('`').nth(1).unwrap_or_default(), d.line))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                ("sends[0]", Some(3)),
+                ("sends[2]", Some(3)),
+                ("sends[3]", Some(3))
+            ]
+        );
+        assert!(found[0].message.contains("the string `E`"), "{found:?}");
     }
 
     #[test]
