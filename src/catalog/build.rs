@@ -868,6 +868,7 @@ impl<'a> Builder<'a> {
         self.people("users", "user", &mut drafts);
         self.classify(&DIAGRAM, &candidates, &lookup, &mut drafts);
         self.warn_aliases(&drafts);
+        self.warn_unread(&drafts);
 
         let resource_dirs: FastSet<&str> = drafts
             .iter()
@@ -931,6 +932,65 @@ impl<'a> Builder<'a> {
             }
         }
         parsed
+    }
+
+    /// A warning for each file that looks like a resource but that the SDK passes over
+    /// without a word (§12.2): an index file below `data-stores/` that no type takes, an index
+    /// file named in other capitals where a type would take it, and a team or user file in a
+    /// sub-folder.
+    fn warn_unread(&mut self, drafts: &[Draft<'a>]) {
+        let indexed: FastSet<&str> = drafts.iter().map(|draft| draft.source_path).collect();
+        let in_type_folder = |path: &str| {
+            let dirs: Vec<&str> = directory_segments(path).collect();
+            TYPES
+                .iter()
+                .chain([&DIAGRAM])
+                .any(|rule| rule.matches(&dirs))
+        };
+        for path in self.files.files.keys() {
+            let name = file_name(path);
+            let index_like =
+                name.eq_ignore_ascii_case("index.md") || name.eq_ignore_ascii_case("index.mdx");
+            let (message, hint) = if is_resource_file(path)
+                && directory_segments(path).any(|dir| dir == "data-stores")
+                && !indexed.contains(path.as_str())
+            {
+                (
+                    "the SDK indexes no resource from a `data-stores/` folder".to_owned(),
+                    "the SDK reads data stores from `containers/` folders: move it to `containers/<id>/index.mdx`",
+                )
+            } else if index_like
+                && !is_resource_file(path)
+                && !path.starts_with('.')
+                && !path.contains("/.")
+                && in_type_folder(path)
+            {
+                (
+                    format!(
+                        "`{name}` is not indexed: the SDK reads only files named exactly `index.md` or `index.mdx`"
+                    ),
+                    "rename it to `index.mdx`",
+                )
+            } else if let Some(rest) = path.strip_prefix("teams/").or(path.strip_prefix("users/"))
+                && rest.contains('/')
+                && (name.ends_with(".md") || name.ends_with(".mdx"))
+                && !rest.starts_with('.')
+            {
+                let folder = &path[..path.find('/').unwrap_or(0)];
+                (
+                    format!(
+                        "this file in a sub-folder of `{folder}/` is not indexed: the SDK reads only the files directly in `{folder}/`"
+                    ),
+                    "move it to `teams/<id>.mdx` or `users/<id>.mdx`",
+                )
+            } else {
+                continue;
+            };
+            self.diagnostics.push(Diagnostic {
+                hint: Some(hint.to_owned()),
+                ..diagnostic(Severity::Warning, path, None, message)
+            });
+        }
     }
 
     fn classify(
@@ -1988,6 +2048,40 @@ mod tests {
             .map(|d| d.message.split('`').nth(1).unwrap_or_default())
             .collect();
         assert_eq!(warned, ["M", "N"], "{:#?}", built.diagnostics);
+    }
+
+    /// Files that look like resources but that the SDK passes over are each named once;
+    /// files no type would take are left alone.
+    #[test]
+    fn files_the_sdk_passes_over_are_warned_about() {
+        let event = "---\nid: E\nversion: 1.0.0\n---\n";
+        let team = "---\nid: t\nname: T\n---\n";
+        let files = catalog(&[
+            ("events/E/index.mdx", event),
+            ("data-stores/D/index.mdx", event),
+            ("domains/X/data-stores/Y/index.mdx", event),
+            ("events/F/Index.mdx", event),
+            ("docs/Index.md", event),
+            ("teams/sub/t.mdx", team),
+            ("teams/t.mdx", team),
+        ]);
+        let built = build(&files, &Options::default(), &ParseCache::default());
+        let warned: Vec<&str> = built
+            .diagnostics
+            .iter()
+            .filter(|d| d.message.contains("not indexed") || d.message.contains("indexes no"))
+            .map(|d| d.file.as_str())
+            .collect();
+        assert_eq!(
+            warned,
+            [
+                "data-stores/D/index.mdx",
+                "events/F/Index.mdx",
+                "teams/sub/t.mdx"
+            ],
+            "{:#?}",
+            built.diagnostics
+        );
     }
 
     /// A side built beside another is the Index it would be alone, and holds what came out
