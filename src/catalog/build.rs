@@ -1350,6 +1350,18 @@ impl<'a> Builder<'a> {
                     }
                 })
                 .collect(),
+            other if !other.is_object() => {
+                found.warn(
+                    draft.source_path,
+                    "specifications",
+                    format!(
+                        "`specifications` is {}, neither a list nor a mapping: the SDK indexes it as an empty list",
+                        json_text::to_compact(other)
+                    ),
+                    "write it as a list: `specifications:` then `  - type: openapi` and `    path: openapi.yml` below it",
+                );
+                Vec::new()
+            }
             other => [
                 ("asyncapiPath", "asyncapi"),
                 ("openapiPath", "openapi"),
@@ -2082,6 +2094,27 @@ mod tests {
             "{:#?}",
             built.diagnostics
         );
+    }
+
+    /// `specifications` as text indexes as an empty list, as the SDK makes it, and says so.
+    #[test]
+    fn specifications_given_as_text_are_an_empty_list_with_a_warning() {
+        let files = catalog(&[(
+            "services/S/index.mdx",
+            "---\nid: S\nversion: 1.0.0\nspecifications: openapi.yml\n---\n",
+        )]);
+        let built = build(&files, &Options::default(), &ParseCache::default());
+        assert_eq!(
+            built.index.resources[0].get("specifications"),
+            Some(&Value::Array(Vec::new()))
+        );
+        let warned: Vec<_> = built
+            .diagnostics
+            .iter()
+            .filter(|d| d.field.as_deref() == Some("specifications"))
+            .collect();
+        assert_eq!(warned.len(), 1, "{:#?}", built.diagnostics);
+        assert_eq!(warned[0].severity, Severity::Warning);
     }
 
     /// A side built beside another is the Index it would be alone, and holds what came out
