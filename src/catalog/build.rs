@@ -961,8 +961,7 @@ impl<'a> Builder<'a> {
                 )
             } else if index_like
                 && !is_resource_file(path)
-                && !path.starts_with('.')
-                && !path.contains("/.")
+                && is_scanned(path)
                 && in_type_folder(path)
             {
                 (
@@ -1054,7 +1053,9 @@ impl<'a> Builder<'a> {
             } else {
                 candidate.path.to_owned()
             };
-            if expected != candidate.path && found {
+            if expected == candidate.path {
+                // Named as the SDK expects.
+            } else if found {
                 // Another file holds that name (a copied file whose id was left as it was):
                 // the SDK reads and hashes it for this one too.
                 self.diagnostics.push(Diagnostic {
@@ -1072,7 +1073,7 @@ impl<'a> Builder<'a> {
                         ),
                     )
                 });
-            } else if expected != candidate.path {
+            } else {
                 self.diagnostics.push(Diagnostic {
                     hint: Some(format!("rename the file to `{expected}`: the SDK reads that name and fails without it")),
                     ..diagnostic(
@@ -1660,7 +1661,8 @@ fn ignore_rules(
     // The SDK's `ignore` package matches case-insensitively by default.
     builder.case_insensitive(true).expect("no rules added yet");
     if let Some(blob) = files.get(".eventcatalogignore") {
-        let text = String::from_utf8_lossy(&blob.data()).into_owned();
+        let data = blob.data();
+        let text = String::from_utf8_lossy(&data);
         // The `ignore` package drops a byte order mark, as git does.
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
         for (number, line) in text.lines().enumerate() {
@@ -1695,13 +1697,15 @@ fn index_files(files: &FileSet) -> Vec<&str> {
     paths
 }
 
-/// True for the files the SDK reads resources from: `index.md`/`index.mdx` outside hidden
-/// folders and the root `node_modules`.
+/// True for the files the SDK reads resources from: `index.md`/`index.mdx` it scans.
 pub(crate) fn is_resource_file(path: &str) -> bool {
-    matches!(file_name(path), "index.md" | "index.mdx")
-        && !path.starts_with('.')
-        && !path.contains("/.")
-        && !path.starts_with("node_modules/")
+    matches!(file_name(path), "index.md" | "index.mdx") && is_scanned(path)
+}
+
+/// True for the paths the SDK's search for resources walks: outside hidden folders and the
+/// root `node_modules`.
+fn is_scanned(path: &str) -> bool {
+    !path.starts_with('.') && !path.contains("/.") && !path.starts_with("node_modules/")
 }
 
 /// Depth first; in each directory its files in descending name order, then its
@@ -2094,6 +2098,32 @@ mod tests {
             "{:#?}",
             built.diagnostics
         );
+    }
+
+    /// A `schemas` entry the SDK spreads (text, a number, a list) or a falsy path it keeps is
+    /// a warning; an empty entry, which stops the SDK, is an error.
+    #[test]
+    fn schemas_entries_of_other_shapes_are_warned_about_or_refused() {
+        let resource =
+            |schemas: &str| format!("---\nid: E\nversion: 1.0.0\nschemas:\n{schemas}\n---\n");
+        let severities = |schemas: &str| -> Vec<Severity> {
+            let files = catalog(&[("events/E/index.mdx", &resource(schemas))]);
+            let built = build(&files, &Options::default(), &ParseCache::default());
+            built
+                .diagnostics
+                .iter()
+                .filter(|d| d.field.as_deref() == Some("schemas"))
+                .map(|d| d.severity)
+                .collect()
+        };
+        let warning = [Severity::Warning];
+        assert_eq!(severities("  - schema.json"), warning);
+        assert_eq!(severities("  - 5"), warning);
+        assert_eq!(severities("  - [a.json]"), warning);
+        assert_eq!(severities("  - path: false"), warning);
+        assert_eq!(severities("  - file: 0"), warning);
+        assert_eq!(severities("  - null"), [Severity::Error]);
+        assert_eq!(severities("  - path: 5"), [Severity::Error]);
     }
 
     /// `specifications` as text indexes as an empty list, as the SDK makes it, and says so.

@@ -122,15 +122,14 @@ impl<T, F: FnMut(&T, &T) -> Ordering> TimSort<'_, T, F> {
     fn merge_collapse(&mut self) {
         while self.runs.len() > 1 {
             let mut n = self.runs.len() - 2;
-            let len = |sort: &Self, i: usize| sort.runs[i].1;
-            let established =
-                |sort: &Self, n: usize| n < 2 || len(sort, n - 2) > len(sort, n - 1) + len(sort, n);
-            if !established(self, n + 1) || !established(self, n) {
-                if n > 0 && len(self, n - 1) < len(self, n + 1) {
+            let len = |i: usize| self.runs[i].1;
+            let established = |n: usize| n < 2 || len(n - 2) > len(n - 1) + len(n);
+            if !established(n + 1) || !established(n) {
+                if n > 0 && len(n - 1) < len(n + 1) {
                     n -= 1;
                 }
                 self.merge_at(n);
-            } else if len(self, n) <= len(self, n + 1) {
+            } else if len(n) <= len(n + 1) {
                 self.merge_at(n);
             } else {
                 break;
