@@ -13,6 +13,7 @@
 //! - [`policy`]: configuration, fingerprints, acknowledged breaks and the exit-code decision, pure
 //! - [`report`]: an ArchitectureDiff -> text, markdown or GitHub annotations, pure
 //! - [`hook`]: the git pre-commit hook script, pure
+//! - [`path`]: `/`-separated paths resolved as text (`a/../b`)
 //! - [`suggest`]: the closest names to one that was not found, for error messages
 //! - `cli`: the thin command line on top.
 
@@ -22,6 +23,7 @@ pub mod git;
 pub mod history;
 pub mod hook;
 pub mod json_text;
+pub mod path;
 pub mod pipeline;
 pub mod policy;
 pub mod report;

@@ -23,6 +23,7 @@ use super::{
     Blob, BlobId, Diagnostic, FileSet, IdMap, Index, Resource, Severity, SpecialEntry, frontmatter,
 };
 use crate::json_text;
+use crate::path::normalize;
 use crate::{FastMap, FastSet};
 
 /// What to build; the defaults are the SDK's (`hashContent: true`).
@@ -1861,7 +1862,7 @@ fn locate(
 /// `teams/<id>.mdx`, with the id written as JavaScript would (`undefined` when absent).
 fn people_path(folder: &str, id: Option<&str>) -> String {
     let path = format!("{folder}/{}.mdx", id.unwrap_or("undefined"));
-    normalize(&path).unwrap_or(path)
+    normalize(path.trim_start_matches('/')).unwrap_or(path)
 }
 
 /// The SDK's `compareIndexResources` (§8.1): by type, then id and version as JavaScript
@@ -1988,21 +1989,7 @@ pub(crate) fn join(base: &str, relative: &str) -> Option<String> {
     if joined.split('/').all(|s| !matches!(s, "" | "." | "..")) {
         return Some(joined);
     }
-    normalize(&joined)
-}
-
-fn normalize(path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for segment in path.split('/') {
-        match segment {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            other => parts.push(other),
-        }
-    }
-    Some(parts.join("/"))
+    normalize(joined.trim_start_matches('/'))
 }
 
 #[cfg(test)]

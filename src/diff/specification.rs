@@ -243,7 +243,7 @@ fn catalog_path(resource: &Resource, path: &str) -> Option<String> {
     } else {
         format!("{dir}/{path}")
     };
-    spec::document::normalize(&joined)
+    crate::path::normalize(&joined)
 }
 
 /// The specification changes of a diff; `None` files on a side make every changed
@@ -648,22 +648,11 @@ impl<'a> Owned<'a> {
     }
 }
 
-/// `/orders/{}`: a path template with parameter names left out.
+/// `/orders/{}`: a path template with parameter names and a trailing `/` left out.
 fn shape(template: &str) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut inside = false;
-    for c in template.chars() {
-        match c {
-            '{' if !inside => {
-                inside = true;
-                out.push_str("{}");
-            }
-            '}' if inside => inside = false,
-            _ if inside => {}
-            other => out.push(other),
-        }
-    }
-    out.trim_end_matches('/').to_owned()
+    crate::spec::path_shape(template)
+        .trim_end_matches('/')
+        .to_owned()
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use super::markdown::escape_markdown;
-use super::text::Paint;
+use super::text::{Paint, op_line};
 use super::*;
 use crate::diff::SpecificationChange;
 
@@ -66,21 +66,6 @@ fn why(change: &SpecificationChange) -> String {
 
 fn hurt(impact: &Impact) -> String {
     format!("{}: {}", impact_label(impact), hurt_line(impact))
-}
-
-/// `breaks /path [kind] reason` or `ok     ...` (escaped).
-fn op_line(op: &crate::schema::Op, paint: &Paint) -> String {
-    let word = if op.breaking {
-        paint.red("breaks")
-    } else {
-        "ok    ".to_owned()
-    };
-    format!(
-        "{word} {} [{}] {}",
-        pointer(&op.path),
-        op.kind,
-        escape_text(&op.reason)
-    )
 }
 
 /// The breaking specification changes, for the text report and `log`.

@@ -264,7 +264,7 @@ fn policy_line(decision: &crate::policy::Decision) -> String {
 }
 
 /// `breaks /properties/id [required.added] reason` or `ok     ...`: a word, not a symbol.
-fn op_line(op: &crate::schema::Op, paint: &Paint) -> String {
+pub(super) fn op_line(op: &crate::schema::Op, paint: &Paint) -> String {
     let word = if op.breaking {
         paint.red("breaks")
     } else {

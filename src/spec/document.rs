@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, VecDeque};
 use serde_json::{Map, Value};
 
 use super::Error;
+use crate::path::normalize;
 use crate::schema::MAX_DEPTH;
 
 /// Where bundled files live in the root of a bundled document.
@@ -371,27 +372,6 @@ fn join(dir: &str, relative: &str) -> String {
     }
 }
 
-/// `a/./b/../c` -> `a/c`; `None` when it climbs above its start. A leading `/` is kept.
-pub fn normalize(path: &str) -> Option<String> {
-    let absolute = path.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for segment in path.split('/') {
-        match segment {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            other => parts.push(other),
-        }
-    }
-    let joined = parts.join("/");
-    Some(if absolute {
-        format!("/{joined}")
-    } else {
-        joined
-    })
-}
-
 /// One JSON pointer segment, escaped.
 pub fn escape(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
@@ -587,10 +567,7 @@ mod tests {
     }
 
     #[test]
-    fn paths_normalise() {
-        assert_eq!(normalize("a/./b/../c").as_deref(), Some("a/c"));
-        assert_eq!(normalize("../x"), None);
-        assert_eq!(normalize("/tmp/a/../b").as_deref(), Some("/tmp/b"));
+    fn references_decode() {
         assert_eq!(percent_decode("/paths/~1a~1%7Bid%7D"), "/paths/~1a~1{id}");
         assert!(has_scheme("https://x") && has_scheme("urn:x") && !has_scheme("a/b.yaml"));
     }

@@ -22,6 +22,7 @@ use crate::schema::verdict::{Change, OpKind, Rule, judge};
 use crate::schema::{Direction, Op, Strategy};
 
 pub use document::{Kind, Load};
+pub use openapi::shape as path_shape;
 pub use rules::Role;
 
 /// The specification languages, as tables and fixture folders know them.

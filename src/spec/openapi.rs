@@ -84,8 +84,8 @@ impl Operation {
     }
 }
 
-/// `/orders/{}`: the path with parameter names left out.
-fn shape(template: &str) -> String {
+/// `/orders/{}`: the path with parameter names left out, as OpenAPI matches templates.
+pub fn shape(template: &str) -> String {
     let mut out = String::with_capacity(template.len());
     let mut inside = false;
     for c in template.chars() {

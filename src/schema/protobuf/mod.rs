@@ -24,6 +24,7 @@ use protox::file::{File, FileResolver, GoogleFileResolver};
 use super::Error;
 use super::format::{Document, Files, Format};
 use super::verdict::Change;
+use crate::path::normalize;
 
 /// Which `buf breaking` category judges a change.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize)]
@@ -478,26 +479,6 @@ fn find_import(files: &dyn Files, importer: &str, import: &str) -> Option<(Strin
             let text = String::from_utf8_lossy(&bytes).into_owned();
             Some((path, text))
         })
-}
-
-/// `.` and `..` resolved lexically, keeping a leading `/`; `None` when `..` climbs out.
-fn normalize(path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for segment in path.split('/') {
-        match segment {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            other => parts.push(other),
-        }
-    }
-    let joined = parts.join("/");
-    Some(if path.starts_with('/') {
-        format!("/{joined}")
-    } else {
-        joined
-    })
 }
 
 /// Serves the side's own files by compiler name, and the well-known types.
