@@ -4,6 +4,7 @@
     ORACLE_DIFF=DIR python3 scripts/oracle-diff.py              # the mutation pairs
     ORACLE_DIFF=DIR python3 scripts/oracle-diff.py --history    # every first-parent step of
                                                                 # examples-default's main
+    ORACLE_DIFF=DIR python3 scripts/oracle-diff.py --cases      # testdata/conformance/reference
 
 DIR is a local build of `@eventcatalog/diff` 0.1.0's source (its `src/` folder with `tsx` and the
 `@eventcatalog/sdk` 2.27.1 it resolves graphs with installed beside it); it is never part of this
@@ -18,6 +19,10 @@ reasons are our own prose).
   Writes `testdata/conformance/diffs/<catalog>/<mutation>.expected.json`.
 * `--history`: writes `testdata/conformance/diffs/examples-default.jsonl`, one line per step:
   `{"parent", "commit", "diff"}`.
+
+* `--cases`: for each folder of `testdata/conformance/reference/` (catalogs `a/` and `b/`, an
+  optional `options.json` with a `strategy`), writes the reference's document, `expected.json`.
+  The catalogs are copied out of this repository first, so each is read as a plain folder.
 
 BIN (default target/debug/catalog-diff) is our binary, used only to print the Indexes.
 """
@@ -121,6 +126,32 @@ def history(work):
     print(f"{len(steps)} steps recorded")
 
 
+def cases(work):
+    root = os.path.join(ROOT, "testdata", "conformance", "reference")
+    jobs, targets = [], []
+    for name in sorted(os.listdir(root)):
+        case = os.path.join(root, name)
+        options = os.path.join(case, "options.json")
+        strategy = json.load(open(options)).get("strategy", "full") if os.path.exists(options) else "full"
+        for side in ("a", "b"):
+            shutil.copytree(os.path.join(case, side), os.path.join(work, name, side))
+            index(["-C", os.path.join(work, name, side), "--source", "reference"], os.path.join(work, name, side + ".json"))
+        out = os.path.join(work, name, "diff.json")
+        jobs.append([os.path.join(work, name, "a.json"), os.path.join(work, name, "b.json"), strategy, out])
+        targets.append((out, os.path.join(case, "expected.json")))
+    oracle(jobs, work)
+    for out, target in targets:
+        with open(target, "w") as handle:
+            json.dump(normalised(out), handle, indent=2)
+            handle.write("\n")
+    print(f"{len(targets)} cases recorded")
+
+
 if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as work:
-        history(work) if "--history" in sys.argv else mutations(work)
+        if "--history" in sys.argv:
+            history(work)
+        elif "--cases" in sys.argv:
+            cases(work)
+        else:
+            mutations(work)

@@ -12,11 +12,19 @@
 //! - `testdata/conformance/diffs/examples-default.jsonl`: every first-parent step of
 //!   examples-default's 152-commit history.
 //!
+//! - `testdata/conformance/reference/<case>/`: two small catalogs (`a/`, `b/`), an optional
+//!   `options.json` (`{"strategy": "backward"}`) and the reference's document for them,
+//!   `expected.json` (`scripts/oracle-diff.py --cases` records it). These need no `../shared`:
+//!   each is diffed on two whole builds and as a single diff does, on the reach of the change.
+//!   Adding a case is adding a folder.
+//!
 //! We judge Avro (#15) and Protobuf (#16) schemas, which the reference leaves without a verdict;
 //! that is an allowed extension (the document's shape stays the same), so their schema text is
 //! taken out of both Indexes before diffing, which gives those changes the reference's null
 //! verdict.
 
+#[path = "support/cases.rs"]
+mod cases;
 mod support;
 
 use std::path::Path;
@@ -91,19 +99,6 @@ fn normalised(document: &ArchitectureDiff) -> Value {
     value
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create dir");
-    for entry in std::fs::read_dir(from).expect("readable dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
-}
-
 /// The first difference between two JSON values, as a path and the two values.
 fn first_difference(path: &str, ours: &Value, theirs: &Value) -> Option<String> {
     match (ours, theirs) {
@@ -150,7 +145,7 @@ fn mutation_pairs_equal_the_reference() {
         };
         let temp = tempfile::tempdir().expect("temp dir");
         let base = temp.path().join("a");
-        copy_dir(&shared.join("catalogs").join(catalog), &base);
+        support::copy_dir(&shared.join("catalogs").join(catalog), &base);
         let a = without_foreign_content(
             &build(
                 &git::read_dir(&base, DEFAULT_MAX_FILE_SIZE).expect("catalog"),
@@ -162,7 +157,7 @@ fn mutation_pairs_equal_the_reference() {
         for mutation in spec["mutations"].as_array().expect("mutations") {
             let name = mutation["name"].as_str().expect("name");
             let side = temp.path().join(name);
-            copy_dir(&base, &side);
+            support::copy_dir(&base, &side);
             for path in mutation["remove"].as_array().into_iter().flatten() {
                 std::fs::remove_file(side.join(path.as_str().expect("path"))).expect("remove");
             }
@@ -262,5 +257,59 @@ fn every_examples_default_step_equals_the_reference() {
         }
     }
     assert_eq!(count, 151, "one line per first-parent step");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn recorded_cases_equal_the_reference() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/conformance/reference");
+    let cache = ParseCache::default();
+    let mut failures = Vec::new();
+    let cases = cases::dirs(&root);
+    for case in &cases {
+        let name = cases::name(case);
+        let read =
+            |side: &str| git::read_dir(&case.join(side), DEFAULT_MAX_FILE_SIZE).expect("a catalog");
+        let (a, b) = (read("a"), read("b"));
+        let strategy = std::fs::read_to_string(case.join("options.json"))
+            .ok()
+            .map(|text| serde_json::from_str::<Value>(&text).expect("valid JSON"))
+            .and_then(|options| Some(options["strategy"].as_str()?.parse().expect("a strategy")))
+            .unwrap_or(Strategy::Full);
+        let options = diff::Options {
+            strategy,
+            ..diff::Options::default()
+        };
+        let whole = |files: &catalog_diff::catalog::FileSet, label: &str| {
+            let options = catalog_diff::pipeline::build_options("reference", label.into(), true);
+            build(files, &options, &cache).index
+        };
+        let on_whole_builds = diff::diff_with_files(
+            (&whole(&a, "a"), &a),
+            (&whole(&b, "b"), &b),
+            &options,
+            &diff::VerdictCache::default(),
+        );
+        let on_the_reach = catalog_diff::pipeline::diff_files(
+            catalog_diff::catalog::Baseline::Whole(&a),
+            &b,
+            ("a".into(), "b".into()),
+            "reference",
+            &options,
+            &ParseCache::default(),
+            catalog_diff::pipeline::Known::default(),
+        )
+        .diff;
+        let theirs: Value = serde_json::from_str(
+            &std::fs::read_to_string(case.join("expected.json")).expect("recorded"),
+        )
+        .expect("valid JSON");
+        for (how, ours) in [("whole", &on_whole_builds), ("reach", &on_the_reach)] {
+            if let Some(difference) = first_difference("", &normalised(ours), &theirs) {
+                failures.push(format!("{name} ({how}): {difference}"));
+            }
+        }
+    }
+    assert!(!cases.is_empty(), "no cases in {}", root.display());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -556,3 +556,27 @@ fn the_walk_equals_whole_builds_across_an_invalid_stretch_between_chunks() {
         ]
     );
 }
+
+/// A catalog holding an id whose versions have no consistent order (semver mixed with other
+/// text): the SDK's sort places them by every other resource, so a change anywhere can move
+/// them and no cut is faithful. Each step of a walk back and forth between the two catalogs
+/// of each such recorded case equals whole builds.
+#[test]
+fn the_walk_equals_whole_builds_where_versions_have_no_order() {
+    let cases =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/conformance/reference");
+    for case in [
+        "versions-without-order-in-a-cut",
+        "versions-without-order-move-with-other-files",
+    ] {
+        let repo = support::TestRepo::new();
+        for side in ["a", "b", "a", "b"] {
+            repo.git(&["rm", "-rq", "--ignore-unmatch", "."]);
+            support::copy_dir(&cases.join(case).join(side), &repo.path());
+            repo.commit_all(side);
+        }
+        let repo = Repo::discover(&repo.path()).expect("a repository");
+        let (steps, cut) = assert_walk_equals_whole_builds(&repo, "");
+        assert_eq!((steps, cut), (4, 0), "{case}");
+    }
+}

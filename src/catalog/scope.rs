@@ -33,6 +33,7 @@ use serde_json::Value;
 use crate::{FastMap, FastSet};
 
 use super::build::{FILE_KEYS, ParseCache, Parsed, is_resource_file};
+use super::version::SemVer;
 use super::{Before, Blob, FileSet};
 
 /// What one resource file says about the graph: its id, the ids it points at, and whether
@@ -47,6 +48,8 @@ pub(crate) struct Facts {
     names_outside: bool,
     /// The schema files it names (`schemaPath`, each `schemas` entry's `path` or `file`).
     schema_paths: Vec<String>,
+    /// What kind of `version` it declares.
+    version: VersionKind,
 }
 
 impl Facts {
@@ -77,6 +80,7 @@ impl Facts {
         Facts {
             schema_paths,
             id: map.get("id").and_then(Value::as_str).map(str::to_owned),
+            version: VersionKind::of(map.get("version")),
             mentions,
             names_files: FILE_KEYS.iter().any(|key| map.contains_key(*key)),
             names_outside: named
@@ -86,15 +90,73 @@ impl Facts {
     }
 }
 
+/// A resource file's `version` as the SDK's sort of an id's versions sees it: only an id
+/// whose versions mix semver with other text, or hold values that are not text, has no
+/// consistent order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum VersionKind {
+    #[default]
+    Absent,
+    Semver,
+    OtherText,
+    NotText,
+}
+
+impl VersionKind {
+    fn of(version: Option<&Value>) -> VersionKind {
+        match version {
+            None => VersionKind::Absent,
+            Some(Value::String(text)) if SemVer::parse(text).is_some() => VersionKind::Semver,
+            Some(Value::String(_)) => VersionKind::OtherText,
+            Some(_) => VersionKind::NotText,
+        }
+    }
+
+    /// Its letter in [`Facts::encode`].
+    const LETTERS: [(VersionKind, u8); 4] = [
+        (VersionKind::Absent, b'-'),
+        (VersionKind::Semver, b's'),
+        (VersionKind::OtherText, b't'),
+        (VersionKind::NotText, b'n'),
+    ];
+
+    fn letter(self) -> char {
+        let (_, letter) = VersionKind::LETTERS
+            .iter()
+            .find(|(kind, _)| *kind == self)
+            .expect("every kind has a letter");
+        char::from(*letter)
+    }
+
+    fn from_letter(letter: u8) -> Option<VersionKind> {
+        VersionKind::LETTERS
+            .iter()
+            .find(|(_, l)| *l == letter)
+            .map(|(kind, _)| *kind)
+    }
+}
+
+/// How many of one id's resource files declare each [`VersionKind`] (by its position).
+type VersionCounts = [usize; 4];
+
+/// Whether the versions of one id, counted by kind, have no consistent order in the SDK's
+/// sort (as `unordered_versions` in `build` warns): three or more of them, mixing semver with
+/// other text or holding values that are not text. Their place in the Index then depends on
+/// every other resource of the catalog, so no cut of it is faithful.
+fn unordered(counts: &VersionCounts) -> bool {
+    let [_, semver, text, not_text] = *counts;
+    semver + text + not_text >= 3 && (semver > 0 && text > 0 || not_text > 0)
+}
+
 /// The field separator of [`Facts::encode`]; it, `\n` and `\\` are escaped inside fields.
 const FIELD: char = '\t';
 
 impl Facts {
     /// One line of the parse cache: `<flags> <count> <id> <mentions...> <schema paths...>`,
-    /// tab-separated, where the flags say whether there is an id, whether it names files and
-    /// whether one of them lies outside its folder, and the count is that of the mentions. A
-    /// warm run decodes every resource file's facts: as JSON they took 1.7 times the
-    /// instructions.
+    /// tab-separated, where the flags say whether there is an id, whether it names files,
+    /// whether one of them lies outside its folder and what kind of version it has, and the
+    /// count is that of the mentions. A warm run decodes every resource file's facts: as
+    /// JSON they took 1.7 times the instructions.
     pub(crate) fn encode(&self) -> String {
         let flags = [
             (self.id.is_some(), 'i'),
@@ -105,6 +167,7 @@ impl Facts {
             .iter()
             .map(|&(set, flag)| if set { flag } else { '-' })
             .collect();
+        out.push(self.version.letter());
         out.push(FIELD);
         out += &self.mentions.len().to_string();
         let fields = std::iter::once(self.id.as_deref().unwrap_or(""))
@@ -128,7 +191,7 @@ impl Facts {
     pub(crate) fn decode(text: &str) -> Option<Facts> {
         let mut fields = text.split(FIELD);
         let flags = fields.next()?.as_bytes();
-        let [id, files, outside] = flags.try_into().ok()?;
+        let [id, files, outside, version] = flags.try_into().ok()?;
         let set = |flag: u8, letter: u8| match flag {
             b'-' => Some(false),
             _ if flag == letter => Some(true),
@@ -150,6 +213,7 @@ impl Facts {
             names_files,
             names_outside,
             schema_paths: fields.map(unescape).collect::<Option<_>>()?,
+            version: VersionKind::from_letter(version)?,
         })
     }
 }
@@ -261,6 +325,9 @@ struct Indexes {
     schema_readers: FastMap<String, BTreeSet<String>>,
     /// The resource files that name files outside their own folder.
     outside_readers: BTreeSet<String>,
+    /// The kinds of version each id is declared with, and how many ids are [`unordered`].
+    versions: FastMap<String, VersionCounts>,
+    unordered_ids: usize,
 }
 
 /// The part of the catalog a change can reach.
@@ -393,6 +460,8 @@ impl Scope {
         self.indexes = Some(Indexes {
             declared_by: by_id.declared_by,
             pointed_at_by: by_id.pointed_at_by,
+            versions: by_id.versions,
+            unordered_ids: by_id.unordered_ids,
             ..by_file
         });
         self
@@ -420,6 +489,26 @@ impl Scope {
         if let Some(facts) = facts {
             self.facts.insert(path.to_owned(), facts);
         }
+    }
+
+    /// True when some id of the catalog has versions with no consistent order ([`unordered`]).
+    fn has_unordered_versions(&self) -> bool {
+        if let Some(indexes) = &self.indexes {
+            return indexes.unordered_ids > 0;
+        }
+        // Almost every catalog has semver versions only: one look at each file says so.
+        let odd =
+            |facts: &Facts| matches!(facts.version, VersionKind::OtherText | VersionKind::NotText);
+        if !self.facts.values().any(|facts| odd(facts)) {
+            return false;
+        }
+        let mut versions: FastMap<&str, VersionCounts> = FastMap::default();
+        for facts in self.facts.values() {
+            if let Some(id) = &facts.id {
+                versions.entry(id).or_default()[facts.version as usize] += 1;
+            }
+        }
+        versions.values().any(unordered)
     }
 
     /// The resource files whose facts pass `test`.
@@ -549,7 +638,7 @@ impl Scope {
         // cut would be wide, and a root commit changes every file. The facts below are kept
         // up to date all the same.
         let too_wide = changed.len() > widest_reach(self.facts.len() + changed.len());
-        let mut unreachable = too_wide;
+        let mut unreachable = too_wide || self.has_unordered_versions();
         let mut readers = BTreeSet::new();
         let mut other_files = false;
         for path in changes.keys().filter(|_| !too_wide) {
@@ -599,7 +688,7 @@ impl Scope {
         }
         // Kept up to date even when this change is built whole: the next step starts from it.
         let missing_readers = self.update_missing(after, changes, &changed);
-        if unreachable {
+        if unreachable || self.has_unordered_versions() {
             return None;
         }
         note(self, &changed, true);
@@ -628,6 +717,7 @@ impl Indexes {
     fn insert_ids(&mut self, path: &str, facts: &Facts) {
         if let Some(id) = &facts.id {
             add(&mut self.declared_by, id, path);
+            self.count_version(id, facts.version, true);
         }
         for id in &facts.mentions {
             add(&mut self.pointed_at_by, id, path);
@@ -644,11 +734,32 @@ impl Indexes {
         }
     }
 
+    /// Counts (or, not `added`, uncounts) a file declaring `id` with a version of `kind`.
+    fn count_version(&mut self, id: &str, kind: VersionKind, added: bool) {
+        let counts = match self.versions.get_mut(id) {
+            Some(counts) => counts,
+            None => self.versions.entry(id.to_owned()).or_default(),
+        };
+        let was = unordered(counts);
+        let count = &mut counts[kind as usize];
+        *count = if added {
+            *count + 1
+        } else {
+            count.saturating_sub(1)
+        };
+        let now = unordered(counts);
+        if counts.iter().all(|&n| n == 0) {
+            self.versions.remove(id);
+        }
+        self.unordered_ids = self.unordered_ids + usize::from(now) - usize::from(was);
+    }
+
     /// Forgets what resource file `path` said with `facts`.
     fn remove(&mut self, path: &str, facts: &Facts) {
         self.outside_readers.remove(path);
         if let Some(id) = &facts.id {
             remove(&mut self.declared_by, id, path);
+            self.count_version(id, facts.version, false);
         }
         for id in &facts.mentions {
             remove(&mut self.pointed_at_by, id, path);
@@ -893,6 +1004,7 @@ mod tests {
                 names_files: n % 3 == 0,
                 names_outside: n % 4 == 0,
                 schema_paths: owned(&texts[n..]),
+                version: VersionKind::LETTERS[n % 4].0,
             });
         }
         for facts in cases {
@@ -924,23 +1036,44 @@ mod tests {
         assert_eq!(Scope::new(&files, &cache, Some(&known)).absent(), &known);
     }
 
+    /// Three or more versions of one id mixing semver with other text, or holding a value
+    /// that is not text, have no order; fewer, or of one kind, do.
+    #[test]
+    fn only_versions_of_mixed_kinds_have_no_order() {
+        // [absent, semver, other text, not text]
+        for ordered in [
+            [0, 5, 0, 0],
+            [0, 0, 5, 0],
+            [0, 1, 1, 0],
+            [0, 0, 1, 1],
+            [9, 1, 1, 0],
+        ] {
+            assert!(!unordered(&ordered), "{ordered:?}");
+        }
+        for unordered_counts in [[0, 2, 1, 0], [0, 1, 2, 0], [0, 0, 2, 1], [0, 3, 0, 1]] {
+            assert!(unordered(&unordered_counts), "{unordered_counts:?}");
+        }
+    }
+
     /// A facts payload of any other shape is not used (the file is then parsed afresh).
     #[test]
     fn facts_of_another_shape_are_not_read() {
         for text in [
             "",
             "i-",
-            "x--\t0\t",
-            "i--\tone\tE",
-            "i--\t2\tE\ta",
-            "i--\t2\tE\ta\ta",
-            "i--\t0\tE\\",
-            "i--\t0\tE\\x",
+            "x---\t0\t",
+            "i--\t0\tE",
+            "i--x\t0\tE",
+            "i---\tone\tE",
+            "i---\t2\tE\ta",
+            "i---\t2\tE\ta\ta",
+            "i---\t0\tE\\",
+            "i---\t0\tE\\x",
             r#"{"id":"E","mentions":[],"names_files":false,"names_outside":false,"schema_paths":[]}"#,
         ] {
             assert_eq!(Facts::decode(text), None, "{text:?}");
         }
-        assert!(Facts::decode("i--\t0\tE").is_some());
+        assert!(Facts::decode("i--s\t0\tE").is_some());
     }
 
     /// The merged walk of a catalog and its changes lists what the catalog before the change

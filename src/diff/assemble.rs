@@ -47,7 +47,8 @@ impl Options {
     }
 }
 
-/// Verdicts keyed by (before hash, after hash, strategy, schema options): a history walk
+/// Verdicts keyed by the two schema entries (hash, declared format and path: the same text
+/// is another format under another name) and the strategy and schema options: a history walk
 /// judges each pair of schema contents once. A format that imports other files (Protobuf)
 /// records what it read on each side, and a verdict is reused only where those files read
 /// the same again.
@@ -56,7 +57,10 @@ pub struct VerdictCache {
     verdicts: Mutex<HashMap<VerdictKey, Vec<Cached>>>,
 }
 
-type VerdictKey = (String, String, Strategy, schema::Options);
+type VerdictKey = ([EntryKey; 2], Strategy, schema::Options);
+
+/// What of a schema entry its verdict depends on: its hash, declared format and path.
+type EntryKey = (String, Option<String>, String);
 
 /// One cached verdict and the imports it was judged with.
 #[derive(Clone)]
@@ -756,9 +760,18 @@ fn judge(
         let (old_files, new_files) = (Recording::new(before.files), Recording::new(after.files));
         return judge_uncached(before, &old_files, after, &new_files, strategy, options);
     };
+    let entry_key = |entry: &Entry<'_>, hash: &str| {
+        (
+            hash.to_owned(),
+            entry.str("format").map(str::to_owned),
+            entry.str("path").unwrap_or_default().to_owned(),
+        )
+    };
     let key = (
-        old_hash.to_owned(),
-        new_hash.to_owned(),
+        [
+            entry_key(before.entry, old_hash),
+            entry_key(after.entry, new_hash),
+        ],
         strategy,
         options.schema,
     );
@@ -850,13 +863,11 @@ fn judge_uncached(
     };
     let old = Document::new(before.entry.str("path").unwrap_or_default(), &old_text);
     let new = Document::new(after.entry.str("path").unwrap_or_default(), &new_text);
-    // A format declared on one side stands for both, as the reference reads it.
-    let declared = [before.entry, after.entry]
-        .iter()
-        .find_map(|e| e.str("format"));
+    // Each side is of the format its own entry declares or its own file shows, as the
+    // reference reads them: a pair of two formats has no verdict.
     let format = match (
-        Format::detect(declared, old.path, old.text),
-        Format::detect(declared, new.path, new.text),
+        Format::detect(before.entry.str("format"), old.path, old.text),
+        Format::detect(after.entry.str("format"), new.path, new.text),
     ) {
         (Ok(a), Ok(b)) if a == b => a,
         (Ok(a), Ok(b)) => {

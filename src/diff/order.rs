@@ -52,7 +52,7 @@ pub fn locale_cmp(a: &str, b: &str) -> Ordering {
 }
 
 /// node-semver's `coerce`: the first run of one to three dot-separated numbers (each at most
-/// 16 digits, not inside a longer run of digits), as `X.Y.Z`.
+/// 16 digits, not inside a longer run of digits), as `X.Y.Z`, when that parses as a version.
 fn coerce(text: &str) -> Option<SemVer> {
     let bytes = text.as_bytes();
     let digits_at = |at: usize| {
@@ -87,12 +87,9 @@ fn coerce(text: &str) -> Option<SemVer> {
                         continue;
                     }
                     if ends_ok(after_patch) {
-                        let version = format!(
-                            "{}.{}.{}",
-                            major.trim_start_matches('0').parse::<u64>().unwrap_or(0),
-                            minor.map_or(0, |m| m.trim_start_matches('0').parse().unwrap_or(0)),
-                            patch.map_or(0, |p| p.trim_start_matches('0').parse().unwrap_or(0)),
-                        );
+                        // The digits as matched: `01` does not parse, so `01.0.0` has none.
+                        let version =
+                            format!("{major}.{}.{}", minor.unwrap_or("0"), patch.unwrap_or("0"));
                         return SemVer::parse(&version);
                     }
                 }
@@ -162,5 +159,17 @@ mod tests {
             Some("1.0.0")
         );
         assert_eq!(coerce("x"), None);
+        // node-semver rebuilds the digits as written and parses that, leading zeros and all.
+        for none in ["01.0.0", "1.01", "v00", "9007199254740993"] {
+            assert_eq!(coerce(none), None, "{none}");
+        }
+        assert_eq!(
+            coerce("x1.2.3y").map(|v| v.version_text()).as_deref(),
+            Some("1.2.3")
+        );
+        assert_eq!(
+            compare_versions(Some("01.0.0"), Some("1.0.0-beta")),
+            Ordering::Less
+        );
     }
 }

@@ -21,6 +21,20 @@ pub struct TestRepo {
     tick: Cell<u64>,
 }
 
+/// Copies folder `from` (files and folders, recursively) into `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create dir");
+    for entry in std::fs::read_dir(from).expect("readable dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
 /// Writes `files` (`(path, contents)`) below `root`, creating parent folders.
 pub fn write_files(root: &Path, files: &[(&str, &str)]) {
     for (path, contents) in files {
