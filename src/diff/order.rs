@@ -3,8 +3,12 @@
 //! `compareVersions` for versions (node-semver's `valid`, else `coerce`, else `localeCompare`).
 
 use std::cmp::Ordering;
+use std::sync::OnceLock;
 
-use crate::catalog::version::{SemVer, cmp_code_units};
+use icu_collator::options::CollatorOptions;
+use icu_collator::{Collator, CollatorBorrowed};
+
+use crate::catalog::version::SemVer;
 
 /// Printable ASCII in the root collation's primary order; letters of both cases share a weight.
 const PRIMARY: &[&str] = &[
@@ -30,13 +34,14 @@ const WEIGHTS: [u8; 128] = {
     table
 };
 
-/// `a.localeCompare(b)` as Node.js answers it, for printable ASCII: punctuation before digits
-/// before letters, letters compared without case first, then lowercase before uppercase. Other
-/// text (non-ASCII, control characters) falls back to UTF-16 code-unit order.
+/// `a.localeCompare(b)` as Node.js answers it (ICU's root collation, as in the `en` locale
+/// Node.js runs in). Printable ASCII, nearly every id, is compared here: punctuation before
+/// digits before letters, letters compared without case first, then lowercase before
+/// uppercase. Other text goes to ICU's own collator, which agrees with this on ASCII.
 pub fn locale_cmp(a: &str, b: &str) -> Ordering {
     let printable = |s: &str| s.bytes().all(|byte| (0x20..0x7f).contains(&byte));
     if !printable(a) || !printable(b) {
-        return cmp_code_units(a, b);
+        return collator().compare(a, b);
     }
     let weight = |byte: u8| WEIGHTS[usize::from(byte)];
     let primary = a.bytes().map(weight).cmp(b.bytes().map(weight));
@@ -48,6 +53,15 @@ pub fn locale_cmp(a: &str, b: &str) -> Ordering {
             .map_or(Ordering::Equal, |(x, y)| {
                 x.is_ascii_uppercase().cmp(&y.is_ascii_uppercase())
             })
+    })
+}
+
+/// ICU's root collation at its default strength, built once (its data is compiled in).
+fn collator() -> &'static CollatorBorrowed<'static> {
+    static COLLATOR: OnceLock<CollatorBorrowed<'static>> = OnceLock::new();
+    COLLATOR.get_or_init(|| {
+        Collator::try_new(Default::default(), CollatorOptions::default())
+            .expect("the root collation is compiled in")
     })
 }
 
@@ -129,6 +143,60 @@ mod tests {
             words.join(" "),
             "_a -a 1 A a b a_b a--b a-b a-c a.b a1 aa ab aB Ab b z Z"
         );
+    }
+
+    /// Lists of ids mixing ASCII with accents, other scripts and symbols, as Node.js sorts
+    /// them with `localeCompare` (`scripts/record-locale-order.mjs`).
+    #[test]
+    fn ids_outside_ascii_sort_as_nodes_locale_compare() {
+        let cases: Vec<Vec<String>> =
+            serde_json::from_str(include_str!("../../testdata/locale-order/cases.json"))
+                .expect("cases");
+        for sorted in cases {
+            for pair in sorted.windows(2) {
+                let expected = if pair[0] == pair[1] {
+                    Ordering::Equal
+                } else {
+                    Ordering::Less
+                };
+                assert_eq!(locale_cmp(&pair[0], &pair[1]), expected, "{pair:?}");
+            }
+            let mut ids = sorted.clone();
+            ids.reverse();
+            ids.sort_by(|x, y| locale_cmp(x, y));
+            assert_eq!(ids, sorted);
+        }
+    }
+
+    /// The table for printable ASCII and ICU's collator agree, so ids sorted together with
+    /// ids outside ASCII keep one consistent order.
+    #[test]
+    fn printable_ascii_compares_as_icu_does() {
+        let mut seed: u32 = 7;
+        let mut next = move || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            seed >> 8
+        };
+        // Half the characters from a few that tie at the first level, so case and
+        // punctuation decide often.
+        const FEW: &[u8] = b"aAbBzZ09-_. '";
+        let text = |next: &mut dyn FnMut() -> u32| -> String {
+            let length = 1 + next() % 5;
+            (0..length)
+                .map(|_| match next() % 2 {
+                    0 => char::from(FEW[(next() as usize) % FEW.len()]),
+                    _ => char::from(0x20 + (next() % 95) as u8),
+                })
+                .collect()
+        };
+        for _ in 0..20_000 {
+            let (a, b) = (text(&mut next), text(&mut next));
+            assert_eq!(
+                locale_cmp(&a, &b),
+                collator().compare(&a, &b),
+                "{a:?} {b:?}"
+            );
+        }
     }
 
     #[test]
