@@ -34,6 +34,7 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
 
@@ -100,7 +101,27 @@ const UNREASONED: &[&str] = &[
 const MAX_REF_HOPS: usize = 32;
 
 static TRUE: Value = Value::Bool(true);
+
+/// The names every plain JavaScript object answers to through `Object.prototype`. The
+/// reference asks `name in properties`, so a property of such a name that one side lacks is
+/// present there all the same, as the inherited function (or, for `__proto__`, the prototype
+/// object), which its walk reads as a schema with no keywords.
+const INHERITED: &[&str] = &[
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+    "__proto__",
+    "constructor",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "toString",
+    "valueOf",
+];
 static NO_ITEMS: Vec<Value> = Vec::new();
+static NO_KEYWORDS: LazyLock<Value> = LazyLock::new(|| Value::Object(Map::new()));
 
 /// Compare two JSON Schema documents and list what changed. Fails only when a document (or the
 /// walk through its refs) nests deeper than [`MAX_DEPTH`].
@@ -648,9 +669,10 @@ impl<'a> Walker<'a> {
         }
         for name in names {
             let path = format!("{pointer}/properties/{}", escape(name));
+            let inherited = INHERITED.contains(&name).then_some(&*NO_KEYWORDS);
             match (
-                before_by_name.get(name).copied(),
-                after_by_name.get(name).copied(),
+                before_by_name.get(name).copied().or(inherited),
+                after_by_name.get(name).copied().or(inherited),
             ) {
                 (None, Some(added)) => {
                     let kind = if old.get("additionalProperties") == Some(&Value::Bool(false)) {
