@@ -71,6 +71,15 @@ def normalised(path):
     return document
 
 
+def record(jobs, targets, work):
+    """Runs the reference on `jobs` and writes each result, normalised, to its target file."""
+    oracle(jobs, work)
+    for out, target in targets:
+        with open(target, "w") as handle:
+            json.dump(normalised(out), handle, indent=2)
+            handle.write("\n")
+
+
 def index(args, out):
     with open(out, "w") as handle:
         subprocess.run([BIN, "index", "--include-schema-content", *args], stdout=handle, stderr=subprocess.DEVNULL, check=True)
@@ -100,11 +109,7 @@ def mutations(work):
             out = side + ".diff.json"
             jobs.append([base + ".json", side + ".json", mutation.get("strategy", "full"), out])
             targets.append((out, os.path.join(OUT, catalog, mutation["name"] + ".expected.json")))
-    oracle(jobs, work)
-    for out, target in targets:
-        with open(target, "w") as handle:
-            json.dump(normalised(out), handle, indent=2)
-            handle.write("\n")
+    record(jobs, targets, work)
     print(f"{len(targets)} mutation pairs recorded")
 
 
@@ -139,11 +144,7 @@ def cases(work):
         out = os.path.join(work, name, "diff.json")
         jobs.append([os.path.join(work, name, "a.json"), os.path.join(work, name, "b.json"), strategy, out])
         targets.append((out, os.path.join(case, "expected.json")))
-    oracle(jobs, work)
-    for out, target in targets:
-        with open(target, "w") as handle:
-            json.dump(normalised(out), handle, indent=2)
-            handle.write("\n")
+    record(jobs, targets, work)
     print(f"{len(targets)} cases recorded")
 
 

@@ -17,8 +17,8 @@ use sha2::{Digest, Sha256};
 
 use super::js::compare_text;
 use super::persist::Saved;
-use super::scope::{Absent, Facts, Reach};
-use super::version::{SemVer, cmp_code_units, index_order, index_value_order, js_sort_by};
+use super::scope::{Absent, Facts, Reach, VersionCounts, VersionKind, unordered};
+use super::version::{cmp_code_units, index_order, index_value_order, js_sort_by};
 use super::{
     Blob, BlobId, Diagnostic, FileSet, IdMap, Index, Resource, Severity, SpecialEntry, frontmatter,
 };
@@ -1888,16 +1888,11 @@ fn unordered_versions(resources: &[Resource]) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     for group in resources.chunk_by(|a, b| a.kind() == b.kind() && a.id() == b.id()) {
         let versions: Vec<&Value> = group.iter().filter_map(|r| r.get("version")).collect();
-        let semver = versions
-            .iter()
-            .filter(|v| v.as_str().and_then(SemVer::parse).is_some())
-            .count();
-        let strings = versions.iter().filter(|v| v.is_string()).count();
-        let mixed = semver > 0 && semver < strings;
-        let not_text = strings < versions.len();
-        // Two are compared once, in either algorithm: only three or more can be put in
-        // another order.
-        if versions.len() < 3 || !(mixed || not_text) {
+        let mut counts: VersionCounts = [0; 4];
+        for version in &versions {
+            counts[VersionKind::of(Some(version)) as usize] += 1;
+        }
+        if !unordered(&counts) {
             continue;
         }
         let listed: Vec<String> = versions

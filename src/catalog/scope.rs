@@ -103,7 +103,7 @@ pub(crate) enum VersionKind {
 }
 
 impl VersionKind {
-    fn of(version: Option<&Value>) -> VersionKind {
+    pub(crate) fn of(version: Option<&Value>) -> VersionKind {
         match version {
             None => VersionKind::Absent,
             Some(Value::String(text)) if SemVer::parse(text).is_some() => VersionKind::Semver,
@@ -113,37 +113,35 @@ impl VersionKind {
     }
 
     /// Its letter in [`Facts::encode`].
-    const LETTERS: [(VersionKind, u8); 4] = [
-        (VersionKind::Absent, b'-'),
-        (VersionKind::Semver, b's'),
-        (VersionKind::OtherText, b't'),
-        (VersionKind::NotText, b'n'),
-    ];
-
     fn letter(self) -> char {
-        let (_, letter) = VersionKind::LETTERS
-            .iter()
-            .find(|(kind, _)| *kind == self)
-            .expect("every kind has a letter");
-        char::from(*letter)
+        match self {
+            VersionKind::Absent => '-',
+            VersionKind::Semver => 's',
+            VersionKind::OtherText => 't',
+            VersionKind::NotText => 'n',
+        }
     }
 
     fn from_letter(letter: u8) -> Option<VersionKind> {
-        VersionKind::LETTERS
-            .iter()
-            .find(|(_, l)| *l == letter)
-            .map(|(kind, _)| *kind)
+        match letter {
+            b'-' => Some(VersionKind::Absent),
+            b's' => Some(VersionKind::Semver),
+            b't' => Some(VersionKind::OtherText),
+            b'n' => Some(VersionKind::NotText),
+            _ => None,
+        }
     }
 }
 
 /// How many of one id's resource files declare each [`VersionKind`] (by its position).
-type VersionCounts = [usize; 4];
+pub(crate) type VersionCounts = [usize; 4];
 
 /// Whether the versions of one id, counted by kind, have no consistent order in the SDK's
-/// sort (as `unordered_versions` in `build` warns): three or more of them, mixing semver with
+/// sort: three or more of them (two are compared once, in any algorithm), mixing semver with
 /// other text or holding values that are not text. Their place in the Index then depends on
-/// every other resource of the catalog, so no cut of it is faithful.
-fn unordered(counts: &VersionCounts) -> bool {
+/// every other resource of the catalog, so `build` warns of them and no cut of such a catalog
+/// is faithful.
+pub(crate) fn unordered(counts: &VersionCounts) -> bool {
     let [_, semver, text, not_text] = *counts;
     semver + text + not_text >= 3 && (semver > 0 && text > 0 || not_text > 0)
 }
@@ -1004,7 +1002,12 @@ mod tests {
                 names_files: n % 3 == 0,
                 names_outside: n % 4 == 0,
                 schema_paths: owned(&texts[n..]),
-                version: VersionKind::LETTERS[n % 4].0,
+                version: [
+                    VersionKind::Absent,
+                    VersionKind::Semver,
+                    VersionKind::OtherText,
+                    VersionKind::NotText,
+                ][n % 4],
             });
         }
         for facts in cases {
