@@ -199,8 +199,11 @@ impl ParseCache {
         // The entries written whole, then the appended blocks that check out.
         let mut written_whole = None;
         let mut end = text.len();
-        let mut entries = Vec::new();
-        let mut sizes = Vec::new();
+        // Room for every line at once (each is at least 44 bytes): grown by doubling, these
+        // lists were copied and their fresh pages faulted in again at each step.
+        let most_lines = text.len() / 44;
+        let mut entries = Vec::with_capacity(most_lines);
+        let mut sizes = Vec::with_capacity(most_lines);
         let mut at = start;
         while at < end {
             let line_end = text[at..].find('\n').map_or(text.len(), |len| at + len);

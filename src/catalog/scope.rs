@@ -410,10 +410,12 @@ impl Scope {
     }
 
     fn of(files: &(impl Files + Sync), cache: &ParseCache, absent: Option<&Absent>) -> Scope {
-        let resource_files: Vec<(&str, &Blob)> = files
-            .files_from("")
-            .filter(|(path, _)| is_resource_file(path))
-            .collect();
+        let mut resource_files: Vec<(&str, &Blob)> = Vec::with_capacity(files.most());
+        resource_files.extend(
+            files
+                .files_from("")
+                .filter(|(path, _)| is_resource_file(path)),
+        );
         let all_facts = cache.facts(&resource_files);
         let absent = absent
             .cloned()
@@ -813,6 +815,8 @@ trait Files {
     fn blob(&self, path: &str) -> Option<&Blob>;
     /// The files at or after path `from`, in order.
     fn files_from<'a>(&'a self, from: &str) -> impl Iterator<Item = (&'a str, &'a Blob)>;
+    /// At least as many as there are files: room to list them all at once.
+    fn most(&self) -> usize;
 }
 
 impl Files for FileSet {
@@ -822,11 +826,17 @@ impl Files for FileSet {
     fn files_from<'a>(&'a self, from: &str) -> impl Iterator<Item = (&'a str, &'a Blob)> {
         range_from(&self.files, from).map(|(path, blob)| (path.as_str(), blob))
     }
+    fn most(&self) -> usize {
+        self.files.len()
+    }
 }
 
 impl Files for Before<'_> {
     fn blob(&self, path: &str) -> Option<&Blob> {
         self.get(path)
+    }
+    fn most(&self) -> usize {
+        self.after.files.len() + self.changes.len()
     }
     /// The catalog after the change and the changed paths merged in one pass: a changed
     /// path shows its blob before (or nothing, where it did not exist).

@@ -41,10 +41,14 @@ impl<'a> IndexTree<'a> {
         dir: &str,
         hash: gix::hash::Kind,
     ) -> Option<IndexTree<'a>> {
-        let entries = entries
-            .into_iter()
-            .map(|(path, mode, id)| Some((std::str::from_utf8(path).ok()?, mode, id)))
-            .collect::<Option<Vec<_>>>()?;
+        let entries = entries.into_iter();
+        // Room for every entry at once: grown by doubling, the list was copied and its fresh
+        // pages faulted in again at each step.
+        let mut utf8 = Vec::with_capacity(entries.size_hint().1.unwrap_or(0));
+        for (path, mode, id) in entries {
+            utf8.push((std::str::from_utf8(path).ok()?, mode, id));
+        }
+        let entries = utf8;
         if entries.windows(2).any(|pair| pair[0].0 >= pair[1].0) {
             return None;
         }

@@ -590,9 +590,12 @@ impl Repo {
         if !conflicts.is_empty() {
             return Err(Error::Conflict { paths: conflicts });
         }
+        // Room for every entry at once, as for the lists below.
+        listing.blobs.reserve(index.entries().len());
         for entry in staged_entries(index) {
             let path = entry.path(index);
-            let repo_path = path.to_str_lossy().into_owned();
+            // Borrowed where it is UTF-8, as nearly every path is: one copy fewer per entry.
+            let repo_path = path.to_str_lossy();
             if path.to_str().is_err() && strip_dir(&repo_path, dir).is_some() {
                 let names = path.split(|&byte| byte == b'/');
                 listing
@@ -869,21 +872,18 @@ impl Repo {
     fn load_with(&self, listing: Listing, memory: Option<&Arc<dyn SizeMemory>>) -> Result<FileSet> {
         names_utf8(listing.not_utf8)?;
         // The blobs this run has not looked up yet, with their remembered sizes.
-        let new: Vec<_> = {
+        let new = {
             let sizes = super::lock(&self.store.sizes);
             let mut seen = FastSet::default();
             seen.reserve(listing.blobs.len());
-            listing
-                .blobs
-                .iter()
-                .filter_map(|(path, oid)| {
-                    let id = blob_id(oid);
-                    let new = !sizes.contains_key(&id)
-                        && seen.insert(id)
-                        && self.cache().get(&id).is_none();
-                    new.then_some((path, oid, id))
-                })
-                .collect()
+            let mut new = Vec::with_capacity(listing.blobs.len());
+            new.extend(listing.blobs.iter().filter_map(|(path, oid)| {
+                let id = blob_id(oid);
+                let new =
+                    !sizes.contains_key(&id) && seen.insert(id) && self.cache().get(&id).is_none();
+                new.then_some((path, oid, id))
+            }));
+            new
         };
         let remembered = match memory {
             Some(memory) => memory.sizes(&new.iter().map(|&(.., id)| id).collect::<Vec<_>>()),
@@ -935,13 +935,16 @@ impl Repo {
         drop(sizes);
         let store: Arc<dyn crate::catalog::BlobStore> = self.store.clone();
         // Collected at once, the map is built from the sorted entries instead of one insert
-        // at a time.
-        set.files = listing
-            .blobs
-            .into_iter()
-            .filter(|(path, _)| !set.special.contains_key(path))
-            .map(|(path, oid)| (path, Blob::deferred(blob_id(&oid), store.clone())))
-            .collect();
+        // at a time, and the list it sorts has room for them all from the start.
+        let mut files = Vec::with_capacity(listing.blobs.len());
+        files.extend(
+            listing
+                .blobs
+                .into_iter()
+                .filter(|(path, _)| !set.special.contains_key(path))
+                .map(|(path, oid)| (path, Blob::deferred(blob_id(&oid), store.clone()))),
+        );
+        set.files = files.into_iter().collect();
         Ok(set)
     }
 }
