@@ -219,7 +219,24 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
                 }
                 _ => ("before", before.path.clone()),
             };
-            explain_error(role, &shown, error)
+            let first = explain_error(role, &shown, error);
+            // The other file may be broken too: one run names every bad file, before first.
+            let other = match role {
+                "after" => Some(("before", &before)),
+                "before" => Some(("after", &after)),
+                _ => None,
+            };
+            let also = other
+                .filter(|(_, other)| other.path != shown)
+                .and_then(|(role, other)| {
+                    let error = other.format.check(other.document()).err()?;
+                    Some((role, explain_error(role, &other.path, error)))
+                });
+            match also {
+                Some(("before", also)) => anyhow::anyhow!("{also:#}\nerror: {first:#}"),
+                Some((_, also)) => anyhow::anyhow!("{first:#}\nerror: {also:#}"),
+                None => first,
+            }
         })?;
     print_verdict(args.format, &verdict, || schema::explain(&verdict))?;
     Ok(if verdict.breaking {

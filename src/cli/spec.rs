@@ -81,20 +81,29 @@ pub fn run(args: SpecArgs) -> anyhow::Result<u8> {
         args.after.display().to_string(),
     );
     let load = loader([&args.before, &args.after], args.max_file_size);
-    let verdict = spec::compare(
-        Source {
-            path: &before_path,
-            text: &before_text,
-            load: &load,
-        },
-        Source {
-            path: &after_path,
-            text: &after_text,
-            load: &load,
-        },
-        args.strategy,
-    )
-    .map_err(|error| explain_error(&error, &before_path))?;
+    let before = Source {
+        path: &before_path,
+        text: &before_text,
+        load: &load,
+    };
+    let after = Source {
+        path: &after_path,
+        text: &after_text,
+        load: &load,
+    };
+    let verdict = spec::compare(before, after, args.strategy).map_err(|error| {
+        let first = explain_error(&error, &before_path);
+        // The after file may be broken too: one run names every bad file.
+        let also = (error.file() == before_path && after_path != before_path)
+            .then(|| spec::check(after).err())
+            .flatten();
+        match also {
+            Some(also) => {
+                anyhow::anyhow!("{first:#}\nerror: {:#}", explain_error(&also, &before_path))
+            }
+            None => first,
+        }
+    })?;
     print_verdict(args.format, &verdict, || spec::explain(&verdict))?;
     let trips = match args.fail_on {
         FailOn::Breaking => verdict.breaking == Some(true),

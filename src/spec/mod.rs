@@ -266,6 +266,12 @@ fn rule(spec: Spec, id: &str) -> &'static Rule {
         .unwrap_or_else(|| panic!("the {spec} rules table has a row `{id}`"))
 }
 
+/// Whether a text reads as a specification: the error [`compare`] gives for it, if any (to
+/// name every broken file of a failed comparison).
+pub fn check(source: Source<'_>) -> Result<(), Error> {
+    document::read(source.path, source.text, source.load).map(drop)
+}
+
 /// Compare two specifications and judge the changes under `strategy`. A specification
 /// catalog-diff does not judge (Swagger 2.0, AsyncAPI 1.x) gives an unknown verdict with the
 /// reason; text that is not a specification, or two different languages, is an error.

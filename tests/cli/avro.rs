@@ -187,6 +187,16 @@ fn the_schema_command_judges_avro_and_names_bad_files() {
         assert!(error.contains(needle), "{name}: {error}");
         assert!(output.stdout.is_empty(), "{name}: nothing on stdout");
     }
+
+    // Both files bad: one run names both, the before file first.
+    let output = run(dir.path(), &["schema", "unknown.avsc", "comma.avsc"]);
+    assert_eq!(output.status.code(), Some(2));
+    let errors = String::from_utf8_lossy(&output.stderr);
+    let (before, after) = (
+        errors.find("unknown.avsc:1: the before schema"),
+        errors.find("comma.avsc:2:1: the after schema"),
+    );
+    assert!(before.is_some() && before < after, "{errors}");
 }
 
 #[test]

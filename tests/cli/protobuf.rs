@@ -308,4 +308,18 @@ fn the_schema_command_reads_imports_beside_the_file_and_names_broken_files() {
         "{}",
         String::from_utf8_lossy(&broken.stderr)
     );
+    // Both files broken: both named, the before file first.
+    std::fs::write(
+        folder.join("unknown.proto"),
+        "syntax = \"proto3\";\nmessage A {\n  Missing a = 1;\n}\n",
+    )
+    .expect("write");
+    let both = schema(&["broken.proto", "unknown.proto"]);
+    assert_eq!(both.status.code(), Some(2));
+    let errors = String::from_utf8_lossy(&both.stderr);
+    let (before, after) = (
+        errors.find("broken.proto:4:1"),
+        errors.find("unknown.proto:3:3"),
+    );
+    assert!(before.is_some() && before < after, "{errors}");
 }

@@ -118,6 +118,15 @@ fn files_that_do_not_parse_or_are_no_specification_are_exit_2_naming_them() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(text(&out.stderr).contains(wanted), "{}", text(&out.stderr));
     }
+    // Both files bad: one run names both.
+    let out = run(dir.path(), &["schema.json", "broken.yaml"]);
+    assert_eq!(out.status.code(), Some(2));
+    let errors = text(&out.stderr);
+    assert!(
+        errors.contains("schema.json: the before file is not an AsyncAPI or OpenAPI document")
+            && errors.contains("broken.yaml:3:1: the after specification is not valid YAML"),
+        "{errors}"
+    );
 }
 
 #[test]
