@@ -227,6 +227,20 @@ fn unknown_revision_names_it_and_hints() {
     );
     let err = repo.parse_range(Some("main..nope"), false).unwrap_err();
     assert!(err.to_string().contains("`nope`"), "{err}");
+    // Both ends unknown: both named, once each, with their hints.
+    for range in ["nope..gone", "nope...gone"] {
+        let msg = repo
+            .parse_range(Some(range), false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            msg.contains("`nope`") && msg.contains("\nerror: unknown revision `gone`"),
+            "{msg}"
+        );
+        assert_eq!(msg.matches("hint:").count(), 2, "{msg}");
+    }
+    let msg = repo.parse_range(Some("nope..nope"), false).unwrap_err();
+    assert_eq!(msg.to_string().matches("`nope`").count(), 1, "{msg}");
 }
 
 #[test]

@@ -121,6 +121,27 @@ pub enum Error {
         #[source]
         source: gix::Error,
     },
+    /// More than one of the above, each reported (two unknown revisions of a range).
+    #[error("{}", each_with_causes(errors))]
+    Several { errors: Vec<Error> },
+}
+
+/// Each error with the causes below it, one `error:` line apiece (the first line's prefix is
+/// the caller's, as for any other error).
+fn each_with_causes(errors: &[Error]) -> String {
+    let lines: Vec<String> = errors
+        .iter()
+        .map(|error| {
+            let mut line = error.to_string();
+            let mut cause = std::error::Error::source(error);
+            while let Some(inner) = cause {
+                line.push_str(&format!(": {inner}"));
+                cause = inner.source();
+            }
+            line
+        })
+        .collect();
+    lines.join("\nerror: ")
 }
 
 /// Every path whose name is not UTF-8 text (each shown with U+FFFD), in one message.
@@ -486,6 +507,18 @@ impl Repo {
         self.peel_to_commit(id, rev)
     }
 
+    /// [`Repo::resolve_commit`] of both ends of a range; when neither resolves, both are
+    /// reported.
+    fn resolve_both(&self, a: &str, b: &str) -> Result<(CommitId, CommitId)> {
+        match (self.resolve_commit(a), self.resolve_commit(b)) {
+            (Ok(a), Ok(b)) => Ok((a, b)),
+            (Err(first), Err(second)) if a != b => Err(Error::Several {
+                errors: vec![first, second],
+            }),
+            (Err(error), _) | (_, Err(error)) => Err(error),
+        }
+    }
+
     fn peel_to_commit(&self, id: gix::ObjectId, rev: &str) -> Result<CommitId> {
         let object = self
             .repo
@@ -543,7 +576,7 @@ impl Repo {
         };
         if let Some((a, b)) = range.split_once("...") {
             let (a, b) = (or_head(a), or_head(b));
-            let (ca, cb) = (self.resolve_commit(&a)?, self.resolve_commit(&b)?);
+            let (ca, cb) = self.resolve_both(&a, &b)?;
             let base = self
                 .repo
                 .merge_base(ca.0, cb.0)
@@ -561,11 +594,8 @@ impl Repo {
             });
         }
         if let Some((a, b)) = range.split_once("..") {
-            let (a, b) = (or_head(a), or_head(b));
-            return Ok(Sides::Commits {
-                a: self.resolve_commit(&a)?,
-                b: self.resolve_commit(&b)?,
-            });
+            let (a, b) = self.resolve_both(&or_head(a), &or_head(b))?;
+            return Ok(Sides::Commits { a, b });
         }
         let rev = self.resolve_commit(range)?;
         Ok(if staged {
