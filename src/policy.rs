@@ -6,8 +6,11 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use serde::de::IntoDeserializer;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use toml::Spanned;
+use toml::de::{DeString, DeTable, DeValue};
 
 use crate::diff::{
     ArchitectureDiff, Impact, ImpactReason, ResourceRef, SchemaChange, SpecificationChange,
@@ -41,6 +44,12 @@ pub struct Error {
     pub message: String,
 }
 
+/// Every problem found in the policy files, in line order, one `error:` line apiece (the first
+/// line's prefix is the caller's).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\nerror: "))]
+pub struct Errors(pub Vec<Error>);
+
 /// `catalog-diff.toml`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -64,9 +73,43 @@ pub struct MessageConfig {
 }
 
 impl Config {
-    /// Reads `text` (the file `file`); an unknown key or a bad value names its line.
-    pub fn parse(file: &str, text: &str) -> Result<Config, Error> {
-        toml::from_str(text).map_err(|error| toml_error(file, text, &error))
+    /// Reads `text` (the file `file`); every unknown key and bad value is named with its line.
+    pub fn parse(file: &str, text: &str) -> Result<Config, Errors> {
+        let document = parse_document(file, text)?;
+        let mut config = Config::default();
+        let mut problems = Vec::new();
+        // Each setting, and each message's, is read on its own: one bad entry hides no other.
+        for (key, value) in document.into_inner() {
+            let entries = match value.get_ref().as_table() {
+                Some(messages) if key.get_ref() == "messages" => messages
+                    .iter()
+                    .map(|(id, setting)| {
+                        let span = setting.span();
+                        let message = one_entry(id.clone(), setting.clone());
+                        one_entry(key.clone(), Spanned::new(span, DeValue::Table(message)))
+                    })
+                    .collect(),
+                _ => vec![one_entry(key, value)],
+            };
+            for entry in entries {
+                let span = 0..text.len();
+                match Config::deserialize(Spanned::new(span, entry).into_deserializer()) {
+                    Ok(part) => config.take(part),
+                    Err(error) => problems.push(toml_error(file, text, &error)),
+                }
+            }
+        }
+        in_line_order(config, problems)
+    }
+
+    /// The settings `part` holds, which this configuration lacks.
+    fn take(&mut self, part: Config) {
+        self.strategy = self.strategy.or(part.strategy);
+        self.fail_on = self.fail_on.or(part.fail_on);
+        self.dir = self.dir.take().or(part.dir);
+        self.proto_rules = self.proto_rules.or(part.proto_rules);
+        self.history = self.history.or(part.history);
+        self.messages.extend(part.messages);
     }
 
     /// The strategy of every message this file names.
@@ -92,6 +135,29 @@ fn line_at(text: &str, offset: usize) -> usize {
         .filter(|&&byte| byte == b'\n')
         .count()
         + 1
+}
+
+/// The TOML document `text`, or every syntax error in it.
+fn parse_document<'i>(file: &str, text: &'i str) -> Result<Spanned<DeTable<'i>>, Errors> {
+    let (document, syntax) = DeTable::parse_recoverable(text);
+    let problems = syntax.iter().map(|e| toml_error(file, text, e)).collect();
+    in_line_order(document, problems)
+}
+
+/// A table of the one entry `key = value`.
+fn one_entry<'i>(key: Spanned<DeString<'i>>, value: Spanned<DeValue<'i>>) -> DeTable<'i> {
+    let mut table = DeTable::new();
+    table.insert(key, value);
+    table
+}
+
+/// `value`, or the problems found, in line order.
+fn in_line_order<T>(value: T, mut problems: Vec<Error>) -> Result<T, Errors> {
+    if problems.is_empty() {
+        return Ok(value);
+    }
+    problems.sort_by_key(|problem| problem.line);
+    Err(Errors(problems))
 }
 
 fn toml_error(file: &str, text: &str, error: &toml::de::Error) -> Error {
@@ -178,13 +244,6 @@ pub struct Ack {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct AckFile {
-    #[serde(default)]
-    ack: Vec<AckEntry>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct AckEntry {
     fingerprint: toml::Spanned<String>,
     reason: String,
@@ -193,46 +252,73 @@ struct AckEntry {
 }
 
 /// Reads `catalog-diff.ack.toml`: `[[ack]]` entries with `fingerprint`, `reason`, and
-/// optionally `owner` and `expires` (`YYYY-MM-DD`).
-pub fn parse_acks(file: &str, text: &str) -> Result<Vec<Ack>, Error> {
-    let parsed: AckFile = toml::from_str(text).map_err(|error| toml_error(file, text, &error))?;
-    let line_of = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
-    parsed
-        .ack
-        .into_iter()
-        .map(|entry| {
-            let line = line_of(entry.fingerprint.span().start);
+/// optionally `owner` and `expires` (`YYYY-MM-DD`). Every problem is named with its line.
+pub fn parse_acks(file: &str, text: &str) -> Result<Vec<Ack>, Errors> {
+    let document = parse_document(file, text)?;
+    let line_of = |offset: usize| line_at(text, offset);
+    let problem = |offset: usize, message: String| Error {
+        file: file.to_owned(),
+        line: line_of(offset),
+        message,
+    };
+    let mut acks = Vec::new();
+    let mut problems = Vec::new();
+    for (key, value) in document.into_inner() {
+        // Each entry is read on its own: one bad entry hides no other.
+        let entries = match value.get_ref().as_array() {
+            Some(entries) if key.get_ref() == "ack" => entries.clone(),
+            _ => {
+                let message = match key.get_ref().as_ref() {
+                    "ack" => "`ack` holds entries: write each under `[[ack]]`".to_owned(),
+                    other => format!("unknown field `{other}`, expected `ack`"),
+                };
+                problems.push(problem(key.span().start, message));
+                continue;
+            }
+        };
+        for entry in entries {
+            let entry = match AckEntry::deserialize(entry.into_deserializer()) {
+                Ok(entry) => entry,
+                Err(error) => {
+                    problems.push(toml_error(file, text, &error));
+                    continue;
+                }
+            };
+            let mut fine = true;
             if !is_fingerprint(entry.fingerprint.get_ref()) {
-                return Err(Error {
-                    file: file.to_owned(),
-                    line,
-                    message: format!(
+                fine = false;
+                problems.push(problem(
+                    entry.fingerprint.span().start,
+                    format!(
                         "`{}` is not a fingerprint (24 hexadecimal digits, as reports print them)",
                         entry.fingerprint.get_ref()
                     ),
-                });
+                ));
             }
             if let Some(expires) = &entry.expires
                 && Date::parse(expires.get_ref()).is_none()
             {
-                return Err(Error {
-                    file: file.to_owned(),
-                    line: line_of(expires.span().start),
-                    message: format!(
+                fine = false;
+                problems.push(problem(
+                    expires.span().start,
+                    format!(
                         "`expires = \"{}\"` is not a date: write it as YYYY-MM-DD",
                         expires.get_ref()
                     ),
+                ));
+            }
+            if fine {
+                acks.push(Ack {
+                    line: line_of(entry.fingerprint.span().start),
+                    fingerprint: entry.fingerprint.into_inner(),
+                    reason: entry.reason,
+                    owner: entry.owner,
+                    expires: entry.expires.map(Spanned::into_inner),
                 });
             }
-            Ok(Ack {
-                fingerprint: entry.fingerprint.into_inner(),
-                reason: entry.reason,
-                owner: entry.owner,
-                expires: entry.expires.map(toml::Spanned::into_inner),
-                line,
-            })
-        })
-        .collect()
+        }
+    }
+    in_line_order(acks, problems)
 }
 
 /// The TOML text of one new entry, to append to the acknowledgements file.
@@ -541,12 +627,35 @@ mod tests {
         let config = Config::parse("c.toml", text).expect("valid");
         let lines: Vec<(&str, usize)> = config.message_lines(text).collect();
         assert_eq!(lines, [("a", 2), ("b", 3)]);
-        let error =
+        let Errors(errors) =
             Config::parse("c.toml", "strategy = \"full\"\nstrategee = \"full\"\n").unwrap_err();
-        assert_eq!(error.line, 2, "{error}");
-        assert!(error.message.contains("strategee"), "{error}");
-        let error = Config::parse("c.toml", "\n\nfail-on = \"sometimes\"\n").unwrap_err();
-        assert_eq!(error.line, 3, "{error}");
+        assert_eq!(errors[0].line, 2, "{errors:?}");
+        assert!(errors[0].message.contains("strategee"), "{errors:?}");
+        let Errors(errors) = Config::parse("c.toml", "\n\nfail-on = \"sometimes\"\n").unwrap_err();
+        assert_eq!(errors[0].line, 3, "{errors:?}");
+    }
+
+    /// One bad setting hides no other: each is named, in line order.
+    #[test]
+    fn config_names_every_problem() {
+        let text = "strategy = \"fulll\"\nfail-on = \"sometimes\"\nbogus = 1\n\n[messages]\na.strategy = \"full\"\nb.strategy = \"nah\"\nc.strat = \"full\"\n";
+        let Errors(errors) = Config::parse("c.toml", text).unwrap_err();
+        let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
+        assert_eq!(lines, [1, 2, 3, 7, 8], "{errors:?}");
+        assert!(errors[2].message.contains("`bogus`"), "{errors:?}");
+        assert!(errors[4].message.contains("`strat`"), "{errors:?}");
+        // Every syntax error, too.
+        let Errors(errors) = Config::parse("c.toml", "strategy = \"full\nx = [\n").unwrap_err();
+        assert!(errors.len() >= 2, "{errors:?}");
+        // A file without problems reads as before, however its settings are split.
+        let text = "history = true\n[messages.a]\nstrategy = \"none\"\n[messages.b]\nstrategy = \"full\"\n";
+        let config = Config::parse("c.toml", text).expect("valid");
+        assert_eq!(config.history, Some(true));
+        assert_eq!(config.message_strategies().len(), 2);
+        assert_eq!(
+            config.message_lines(text).collect::<Vec<_>>(),
+            [("a", 2), ("b", 4)]
+        );
     }
 
     #[test]
@@ -562,9 +671,18 @@ mod tests {
         let text = ack_entry_text(&ack);
         assert_eq!(parse_acks("a.toml", &text).expect("valid"), vec![ack]);
         let bad = "[[ack]]\nfingerprint = \"nope\"\nreason = \"r\"\n";
-        assert_eq!(parse_acks("a.toml", bad).unwrap_err().line, 2);
+        assert_eq!(parse_acks("a.toml", bad).unwrap_err().0[0].line, 2);
         let bad = "[[ack]]\nfingerprint = \"0123456789abcdef01234567\"\nreason = \"r\"\nexpires = \"31/01/2027\"\n";
-        assert_eq!(parse_acks("a.toml", bad).unwrap_err().line, 4);
+        assert_eq!(parse_acks("a.toml", bad).unwrap_err().0[0].line, 4);
+        // Every bad entry named, the good ones no excuse.
+        let bad = format!(
+            "extra = 1\n{text}\n[[ack]]\nfingerprint = \"nope\"\nreason = \"r\"\nexpires = \"soon\"\n\n[[ack]]\nreason = \"no fingerprint\"\n"
+        );
+        let Errors(errors) = parse_acks("a.toml", &bad).unwrap_err();
+        let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
+        assert_eq!(lines, [1, 10, 12, 14], "{errors:?}");
+        assert!(errors[0].message.contains("`extra`"), "{errors:?}");
+        assert!(errors[3].message.contains("fingerprint"), "{errors:?}");
     }
 
     #[test]

@@ -50,24 +50,27 @@ impl Settings {
                 .read_root_file(candidate, policy::CONFIG_FILE)?
                 .map(|bytes| (policy::CONFIG_FILE.to_owned(), bytes)),
         };
-        let (config, message_places) = match config {
-            Some((file, bytes)) => {
-                let text = utf8(&file, bytes)?;
+        let config = match config {
+            Some((file, bytes)) => utf8(&file, bytes).and_then(|text| {
                 let config = Config::parse(&file, &text)?;
                 let places = config
                     .message_lines(&text)
                     .map(|(id, line)| (id.to_owned(), format!("{file}:{line}")))
                     .collect();
-                (config, places)
-            }
-            None => (Config::default(), BTreeMap::new()),
+                Ok((config, places))
+            }),
+            None => Ok((Config::default(), BTreeMap::new())),
         };
         let acks = match repo.read_root_file(candidate, policy::ACK_FILE)? {
-            Some(bytes) => {
-                let text = utf8(policy::ACK_FILE, bytes)?;
-                policy::parse_acks(policy::ACK_FILE, &text)?
-            }
-            None => Vec::new(),
+            Some(bytes) => utf8(policy::ACK_FILE, bytes)
+                .and_then(|text| Ok(policy::parse_acks(policy::ACK_FILE, &text)?)),
+            None => Ok(Vec::new()),
+        };
+        // Both files are read before either is refused, so one run names every problem.
+        let ((config, message_places), acks) = match (config, acks) {
+            (Ok(config), Ok(acks)) => (config, acks),
+            (Err(config), Err(acks)) => anyhow::bail!("{config:#}\nerror: {acks:#}"),
+            (Err(error), _) | (_, Err(error)) => return Err(error),
         };
         let from_files = config != Config::default() || !acks.is_empty();
         Ok(Settings {

@@ -376,6 +376,23 @@ fn malformed_policy_files_name_the_line() {
     );
     let out = run(&repo, &["ack", "zz", "--reason", "r"]);
     assert_eq!(out.status.code(), Some(2));
+
+    // Every problem of both files in one run, each on its own `error:` line.
+    repo.write(
+        "catalog-diff.toml",
+        "strategy = \"sideways\"\nfail_on = \"breaking\"\n[messages.E]\nstrategy = \"up\"\n",
+    );
+    let out = run(&repo, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    for place in [
+        "error: catalog-diff.toml:1:",
+        "error: catalog-diff.toml:2:",
+        "error: catalog-diff.toml:4:",
+        "error: catalog-diff.ack.toml:6:",
+    ] {
+        assert!(stderr.contains(place), "{place}: {stderr}");
+    }
 }
 
 #[test]
