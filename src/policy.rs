@@ -56,7 +56,8 @@ pub struct Errors(pub Vec<Error>);
 pub struct Config {
     pub strategy: Option<Strategy>,
     pub fail_on: Option<FailOn>,
-    pub dir: Option<String>,
+    /// Where it is written is kept, for an error about the folder that names its line.
+    pub dir: Option<Spanned<String>>,
     pub proto_rules: Option<crate::schema::ProtoRules>,
     /// Compare transitive strategies against every schema in the first-parent history too.
     pub history: Option<bool>,
@@ -118,6 +119,12 @@ impl Config {
             .iter()
             .filter_map(|(id, config)| Some((id.get_ref().clone(), config.strategy?)))
             .collect()
+    }
+
+    /// The catalog folder this file names, with the line of `text` (this file's) it is on.
+    pub fn dir_line(&self, text: &str) -> Option<(&str, usize)> {
+        let dir = self.dir.as_ref()?;
+        Some((dir.get_ref(), line_at(text, dir.span().start)))
     }
 
     /// Each message id with the line of `text` (this file's) where it is written.

@@ -149,7 +149,11 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         &args.policy,
         args.catalog.dir.as_deref(),
     )?;
-    let revisions = pipeline::read_revisions(&repo, &sides, settings.dir.as_deref())?;
+    let revisions = settings.blame_dir(pipeline::read_revisions(
+        &repo,
+        &sides,
+        settings.dir.as_deref(),
+    ))?;
     let cache = loading.wait();
     let request = pipeline::Request {
         sides,
@@ -176,7 +180,8 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     // empty diff to pass.
     if settings.dir.is_some() && compared.sides.iter().all(|side| !side.has_resources) {
         anyhow::bail!(
-            "`{}` holds no catalog resources on either side of the comparison\n  hint: point --dir (or `dir` in the configuration) at the folder that holds domains/, services/, events/ and the rest, or leave it out to find it",
+            "{}`{}` holds no catalog resources on either side of the comparison\n  hint: point --dir (or `dir` in the configuration) at the folder that holds domains/, services/, events/ and the rest, or leave it out to find it",
+            settings.dir_prefix(),
             catalog_diff::catalog::escape_text(display_dir(&compared.dir)),
         );
     }

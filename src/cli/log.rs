@@ -82,7 +82,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     // The configuration and acknowledgements of the newest commit of the range hold.
     let tip = commits.last().map_or(Side::Unborn, |c| Side::Commit(c.id));
     let settings = Settings::load(&repo, tip, &args.policy, args.catalog.dir.as_deref())?;
-    let dir = repo.detect_catalog_dir_in(&ids, settings.dir.as_deref())?;
+    let dir = settings.blame_dir(repo.detect_catalog_dir_in(&ids, settings.dir.as_deref()))?;
     let mut options = history::Options {
         source: source_name(&repo, &args.catalog),
         dir,

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::Context;
 use catalog_diff::catalog::escape_text;
-use catalog_diff::git::{Repo, Side};
+use catalog_diff::git::{self, Repo, Side};
 use catalog_diff::pipeline::Misnamed;
 use catalog_diff::policy::{self, Ack, Config, Date, FailOn};
 use catalog_diff::schema::{ProtoRules, Strategy};
@@ -22,6 +22,9 @@ pub struct Settings {
     pub fail_on: FailOn,
     /// `--dir`, else the configuration's `dir`.
     pub dir: Option<String>,
+    /// Where the configuration sets `dir`, when the run takes it from there
+    /// (`catalog-diff.toml:3`).
+    dir_place: Option<String>,
     pub message_strategies: BTreeMap<String, Strategy>,
     /// Where the configuration names each message id (`catalog-diff.toml:7`).
     message_places: BTreeMap<String, String>,
@@ -57,9 +60,12 @@ impl Settings {
                     .message_lines(&text)
                     .map(|(id, line)| (id.to_owned(), format!("{file}:{line}")))
                     .collect();
-                Ok((config, places))
+                let dir_place = config
+                    .dir_line(&text)
+                    .map(|(_, line)| format!("{file}:{line}"));
+                Ok((config, places, dir_place))
             }),
-            None => Ok((Config::default(), BTreeMap::new())),
+            None => Ok((Config::default(), BTreeMap::new(), None)),
         };
         let acks = match repo.read_root_file(candidate, policy::ACK_FILE)? {
             Some(bytes) => utf8(policy::ACK_FILE, bytes)
@@ -67,7 +73,7 @@ impl Settings {
             None => Ok(Vec::new()),
         };
         // Both files are read before either is refused, so one run names every problem.
-        let ((config, message_places), acks) = match (config, acks) {
+        let ((config, message_places, dir_place), acks) = match (config, acks) {
             (Ok(config), Ok(acks)) => (config, acks),
             (Err(config), Err(acks)) => anyhow::bail!("{config:#}\nerror: {acks:#}"),
             (Err(error), _) | (_, Err(error)) => return Err(error),
@@ -80,7 +86,10 @@ impl Settings {
                 .map(Into::into)
                 .or(config.fail_on)
                 .unwrap_or_default(),
-            dir: dir.map(str::to_owned).or(config.dir.clone()),
+            dir: dir
+                .map(str::to_owned)
+                .or(config.dir.as_ref().map(|dir| dir.get_ref().clone())),
+            dir_place: dir_place.filter(|_| dir.is_none()),
             message_strategies: config.message_strategies(),
             message_places,
             history: config.history.unwrap_or(false),
@@ -89,6 +98,26 @@ impl Settings {
             from_files,
             today: today(),
         })
+    }
+
+    /// `result`, where a catalog folder the configuration names cannot be found, with the
+    /// line that names it.
+    pub fn blame_dir<T>(&self, result: git::Result<T>) -> anyhow::Result<T> {
+        result.map_err(|error| match (&self.dir_place, &error) {
+            (
+                Some(place),
+                git::Error::CatalogDirNotFound { .. } | git::Error::CatalogDirOutsideRepo { .. },
+            ) => anyhow::Error::from(error).context(format!("{place}: `dir`")),
+            _ => error.into(),
+        })
+    }
+
+    /// Where the configuration sets the catalog folder this run reads, as a prefix
+    /// (`catalog-diff.toml:3: `), or nothing when it comes from `--dir` or detection.
+    pub fn dir_prefix(&self) -> String {
+        self.dir_place
+            .as_ref()
+            .map_or_else(String::new, |place| format!("{place}: "))
     }
 
     /// An error naming, where the configuration sets them, the message ids that name no

@@ -461,3 +461,45 @@ fn sarif_output_has_what_code_scanning_needs() {
     );
     assert!(!rules[0]["help"]["text"].as_str().expect("help").is_empty());
 }
+
+/// `dir` in the configuration picks the catalog folder; one that is wrong is named with its
+/// line, so the user knows the flag they did not pass is not the culprit.
+#[test]
+fn the_configured_catalog_folder_is_used_and_blamed_on_its_line() {
+    let repo = two_events();
+    loosen_both(&repo);
+    repo.write("catalog-diff.toml", "strategy = \"forward\"\ndir = \"\"\n");
+    let out = run(&repo, &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(json(&out)["summary"]["schemaBreaking"], 2);
+
+    repo.write(
+        "catalog-diff.toml",
+        "strategy = \"forward\"\ndir = \"catalgo\"\n",
+    );
+    let out = run(&repo, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr
+            .contains("catalog-diff.toml:2: `dir`: the catalog directory `catalgo` does not exist"),
+        "{stderr}"
+    );
+    // The flag wins, and then the flag is what is named.
+    let out = run(&repo, &["--dir", "nowhere"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("the catalog directory `nowhere`") && !stderr.contains("catalog-diff.toml"),
+        "{stderr}"
+    );
+
+    repo.write("catalog-diff.toml", "dir = \"events/OrderPaid\"\n");
+    let out = run(&repo, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("catalog-diff.toml:1: `events/OrderPaid` holds no catalog resources"),
+        "{stderr}"
+    );
+}
