@@ -114,9 +114,9 @@ fn reads_again(reads: &Reads, files: Option<&dyn Files>) -> bool {
 enum Judgement {
     Judged(Verdict),
     Unknown(String),
-    /// Unknown because a side's file does not compile: the reason, and the problem as a
-    /// diagnostic of that side, pointing at the file and line.
-    Invalid(String, Box<SideDiagnostic>),
+    /// Unknown because a side's file does not compile: the reason, and the problem of each
+    /// side that does not as a diagnostic of that side, pointing at the file and line.
+    Invalid(String, Vec<SideDiagnostic>),
 }
 
 /// Diffs baseline `a` against candidate `b`.
@@ -519,7 +519,7 @@ fn schema_changes(
 ) -> (Vec<SchemaChange>, Vec<SideDiagnostic>) {
     let pairs = message_pairs(a, b);
     // In the reference's order: no sorting after the (order-keeping) parallel judging.
-    let (changes, problems): (Vec<SchemaChange>, Vec<Option<SideDiagnostic>>) = pairs
+    let (changes, problems): (Vec<SchemaChange>, Vec<Vec<SideDiagnostic>>) = pairs
         .par_iter()
         .flat_map_iter(|(old, new)| {
             pair_files(schema_entries(old), schema_entries(new))
@@ -622,7 +622,7 @@ fn schema_change(
     files: [Option<&dyn Files>; 2],
     options: &Options,
     cache: &VerdictCache,
-) -> Option<(SchemaChange, Option<SideDiagnostic>)> {
+) -> Option<(SchemaChange, Vec<SideDiagnostic>)> {
     let change = match (&before, &after) {
         (Some(x), Some(y)) if x.str("hash").is_some() && x.str("hash") == y.str("hash") => {
             return None;
@@ -658,14 +658,14 @@ fn schema_change(
             }
         )),
     };
-    let mut problem = None;
+    let mut problems = Vec::new();
     let (breaking, direction, ops, unknown_reason) = match judgement {
         Judgement::Judged(verdict) => {
             (Some(verdict.breaking), verdict.direction, verdict.ops, None)
         }
         Judgement::Unknown(reason) => (None, None, Vec::new(), Some(reason)),
-        Judgement::Invalid(reason, diagnostic) => {
-            problem = Some(*diagnostic);
+        Judgement::Invalid(reason, diagnostics) => {
+            problems = diagnostics;
             (None, None, Vec::new(), Some(reason))
         }
     };
@@ -688,7 +688,7 @@ fn schema_change(
         unknown_reason,
         against_commit: None,
     };
-    Some((change, problem))
+    Some((change, problems))
 }
 
 /// One side of a schema pair: the entry, the resource naming it and the side's files.
@@ -804,9 +804,13 @@ fn judge(
     judgement
 }
 
-/// The judgement on a schema file of `side` that stops being UTF-8 text at byte `at`: no
-/// verdict, and a warning naming the file, line and column.
-fn not_utf8(schema: &SchemaSide<'_, '_>, side: &'static str, at: usize) -> Judgement {
+/// Why a schema file of `side` that stops being UTF-8 text at byte `at` has no verdict, and a
+/// warning naming its file, line and column.
+fn not_utf8(
+    schema: &SchemaSide<'_, '_>,
+    side: &'static str,
+    at: usize,
+) -> (String, SideDiagnostic) {
     let file = schema.catalog_path();
     let bytes = schema
         .files
@@ -819,23 +823,35 @@ fn not_utf8(schema: &SchemaSide<'_, '_>, side: &'static str, at: usize) -> Judge
         .chars()
         .count()
         + 1;
-    let message = format!("the schema is not UTF-8 text from byte {at} on");
     let diagnostic = Diagnostic {
         severity: Severity::Warning,
-        file: file.clone(),
+        file,
         line: Some(line),
         column: Some(column),
         field: Some("schemas".into()),
-        message: message.clone(),
+        message: format!("the schema is not UTF-8 text from byte {at} on"),
         hint: Some("save the file as UTF-8 text".to_owned()),
     };
-    Judgement::Invalid(
-        format!(
-            "the {} schema is not UTF-8 text (line {line}, column {column})",
-            if side == "a" { "baseline" } else { "candidate" }
-        ),
-        Box::new(SideDiagnostic { side, diagnostic }),
-    )
+    let reason = format!(
+        "the {} schema is not UTF-8 text (line {line}, column {column})",
+        if side == "a" { "baseline" } else { "candidate" }
+    );
+    (reason, SideDiagnostic { side, diagnostic })
+}
+
+/// The judgement on a pair where some sides could not be read: the first side's reason, and
+/// every side's problem that has a place.
+fn refused(failures: Vec<(String, Option<SideDiagnostic>)>) -> Judgement {
+    let reason = failures
+        .first()
+        .map(|(reason, _)| reason.clone())
+        .unwrap_or_default();
+    let diagnostics: Vec<SideDiagnostic> = failures.into_iter().filter_map(|(_, d)| d).collect();
+    if diagnostics.is_empty() {
+        Judgement::Unknown(reason)
+    } else {
+        Judgement::Invalid(reason, diagnostics)
+    }
 }
 
 fn judge_uncached(
@@ -847,8 +863,14 @@ fn judge_uncached(
     options: &Options,
 ) -> Judgement {
     let (old_text, new_text) = match (before.text(), after.text()) {
-        (Some(Err(at)), _) => return not_utf8(&before, "a", at),
-        (_, Some(Err(at))) => return not_utf8(&after, "b", at),
+        (old @ Some(Err(_)), new) | (old, new @ Some(Err(_))) => {
+            let (old, new) = (old.and_then(Result::err), new.and_then(Result::err));
+            let failures = [(&before, "a", old), (&after, "b", new)]
+                .into_iter()
+                .filter_map(|(schema, side, at)| Some(not_utf8(schema, side, at?)))
+                .map(|(reason, diagnostic)| (reason, Some(diagnostic)));
+            return refused(failures.collect());
+        }
         (Some(Ok(old)), Some(Ok(new))) => (old, new),
         (old, new) => {
             let path = after.entry.str("path").unwrap_or_default();
@@ -889,21 +911,43 @@ fn judge_uncached(
         Ok(verdict) => return Judgement::Judged(verdict),
         Err(error) => error,
     };
-    // Both sides usually share a path, so the error alone cannot say which side it is from.
-    let side = if format.check(old).is_err() { "a" } else { "b" };
-    let file = if side == "a" { old_path } else { new_path };
-    let refused =
-        |reason: String, line: usize, column: Option<usize>, message: String, hint: &str| {
+    // Both sides usually share a path, so the error alone cannot say which side it is from;
+    // when the baseline's file is broken, the candidate's may be too, and both are named.
+    let failures = match format.check(old) {
+        Err(old_error) => {
+            let mut failures = vec![refusal(old_error, "a", old_path)];
+            failures.extend(
+                format
+                    .check(new)
+                    .err()
+                    .map(|new_error| refusal(new_error, "b", new_path)),
+            );
+            failures
+        }
+        Ok(()) => vec![refusal(error, "b", new_path)],
+    };
+    refused(failures)
+}
+
+/// Why a schema file (catalog path `file`, of `side`) that does not compile has no verdict,
+/// and, where `error` has a place, a warning naming it.
+fn refusal(
+    error: schema::Error,
+    side: &'static str,
+    file: String,
+) -> (String, Option<SideDiagnostic>) {
+    let warning =
+        |file: String, line: usize, column: Option<usize>, message: String, hint: &str| {
             let diagnostic = Diagnostic {
                 severity: Severity::Warning,
-                file: file.clone(),
+                file,
                 line: Some(line),
                 column,
                 field: Some("schemas".into()),
                 message,
                 hint: Some(hint.to_owned()),
             };
-            Judgement::Invalid(reason, Box::new(SideDiagnostic { side, diagnostic }))
+            Some(SideDiagnostic { side, diagnostic })
         };
     match error {
         schema::Error::Parse {
@@ -913,22 +957,17 @@ fn judge_uncached(
             line,
             column,
             message,
-        } => {
+        } => (
             // The error may be in an imported file: name the one the compiler named.
-            let reason = format!(
-                "`{named}` is not valid {syntax} (line {line}, column {column}): {message}"
-            );
-            let diagnostic = Diagnostic {
-                severity: Severity::Warning,
-                file: named,
-                line: Some(line),
-                column: Some(column),
-                field: Some("schemas".into()),
-                message: format!("the Protobuf schema does not compile: {message}"),
-                hint: Some("fix the .proto file; until then its changes have no verdict".into()),
-            };
-            Judgement::Invalid(reason, Box::new(SideDiagnostic { side, diagnostic }))
-        }
+            format!("`{named}` is not valid {syntax} (line {line}, column {column}): {message}"),
+            warning(
+                named,
+                line,
+                Some(column),
+                format!("the Protobuf schema does not compile: {message}"),
+                "fix the .proto file; until then its changes have no verdict",
+            ),
+        ),
         schema::Error::Parse {
             file: named,
             syntax,
@@ -936,25 +975,31 @@ fn judge_uncached(
             column,
             message,
             ..
-        } => refused(
+        } => (
             format!("`{named}` is not valid {syntax}: {message}"),
-            line,
-            Some(column),
-            format!("the schema is not valid {syntax}: {message}"),
-            "fix the schema file; until then changes to it get no verdict",
+            warning(
+                file,
+                line,
+                Some(column),
+                format!("the schema is not valid {syntax}: {message}"),
+                "fix the schema file; until then changes to it get no verdict",
+            ),
         ),
         schema::Error::Invalid {
             format,
             file: named,
             line,
             message,
-        } => refused(
+        } => (
             format!("`{named}` is not a valid {format} schema (line {line}): {message}"),
-            line,
-            None,
-            format!("not a valid {format} schema: {message}"),
-            "fix the schema file; until then changes to it get no verdict",
+            warning(
+                file,
+                line,
+                None,
+                format!("not a valid {format} schema: {message}"),
+                "fix the schema file; until then changes to it get no verdict",
+            ),
         ),
-        error => Judgement::Unknown(error.to_string()),
+        error => (error.to_string(), None),
     }
 }

@@ -121,6 +121,40 @@ fn an_invalid_avro_schema_is_unknown_with_a_diagnostic_naming_the_file() {
     );
 }
 
+/// Both sides broken: each side's file gets its diagnostic, not only the first one found.
+#[test]
+fn both_sides_of_an_invalid_avro_pair_are_named() {
+    let repo = repo("{\"type\": \"record\", \"name\": \"OrderPlaced\", \"fields\": [],\n}");
+    repo.git(&["switch", "-q", "main"]);
+    repo.write(
+        "events/OrderPlaced/schema.avsc",
+        &BEFORE.replace(r#""type": "int""#, r#""type": "Missing""#),
+    );
+    repo.commit_all("break the baseline too");
+    let output = run(repo.path(), &["main..change", "--format", "json"]);
+    let diff = json(&output);
+    assert_eq!(diff["summary"]["schemaUnknown"], 1, "{diff}");
+    let reason = diff["schemaChanges"][0]["unknownReason"]
+        .as_str()
+        .expect("a reason");
+    assert!(reason.contains("unknown type `Missing`"), "{reason}");
+    let sides: Vec<(&str, &str)> = diff["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            (
+                d["side"].as_str().unwrap_or(""),
+                d["message"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert!(
+        matches!(sides.as_slice(), [("a", a), ("b", b)] if a.contains("Missing") && b.contains("not valid JSON")),
+        "{sides:?}"
+    );
+}
+
 #[test]
 fn the_schema_command_judges_avro_and_names_bad_files() {
     let dir = tempfile::tempdir().expect("temp dir");
