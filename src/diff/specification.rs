@@ -382,7 +382,7 @@ fn judge(
                 let load_b = |path: &str| {
                     text(b_files, path).ok_or_else(|| format!("`{path}` is not in the catalog"))
                 };
-                let verdict = spec::compare(
+                let sources = [
                     Source {
                         path: &before_path,
                         text: &old_text,
@@ -393,8 +393,8 @@ fn judge(
                         text: &new_text,
                         load: &load_b,
                     },
-                    strategy,
-                );
+                ];
+                let verdict = spec::compare(sources[0], sources[1], strategy);
                 match verdict {
                     Ok(verdict) => {
                         result.op_places = op_places(&verdict, &after_path, &new_text, b_files);
@@ -408,7 +408,11 @@ fn judge(
                         }
                         Ok(verdict)
                     }
-                    Err(error) => Err(error.to_string()),
+                    // Where both sides are broken, both are named (they often share a path).
+                    Err(error) => match sources.map(|source| spec::check(source).err()) {
+                        [Some(a), Some(b)] => Err(format!("baseline: {a}; candidate: {b}")),
+                        _ => Err(error.to_string()),
+                    },
                 }
             }
             _ => Err("the specification is not in the catalog on one side".to_owned()),

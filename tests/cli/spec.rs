@@ -407,3 +407,26 @@ fn asyncapi_line(file: &Path) -> usize {
     let total = schema + text[schema..].find("        total:").expect("total");
     text[..total].lines().count() + 1
 }
+
+/// A specification broken on both sides has no verdict, and its reason names both problems.
+#[test]
+fn a_specification_broken_on_both_sides_names_both() {
+    let repo = spec_catalog();
+    let path = format!("{SERVICE}/openapi.yml");
+    repo.write(&path, "openapi: 3.0.0\npaths: [\n");
+    repo.commit_all("break the baseline");
+    repo.write(&path, "openapi: 3.0.0\ninfo: {title: x\npaths: {}\n");
+    repo.commit_all("break the candidate differently");
+    let out = run_diff(&repo.path(), &["main~1..main", "--format", "json"]);
+    let diff: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let change = &diff["specificationChanges"][0];
+    assert_eq!(change["breaking"], serde_json::Value::Null, "{change}");
+    let reason = change["unknownReason"].as_str().expect("a reason");
+    assert!(
+        reason.starts_with("baseline: ")
+            && reason.contains("(line 3, column 1)")
+            && reason.contains("; candidate: ")
+            && reason.contains("(line 3, column"),
+        "{reason}"
+    );
+}
