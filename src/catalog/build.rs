@@ -827,6 +827,11 @@ impl<'a> Builder<'a> {
                     "a submodule inside the catalog cannot be indexed".to_owned(),
                     "move the catalog out of the submodule or use --dir".to_owned(),
                 ),
+                SpecialEntry::NameNotUtf8 => (
+                    "the name is not UTF-8 text (shown with U+FFFD), so no catalog file can refer to it"
+                        .to_owned(),
+                    "rename it to a UTF-8 name (`git mv` in a repository)".to_owned(),
+                ),
                 SpecialEntry::TooLarge { size, limit } => (
                     format!(
                         "the file is {size} bytes, over the limit of {limit} bytes, so it was not read"

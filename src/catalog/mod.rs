@@ -209,6 +209,9 @@ impl fmt::Debug for Blob {
 pub enum SpecialEntry {
     Symlink,
     Submodule,
+    /// A file or folder whose name is not UTF-8 text (its path shows U+FFFD for each bad
+    /// byte): no catalog file can refer to it, and two such names could read as one.
+    NameNotUtf8,
     /// A file larger than the limit it was read under (bytes), left unread.
     TooLarge {
         size: u64,

@@ -62,8 +62,6 @@ pub enum Error {
         path: String,
         hint: String,
     },
-    #[error("{}", names_not_utf8(paths))]
-    NameNotUtf8 { paths: Vec<String> },
     #[error(
         "the history of `{path}` ends at {commit}, the edge of a shallow clone, so it cannot be judged against every version it had\n  hint: run `git fetch --unshallow` (in CI: `fetch-depth: 0`), or leave out --history"
     )]
@@ -142,24 +140,6 @@ fn each_with_causes(errors: &[Error]) -> String {
         })
         .collect();
     lines.join("\nerror: ")
-}
-
-/// Every path whose name is not UTF-8 text (each shown with U+FFFD), in one message.
-fn names_not_utf8(paths: &[String]) -> String {
-    let shown: Vec<String> = paths
-        .iter()
-        .map(|path| format!("`{}`", crate::catalog::escape_text(path)))
-        .collect();
-    match shown.as_slice() {
-        [one] => format!(
-            "the name of {one} is not UTF-8 text (shown with U+FFFD), so no catalog file can refer to it\n  hint: rename it to a UTF-8 name (`git mv`)"
-        ),
-        _ => format!(
-            "the names of {} paths are not UTF-8 text (shown with U+FFFD), so no catalog file can refer to them: {}\n  hint: rename each to a UTF-8 name (`git mv`)",
-            shown.len(),
-            shown.join(", ")
-        ),
-    }
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

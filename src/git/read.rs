@@ -3,7 +3,7 @@
 //! parallel; symlinks and submodules are listed in [`FileSet::special`], never followed.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -138,13 +138,23 @@ struct Differences {
     listing: Listing,
 }
 
+/// A tree entry whose name is UTF-8 text: name, kind, object id.
+type TreeEntry = (String, EntryKind, gix::ObjectId);
+
 /// Files of one side before their bytes are loaded: catalog path -> object id.
 #[derive(Default)]
 struct Listing {
     blobs: Vec<(String, gix::ObjectId)>,
     special: BTreeMap<String, SpecialEntry>,
-    /// Repository paths whose names are not UTF-8 text: loading the listing fails naming all.
-    not_utf8: Vec<String>,
+}
+
+impl Listing {
+    /// Marks `paths` (catalog paths, U+FFFD for each bad byte) as names that are not UTF-8
+    /// text: the build reports each, beside every other problem of the catalog.
+    fn name_not_utf8(&mut self, paths: impl IntoIterator<Item = String>) {
+        let marked = paths.into_iter().map(|p| (p, SpecialEntry::NameNotUtf8));
+        self.special.extend(marked);
+    }
 }
 
 impl Repo {
@@ -334,14 +344,23 @@ impl Repo {
         if old == new {
             return Ok(());
         }
-        let old_entries = match old {
-            Some(id) => self.tree_entries(id, dir, prefix, &mut out.not_utf8)?,
-            None => Vec::new(),
+        let (old_entries, old_not_utf8) = match old {
+            Some(id) => self.tree_entries(id, dir, prefix)?,
+            None => Default::default(),
         };
-        let new_entries = match new {
-            Some(id) => self.tree_entries(id, dir, prefix, &mut out.not_utf8)?,
-            None => Vec::new(),
+        let (new_entries, new_not_utf8) = match new {
+            Some(id) => self.tree_entries(id, dir, prefix)?,
+            None => Default::default(),
         };
+        // Names that are not UTF-8 text are marked where they are: gone, or new.
+        for path in old_not_utf8.iter().filter(|p| !new_not_utf8.contains(p)) {
+            changes.special |= files.special.remove(path).is_some();
+        }
+        out.name_not_utf8(
+            new_not_utf8
+                .into_iter()
+                .filter(|path| !old_not_utf8.contains(path)),
+        );
         let new_by_name: HashMap<&str, (EntryKind, gix::ObjectId)> = new_entries
             .iter()
             .map(|(name, kind, id)| (name.as_str(), (*kind, *id)))
@@ -383,21 +402,21 @@ impl Repo {
         Ok(())
     }
 
-    /// The entries of tree `id` (catalog path `prefix`): name, kind and object id. Entries
-    /// whose names are not UTF-8 text are left out and their paths added to `not_utf8`.
+    /// The entries of tree `id` (catalog path `prefix`): name, kind and object id; and apart,
+    /// the catalog paths (U+FFFD for each bad byte) of the entries whose names are not UTF-8
+    /// text, which no catalog file can refer to.
     fn tree_entries(
         &self,
         id: gix::ObjectId,
         dir: &str,
         prefix: &str,
-        not_utf8: &mut Vec<String>,
-    ) -> Result<Vec<(String, EntryKind, gix::ObjectId)>> {
+    ) -> Result<(Vec<TreeEntry>, Vec<String>)> {
         let repo_path = join(dir, prefix);
         let tree = self
             .repo
             .find_tree(id)
             .map_err(|e| self.object_error(&id, &repo_path, e))?;
-        let mut entries = Vec::new();
+        let (mut entries, mut not_utf8) = (Vec::new(), Vec::new());
         for entry in tree.iter() {
             let entry = entry.map_err(|source| Error::Git {
                 what: format!("decoding the tree at `{repo_path}`"),
@@ -405,10 +424,10 @@ impl Repo {
             })?;
             match entry.filename().to_str() {
                 Ok(name) => entries.push((name.to_owned(), entry.mode().kind(), entry.object_id())),
-                Err(_) => not_utf8.push(join(&repo_path, &entry.filename().to_str_lossy())),
+                Err(_) => not_utf8.push(join(prefix, &entry.filename().to_str_lossy())),
             }
         }
-        Ok(entries)
+        Ok((entries, not_utf8))
     }
 
     /// Recursively lists tree `id` (at catalog path `prefix`, repository path `dir/prefix`).
@@ -419,9 +438,11 @@ impl Repo {
         prefix: &str,
         out: &mut Listing,
     ) -> Result<()> {
-        for (name, kind, oid) in self.tree_entries(id, dir, prefix, &mut out.not_utf8)? {
+        let (entries, not_utf8) = self.tree_entries(id, dir, prefix)?;
+        for (name, kind, oid) in entries {
             self.list_entry(join(prefix, &name), kind, oid, dir, out)?;
         }
+        out.name_not_utf8(not_utf8);
         Ok(())
     }
 
@@ -546,7 +567,10 @@ impl Repo {
             Some((_, children)) => children,
             None => Vec::new(),
         };
-        let entries = self.tree_entries(id, dir, prefix, &mut found.listing.not_utf8)?;
+        let (entries, not_utf8) = self.tree_entries(id, dir, prefix)?;
+        // The index holds no such name where its trees are compared (`IndexTree` needs UTF-8).
+        found.differing.extend(not_utf8.iter().cloned());
+        found.listing.name_not_utf8(not_utf8);
         let names: HashSet<&str> = entries.iter().map(|(name, ..)| name.as_str()).collect();
         for (name, ..) in &staged {
             if !names.contains(name) {
@@ -596,16 +620,13 @@ impl Repo {
             let path = entry.path(index);
             // Borrowed where it is UTF-8, as nearly every path is: one copy fewer per entry.
             let repo_path = path.to_str_lossy();
-            if path.to_str().is_err() && strip_dir(&repo_path, dir).is_some() {
-                let names = path.split(|&byte| byte == b'/');
-                listing
-                    .not_utf8
-                    .push(up_to_first_not_utf8(names.map(|name| {
-                        (
-                            String::from_utf8_lossy(name),
-                            std::str::from_utf8(name).is_ok(),
-                        )
-                    })));
+            if path.to_str().is_err() {
+                let names = path.split(|&byte| byte == b'/').map(|name| {
+                    let is_utf8 = std::str::from_utf8(name).is_ok();
+                    (String::from_utf8_lossy(name), is_utf8)
+                });
+                let shown = up_to_first_not_utf8(names);
+                listing.name_not_utf8(strip_dir(&shown, dir).map(str::to_owned));
                 continue;
             }
             self.list_index_entry(entry, &repo_path, dir, &mut listing)?;
@@ -702,6 +723,9 @@ impl Repo {
                 FsKind::File => files.push((path.to_owned(), workdir.join(&repo_path))),
                 FsKind::Symlink => {
                     special.insert(path.to_owned(), SpecialEntry::Symlink);
+                }
+                FsKind::NameNotUtf8 => {
+                    special.insert(path.to_owned(), SpecialEntry::NameNotUtf8);
                 }
             }
         }
@@ -822,7 +846,7 @@ impl Repo {
             !(is_dir && entry.path().join(".git").exists())
         });
         let mut out = Vec::new();
-        let mut not_utf8 = Vec::new();
+        let mut not_utf8 = BTreeSet::new();
         for entry in builder.build() {
             let entry = entry.map_err(|e| walk_error(workdir, e))?;
             let Some(file_type) = entry.file_type() else {
@@ -832,7 +856,7 @@ impl Repo {
                 continue;
             };
             let Some(rel) = rel.to_str().map(|rel| rel.replace('\\', "/")) else {
-                not_utf8.push(first_name_not_utf8(rel));
+                not_utf8.insert(first_name_not_utf8(rel));
                 continue;
             };
             if file_type.is_symlink() {
@@ -841,7 +865,7 @@ impl Repo {
                 out.push((rel, FsKind::File));
             }
         }
-        names_utf8(not_utf8)?;
+        out.extend(not_utf8.into_iter().map(|rel| (rel, FsKind::NameNotUtf8)));
         Ok(out)
     }
 
@@ -870,7 +894,6 @@ impl Repo {
 
     /// [`Repo::load`], with sizes from `memory` only.
     fn load_with(&self, listing: Listing, memory: Option<&Arc<dyn SizeMemory>>) -> Result<FileSet> {
-        names_utf8(listing.not_utf8)?;
         // The blobs this run has not looked up yet, with their remembered sizes.
         let new = {
             let sizes = super::lock(&self.store.sizes);
@@ -985,6 +1008,8 @@ fn root_file(set: FileSet, name: &str) -> Result<Option<Vec<u8>>> {
 pub(crate) enum FsKind {
     File,
     Symlink,
+    /// A file or folder whose name is not UTF-8 text (shown with U+FFFD), not entered.
+    NameNotUtf8,
 }
 
 /// Every file of a plain folder outside any repository, paths relative to `path`. No ignore
@@ -1007,7 +1032,6 @@ pub fn read_dir(path: &Path, limit: u64) -> Result<FileSet> {
         .follow_links(false)
         .into_iter()
         .filter_entry(|e| e.file_name() != ".git");
-    let mut not_utf8 = Vec::new();
     for entry in walk {
         let entry = entry.map_err(|e| {
             let at = e.path().unwrap_or(path).to_owned();
@@ -1020,7 +1044,7 @@ pub fn read_dir(path: &Path, limit: u64) -> Result<FileSet> {
             continue;
         };
         let Some(rel) = rel.to_str().map(|rel| rel.replace('\\', "/")) else {
-            not_utf8.push(first_name_not_utf8(rel));
+            special.insert(first_name_not_utf8(rel), SpecialEntry::NameNotUtf8);
             continue;
         };
         if entry.file_type().is_symlink() {
@@ -1029,7 +1053,6 @@ pub fn read_dir(path: &Path, limit: u64) -> Result<FileSet> {
             files.push((rel, entry.path().to_owned()));
         }
     }
-    names_utf8(not_utf8)?;
     let mut set = read_files(files, None, limit)?;
     set.special.extend(special);
     Ok(set)
@@ -1162,16 +1185,6 @@ pub(crate) fn strip_dir<'a>(path: &'a str, dir: &str) -> Option<&'a str> {
     path.strip_prefix(dir)?
         .strip_prefix('/')
         .filter(|rest| !rest.is_empty())
-}
-
-/// Fails naming each of `paths` (once), the paths whose names are not UTF-8 text.
-fn names_utf8(mut paths: Vec<String>) -> Result<()> {
-    if paths.is_empty() {
-        return Ok(());
-    }
-    paths.sort();
-    paths.dedup();
-    Err(Error::NameNotUtf8 { paths })
 }
 
 /// Path `rel` up to its first name that is not UTF-8 text.

@@ -416,8 +416,9 @@ fn a_schema_that_is_not_utf8_gets_no_verdict() {
 }
 
 /// A file or folder whose name is not UTF-8 text cannot be named by any catalog file: each way
-/// of reading a side (a commit, the index, the work tree) refuses it by its path, instead of
-/// decoding two such names to one and losing a resource.
+/// of reading a side (a commit, the index, the work tree) reports it by its path as an error of
+/// the catalog, beside the catalog's other problems, instead of decoding two such names to one
+/// and losing a resource.
 // Linux: macOS file systems refuse such names.
 #[cfg(target_os = "linux")]
 #[test]
@@ -449,14 +450,39 @@ fn a_name_that_is_not_utf8_is_an_error_naming_it() {
     std::fs::write(other.join("index.mdx"), EVENT.replace("OrderPlaced", "Y")).expect("write");
     std::fs::write(other.join("schema.json"), "{}").expect("write");
     repo.commit_all("another");
-    for args in [&["index"][..], &["--staged"], &[], &["HEAD~2..HEAD"]] {
+    // ... and so is every other problem of the catalog, in the same run.
+    std::fs::write(
+        repo.path().join("events/OrderPlaced/index.mdx"),
+        "---\nid: [unclosed\n---\n",
+    )
+    .expect("write");
+    repo.commit_all("broken front matter too");
+    for args in [&["index"][..], &["--staged"], &[], &["HEAD~1..HEAD"]] {
         let out = run(repo.path(), args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let stderr = text(&out.stderr);
-        assert!(
-            stderr.contains("the names of 2 paths are not UTF-8 text")
-                && stderr.contains("`events/X\u{fffd}`, `events/Y\u{fffd}`"),
+        for problem in [
+            "events/X\u{fffd}: the name is not UTF-8 text",
+            "events/Y\u{fffd}: the name is not UTF-8 text",
+            "events/OrderPlaced/index.mdx:3:1: invalid front matter",
+        ] {
+            assert!(stderr.contains(problem), "{args:?}: {problem}: {stderr}");
+        }
+        // Once a side, however many files the folder holds.
+        let sides = if args == ["index"] { 1 } else { 2 };
+        assert_eq!(
+            stderr.matches("X\u{fffd}").count(),
+            sides,
             "{args:?}: {stderr}"
         );
     }
+    // `log` reports the commits it cannot read in their entries and walks on.
+    let out = run(repo.path(), &["log"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("invalid catalog"), "{stdout}");
+    assert!(
+        stdout.contains("4 commit(s) walked") || text(&out.stderr).contains("4 commit(s) walked"),
+        "{stdout}"
+    );
 }
