@@ -259,6 +259,9 @@ struct ObjectStore {
     handles: Mutex<Vec<gix::Repository>>,
     /// The size of every blob whose header was read, so that each is read once a run.
     sizes: Mutex<IdMap<BlobId, u64>>,
+    /// The largest of `sizes`: while it is within the limit, no listing is searched for
+    /// files over it.
+    largest: std::sync::atomic::AtomicU64,
     /// Sizes earlier runs learnt ([`Repo::remember_sizes_in`]).
     memory: std::sync::OnceLock<Arc<dyn SizeMemory>>,
     /// The first read that failed; reported before any result is shown ([`Repo::check_reads`]).
@@ -348,6 +351,7 @@ impl Repo {
             cache: BlobCache::default(),
             handles: Mutex::new(Vec::new()),
             sizes: Mutex::default(),
+            largest: Default::default(),
             memory: std::sync::OnceLock::new(),
             failure: Mutex::new(None),
         });

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use gix::bstr::{BStr, ByteSlice};
 use gix::objs::tree::EntryKind;
@@ -946,8 +947,13 @@ impl Repo {
         };
         let limit = self.max_file_size;
         let mut sizes = super::lock(&self.store.sizes);
+        let largest = found.iter().map(|&(_, size, _)| size).max().unwrap_or(0);
+        let largest = (self.store.largest)
+            .fetch_max(largest, Ordering::Relaxed)
+            .max(largest);
         sizes.extend(found.into_iter().map(|(id, size, _)| (id, size)));
-        for (path, id) in &listing.blobs {
+        // Usually no file is over the limit, and the listing is not searched for one.
+        for (path, id) in listing.blobs.iter().filter(|_| largest > limit) {
             if let Some(&size) = sizes.get(&blob_id(id))
                 && size > limit
             {
