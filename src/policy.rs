@@ -81,16 +81,17 @@ impl Config {
         let mut problems = Vec::new();
         // Each setting, and each message's, is read on its own: one bad entry hides no other.
         for (key, value) in document.into_inner() {
-            let entries = match value.get_ref().as_table() {
-                Some(messages) if key.get_ref() == "messages" => messages
-                    .iter()
+            let span = value.span();
+            let entries = match value.into_inner() {
+                DeValue::Table(messages) if key.get_ref() == "messages" => messages
+                    .into_iter()
                     .map(|(id, setting)| {
                         let span = setting.span();
-                        let message = one_entry(id.clone(), setting.clone());
-                        one_entry(key.clone(), Spanned::new(span, DeValue::Table(message)))
+                        let message = DeValue::Table(one_entry(id, setting));
+                        one_entry(key.clone(), Spanned::new(span, message))
                     })
                     .collect(),
-                _ => vec![one_entry(key, value)],
+                other => vec![one_entry(key, Spanned::new(span, other))],
             };
             for entry in entries {
                 let span = 0..text.len();
@@ -121,10 +122,10 @@ impl Config {
             .collect()
     }
 
-    /// The catalog folder this file names, with the line of `text` (this file's) it is on.
-    pub fn dir_line(&self, text: &str) -> Option<(&str, usize)> {
+    /// The line of `text` (this file's) that sets the catalog folder, if one does.
+    pub fn dir_line(&self, text: &str) -> Option<usize> {
         let dir = self.dir.as_ref()?;
-        Some((dir.get_ref(), line_at(text, dir.span().start)))
+        Some(line_at(text, dir.span().start))
     }
 
     /// Each message id with the line of `text` (this file's) where it is written.
@@ -262,18 +263,17 @@ struct AckEntry {
 /// optionally `owner` and `expires` (`YYYY-MM-DD`). Every problem is named with its line.
 pub fn parse_acks(file: &str, text: &str) -> Result<Vec<Ack>, Errors> {
     let document = parse_document(file, text)?;
-    let line_of = |offset: usize| line_at(text, offset);
     let problem = |offset: usize, message: String| Error {
         file: file.to_owned(),
-        line: line_of(offset),
+        line: line_at(text, offset),
         message,
     };
     let mut acks = Vec::new();
     let mut problems = Vec::new();
     for (key, value) in document.into_inner() {
         // Each entry is read on its own: one bad entry hides no other.
-        let entries = match value.get_ref().as_array() {
-            Some(entries) if key.get_ref() == "ack" => entries.clone(),
+        let entries = match value.into_inner() {
+            DeValue::Array(entries) if key.get_ref() == "ack" => entries,
             _ => {
                 let message = match key.get_ref().as_ref() {
                     "ack" => "`ack` holds entries: write each under `[[ack]]`".to_owned(),
@@ -316,7 +316,7 @@ pub fn parse_acks(file: &str, text: &str) -> Result<Vec<Ack>, Errors> {
             }
             if fine {
                 acks.push(Ack {
-                    line: line_of(entry.fingerprint.span().start),
+                    line: line_at(text, entry.fingerprint.span().start),
                     fingerprint: entry.fingerprint.into_inner(),
                     reason: entry.reason,
                     owner: entry.owner,

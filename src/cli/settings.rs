@@ -60,9 +60,7 @@ impl Settings {
                     .message_lines(&text)
                     .map(|(id, line)| (id.to_owned(), format!("{file}:{line}")))
                     .collect();
-                let dir_place = config
-                    .dir_line(&text)
-                    .map(|(_, line)| format!("{file}:{line}"));
+                let dir_place = config.dir_line(&text).map(|line| format!("{file}:{line}"));
                 Ok((config, places, dir_place))
             }),
             None => Ok((Config::default(), BTreeMap::new(), None)),

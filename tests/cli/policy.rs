@@ -10,6 +10,13 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// The errors of a run that could not go on (exit 2).
+fn refused(repo: &TestRepo, args: &[&str]) -> String {
+    let out = run(repo, args);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    text(&out.stderr)
+}
+
 fn event(id: &str, version: &str) -> String {
     format!("---\nid: {id}\nversion: {version}\nschemaPath: schema.json\n---\n")
 }
@@ -382,9 +389,7 @@ fn malformed_policy_files_name_the_line() {
         "catalog-diff.toml",
         "strategy = \"sideways\"\nfail_on = \"breaking\"\n[messages.E]\nstrategy = \"up\"\n",
     );
-    let out = run(&repo, &[]);
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = text(&out.stderr);
+    let stderr = refused(&repo, &[]);
     for place in [
         "error: catalog-diff.toml:1:",
         "error: catalog-diff.toml:2:",
@@ -477,27 +482,21 @@ fn the_configured_catalog_folder_is_used_and_blamed_on_its_line() {
         "catalog-diff.toml",
         "strategy = \"forward\"\ndir = \"catalgo\"\n",
     );
-    let out = run(&repo, &[]);
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = text(&out.stderr);
+    let stderr = refused(&repo, &[]);
     assert!(
         stderr
             .contains("catalog-diff.toml:2: `dir`: the catalog directory `catalgo` does not exist"),
         "{stderr}"
     );
     // The flag wins, and then the flag is what is named.
-    let out = run(&repo, &["--dir", "nowhere"]);
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = text(&out.stderr);
+    let stderr = refused(&repo, &["--dir", "nowhere"]);
     assert!(
         stderr.contains("the catalog directory `nowhere`") && !stderr.contains("catalog-diff.toml"),
         "{stderr}"
     );
 
     repo.write("catalog-diff.toml", "dir = \"events/OrderPaid\"\n");
-    let out = run(&repo, &[]);
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = text(&out.stderr);
+    let stderr = refused(&repo, &[]);
     assert!(
         stderr.contains("catalog-diff.toml:1: `events/OrderPaid` holds no catalog resources"),
         "{stderr}"
