@@ -86,6 +86,6 @@ pub fn run(args: AckArgs) -> anyhow::Result<u8> {
     }
     file.write_all(text.as_bytes())
         .with_context(|| format!("writing {}", path.display()))?;
-    println!("acknowledged {} in {}", ack.fingerprint, path.display());
+    stdout!("acknowledged {} in {}", ack.fingerprint, path.display());
     Ok(exit_code::OK)
 }

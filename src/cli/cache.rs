@@ -52,7 +52,7 @@ impl Cache {
     pub fn start(args: &CacheArgs, repo: Option<&Repo>) -> Loading {
         let file = folder(args).and_then(|dir| {
             if let Some(inside) = repo.and_then(|repo| inside_repository(&dir, repo)) {
-                eprintln!(
+                stderr!(
                     "note: the cache folder {} is inside the repository ({}); running without a cache\n  hint: point --cache-dir or CATALOG_DIFF_CACHE outside it",
                     dir.display(),
                     inside.display()
@@ -108,7 +108,7 @@ impl Cache {
             return;
         }
         if let Err(error) = write_atomically(file, &self.parses.export(LIMIT)) {
-            eprintln!(
+            stderr!(
                 "note: could not save the parse cache {}: {error}",
                 file.display()
             );

@@ -186,7 +186,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         );
     }
     for side in compared.sides.iter().filter(|side| !side.has_resources) {
-        eprintln!(
+        stderr!(
             "note: side {} ({}) has no catalog resources in `{}`; comparing with an empty catalog",
             side.name,
             side.label,
@@ -210,7 +210,12 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     };
     let rendered = report::render(&compared.diff, args.format.into(), &context);
     let mut stdout = std::io::stdout().lock();
-    write!(stdout, "{rendered}").context("writing the report to stdout")?;
+    // A reader that closed the pipe (`| head`) has seen enough; the exit code is still the policy's.
+    if let Err(error) = write!(stdout, "{rendered}").and_then(|()| stdout.flush())
+        && error.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        return Err(error).context("writing the report to stdout");
+    }
     // The process ends here: the OS takes the memory back faster than freeing it piece by piece.
     std::mem::forget((compared, cache, repo));
     Ok(if decision.tripped {

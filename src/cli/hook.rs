@@ -140,9 +140,9 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
         return Err(not_writable(&dir, e));
     }
     if foreign {
-        println!("kept the previous hook as {}", backup.display());
+        stdout!("kept the previous hook as {}", backup.display());
     }
-    println!(
+    stdout!(
         "installed {} (runs `{} --staged{}`)",
         hook_path.display(),
         program
@@ -161,7 +161,7 @@ fn uninstall(args: &RepoArg) -> anyhow::Result<u8> {
     let hook_path = dir.join(HOOK_NAME);
     let backup = dir.join(BACKUP_NAME);
     let Some(contents) = read_hook(&hook_path)? else {
-        println!("no {HOOK_NAME} hook in {}; nothing to do", dir.display());
+        stdout!("no {HOOK_NAME} hook in {}; nothing to do", dir.display());
         return Ok(exit_code::OK);
     };
     if !hook::is_ours(&contents) {
@@ -172,10 +172,10 @@ fn uninstall(args: &RepoArg) -> anyhow::Result<u8> {
     }
     if backup.exists() {
         std::fs::rename(&backup, &hook_path).map_err(|e| not_writable(&dir, e))?;
-        println!("restored the previous hook from {}", backup.display());
+        stdout!("restored the previous hook from {}", backup.display());
     } else {
         std::fs::remove_file(&hook_path).map_err(|e| not_writable(&dir, e))?;
-        println!("removed {}", hook_path.display());
+        stdout!("removed {}", hook_path.display());
     }
     Ok(exit_code::OK)
 }

@@ -59,7 +59,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     let loading = Cache::start(&args.catalog.cache, Some(&repo));
     let mut commits = repo.first_parent_walk(args.range.as_deref())?;
     if commits.is_empty() {
-        eprintln!("{}", empty_range_note(args.range.as_deref()));
+        stderr!("{}", empty_range_note(args.range.as_deref()));
         return Ok(exit_code::OK);
     }
     let mut start = commits.first().and_then(CommitInfo::first_parent);
@@ -67,7 +67,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         // A shallow clone: the oldest commit's parent was never fetched. That commit becomes
         // the starting point instead of a bogus "everything was added" step.
         let boundary = commits.remove(0);
-        eprintln!(
+        stderr!(
             "note: history ends at {} ({}): its parent {} is missing (shallow clone); walking from there\n  hint: `git fetch --unshallow` (in CI: `fetch-depth: 0`) for the whole history",
             short(&boundary.id.to_string()),
             boundary.subject,
@@ -101,7 +101,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         let files = history::read_at(&repo, Some(id), &options)?;
         let built = history::build_files(&files, Some(id), &options, &ParseCache::default());
         if report_diagnostics(&built.diagnostics, args.catalog.strict) {
-            eprintln!("catalog-diff: the --against catalog ({rev}) is invalid; no log was made");
+            stderr!("catalog-diff: the --against catalog ({rev}) is invalid; no log was made");
             return Ok(exit_code::ERROR);
         }
         options.baseline = Baseline::Fixed {
@@ -143,15 +143,23 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         &mut |walked| progress.set(walked),
         &mut |step| {
             let decision = state.judge(&step, &selection, &args, &settings);
-            if let Some(view) = &decision.shown {
+            if let Some(view) = &decision.shown
+                && !state.reader_gone
+            {
                 let format = match args.format {
                     Format::Text => report::ReportFormat::Text,
                     Format::Json => report::ReportFormat::Json,
                 };
                 let text = report::log_entry(&step, view.as_ref(), format, color);
-                if let Err(error) = progress.suspend(|| stdout.write_all(text.as_bytes())) {
-                    state.write_error = Some(error);
-                    return ControlFlow::Break(());
+                match progress.suspend(|| stdout.write_all(text.as_bytes())) {
+                    Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {
+                        state.reader_gone = true;
+                    }
+                    Err(error) => {
+                        state.write_error = Some(error);
+                        return ControlFlow::Break(());
+                    }
+                    Ok(()) => {}
                 }
             }
             decision.flow
@@ -166,7 +174,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         return Err(error).context("writing the log to stdout");
     }
     if let Some(commit) = &state.strict_stop {
-        eprintln!(
+        stderr!(
             "catalog-diff: the catalog at {} has problems and --strict is set; the walk stopped there",
             short(commit)
         );
@@ -182,13 +190,15 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         }
     }
     if !outcome.stopped {
-        eprintln!(
+        stderr!(
             "{} commit(s) walked, {} changed the catalog, {} broke",
-            outcome.walked, state.changed, state.broke
+            outcome.walked,
+            state.changed,
+            state.broke
         );
     }
     if args.first_breaking && !state.tripped {
-        eprintln!(
+        stderr!(
             "never broke: no commit in the range broke{}",
             args.message
                 .as_deref()
@@ -196,11 +206,15 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
                 .unwrap_or_default()
         );
     }
-    Ok(if state.tripped {
+    Ok(policy_exit(state.tripped))
+}
+
+fn policy_exit(tripped: bool) -> u8 {
+    if tripped {
         exit_code::POLICY
     } else {
         exit_code::OK
-    })
+    }
 }
 
 /// What the walk has seen so far.
@@ -215,6 +229,9 @@ struct State {
     /// `--message` named something some step's diff mentions.
     message_seen: bool,
     write_error: Option<std::io::Error>,
+    /// Whoever read stdout closed it (`| head`): the walk goes on unprinted, so the exit code
+    /// still covers the whole range.
+    reader_gone: bool,
 }
 
 /// Whether (and how) to show a step, and whether to keep walking.
@@ -278,7 +295,7 @@ impl State {
     fn strict_flow(&mut self, step: &Step, stop: bool) -> ControlFlow<()> {
         if stop {
             for diagnostic in &step.diagnostics {
-                eprintln!("[{}] {diagnostic}", short(&step.commit.id.to_string()));
+                stderr!("[{}] {diagnostic}", short(&step.commit.id.to_string()));
             }
             self.strict_stop = Some(step.commit.id.to_string());
             ControlFlow::Break(())

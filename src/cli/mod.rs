@@ -1,6 +1,23 @@
 //! The command line: clap types, dispatch to the library, reporting and exit codes.
 //! The only place that prints, reads the environment or decides the process exit code.
 
+/// `eprintln!` that never panics: a closed stderr (`2>&1 | head`) must not turn a run into a
+/// crash; the run's exit code stays what it decided.
+macro_rules! stderr {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `println!` that never panics, for the one-line confirmations of commands that wrote a file.
+macro_rules! stdout {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 mod ack;
 mod cache;
 mod diff;
@@ -110,7 +127,7 @@ pub fn main() -> ExitCode {
         Err(error) => {
             // An error may name catalog paths: escaped line by line, as every report is.
             for line in format!("error: {error:#}").lines() {
-                eprintln!("{}", catalog_diff::catalog::escape_text(line));
+                stderr!("{}", catalog_diff::catalog::escape_text(line));
             }
             ExitCode::from(exit_code::ERROR)
         }

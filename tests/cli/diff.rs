@@ -53,6 +53,18 @@ fn two_dot_range_finds_the_breaking_change_and_who_is_hurt() {
     );
 }
 
+/// `catalog-diff main..feature | head -0`: the report cannot be written, and the exit code
+/// is still the policy's (it was 0), with no panic on the closed stderr (it was 101).
+#[test]
+fn a_closed_pipe_keeps_the_policy_exit_code() {
+    let repo = repo();
+    assert_eq!(crate::run_unread(repo.path(), &["main..feature"]), Some(1));
+    assert_eq!(
+        crate::run_unread(repo.path(), &["main..feature", "--fail-on", "never"]),
+        Some(0)
+    );
+}
+
 #[test]
 fn strategy_and_fail_on_set_the_exit_code() {
     let repo = repo();

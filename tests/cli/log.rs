@@ -159,6 +159,19 @@ fn first_breaking_stops_at_the_first_break() {
     );
 }
 
+/// `catalog-diff log | head`: once the reader is gone the walk goes on unprinted, so the exit
+/// code covers the whole range (it was 0, the walk stopping at the first entry it could not
+/// write), and the summary on a closed stderr is no panic.
+#[test]
+fn a_closed_pipe_still_walks_the_whole_range_for_the_exit_code() {
+    let h = history();
+    let log = ["log", "--strategy", "backward"];
+    assert_eq!(crate::run_unread(h.repo.path(), &log), Some(1));
+    let compatible = format!("{}..{}", h.base, h.compatible);
+    let quiet: Vec<&str> = log.iter().copied().chain([compatible.as_str()]).collect();
+    assert_eq!(crate::run_unread(h.repo.path(), &quiet), Some(0));
+}
+
 #[test]
 fn breaking_only_hides_compatible_steps() {
     let h = history();

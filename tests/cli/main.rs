@@ -34,6 +34,21 @@ fn binary(cwd: impl AsRef<Path>) -> Command {
     command
 }
 
+/// Runs the binary with `args` in `cwd`, its stdout and stderr pipes whose reader is gone
+/// before it starts (`| head -0`), and gives its exit code.
+fn run_unread(cwd: impl AsRef<Path>, args: &[&str]) -> Option<i32> {
+    let (out_reader, out_writer) = std::io::pipe().expect("a pipe");
+    let (err_reader, err_writer) = std::io::pipe().expect("a pipe");
+    drop((out_reader, err_reader));
+    binary(cwd)
+        .args(args)
+        .stdout(out_writer)
+        .stderr(err_writer)
+        .status()
+        .expect("the binary runs")
+        .code()
+}
+
 /// Runs the binary with `args` in `cwd`.
 fn run(cwd: impl AsRef<Path>, args: &[&str]) -> Output {
     binary(cwd).args(args).output().expect("the binary runs")
