@@ -657,13 +657,20 @@ fn partial_clone_names_the_missing_blob() {
     let repo = open(&partial);
     let head = commit(&repo, "HEAD");
     let err = repo.read_commit(head, "").unwrap_err();
-    let Error::ObjectMissing { path, id, .. } = &err else {
+    let Error::ObjectsMissing { objects, .. } = &err else {
         panic!("{err}")
     };
-    assert_eq!(id.len(), 40);
+    // Every missing blob is named, not only the first one found.
+    let mut paths: Vec<&str> = objects.iter().map(|(_, path)| path.as_str()).collect();
+    paths.sort();
+    assert_eq!(
+        paths,
+        ["README.md", "events/E/index.mdx", "services/S/index.mdx"]
+    );
+    assert!(objects.iter().all(|(id, _)| id.len() == 40));
     assert!(
-        ["README.md", "events/E/index.mdx", "services/S/index.mdx"].contains(&path.as_str()),
-        "{path}"
+        err.to_string().starts_with("3 objects are missing"),
+        "{err}"
     );
     assert!(
         err.to_string().contains("partial clone")

@@ -56,10 +56,12 @@ pub enum Error {
     },
     #[error("revision `{rev}` is a {kind}, not a commit")]
     NotACommit { rev: String, kind: String },
-    #[error("object {id} ({path}) is missing from the object database\n  hint: {hint}")]
-    ObjectMissing {
-        id: String,
-        path: String,
+    /// Objects a side lists that the object database lacks, each with its path (all of them
+    /// at once: a partial clone lacks thousands, and one hint covers them all).
+    #[error("{}\n  hint: {hint}", missing_objects(objects))]
+    ObjectsMissing {
+        /// Object id (hex) and path, in listing order.
+        objects: Vec<(String, String)>,
         hint: String,
     },
     #[error(
@@ -122,6 +124,31 @@ pub enum Error {
     /// More than one of the above, each reported (two unknown revisions of a range).
     #[error("{}", each_with_causes(errors))]
     Several { errors: Vec<Error> },
+}
+
+/// How many objects the missing-object error names before it only counts the rest.
+const MISSING_NAMED: usize = 20;
+
+fn missing_objects(objects: &[(String, String)]) -> String {
+    let named = objects.iter().take(MISSING_NAMED);
+    match objects {
+        // A lookup failed, and looked up again every object was there.
+        [] => "an object was missing from the object database while it was read".to_owned(),
+        [(id, path)] => format!("object {id} ({path}) is missing from the object database"),
+        _ => {
+            let mut text = format!(
+                "{} objects are missing from the object database:",
+                objects.len()
+            );
+            for (id, path) in named {
+                text.push_str(&format!("\n  {id} ({path})"));
+            }
+            if objects.len() > MISSING_NAMED {
+                text.push_str(&format!("\n  and {} more", objects.len() - MISSING_NAMED));
+            }
+            text
+        }
+    }
 }
 
 /// Each error with the causes below it, one `error:` line apiece (the first line's prefix is
@@ -450,9 +477,8 @@ impl Repo {
     }
 
     pub(crate) fn object_missing(&self, id: &gix::oid, path: &str) -> Error {
-        Error::ObjectMissing {
-            id: id.to_hex().to_string(),
-            path: path.to_owned(),
+        Error::ObjectsMissing {
+            objects: vec![(id.to_hex().to_string(), path.to_owned())],
             hint: self.missing_hint(),
         }
     }

@@ -704,6 +704,46 @@ impl Repo {
         }
     }
 
+    /// What is wrong with the objects of `blobs` that cannot be read: every missing one, named
+    /// together, and any other failure. Only called once a lookup failed, so the usual run,
+    /// where every object is there, looks each up once.
+    fn unreadable<'a>(
+        &self,
+        blobs: impl Iterator<Item = (&'a String, &'a gix::ObjectId)>,
+    ) -> Error {
+        let mut missing = Vec::new();
+        let mut errors = Vec::new();
+        for (path, oid) in blobs {
+            if !self.repo.has_object(oid) {
+                missing.push((oid.to_hex().to_string(), path.clone()));
+            } else if let Err(source) = self.repo.find_header(*oid) {
+                errors.push(Error::Git {
+                    what: format!("reading object {} ({path})", oid.to_hex()),
+                    source,
+                });
+            }
+        }
+        if !missing.is_empty() || errors.is_empty() {
+            let hint = match missing.is_empty() {
+                true => {
+                    "the object database changed during the run (a fetch or gc?): run again".into()
+                }
+                false => self.missing_hint(),
+            };
+            errors.insert(
+                0,
+                Error::ObjectsMissing {
+                    objects: missing,
+                    hint,
+                },
+            );
+        }
+        match errors.len() {
+            1 => errors.remove(0),
+            _ => Error::Several { errors },
+        }
+    }
+
     /// The working tree under `dir`, honouring `.gitignore` files and `.git/info/exclude`.
     /// Tracked files are included even when an ignore rule matches them, as git does;
     /// submodules come from the index's gitlinks. Symlinks are listed, not followed.
@@ -919,21 +959,17 @@ impl Repo {
             .zip(remembered)
             .map_init(
                 || super::handle(shared),
-                |repo, (&(path, oid, id), remembered)| {
+                |repo, (&(_, oid, id), remembered)| {
                     let size = match remembered {
-                        Some(size) if repo.has_object(oid) => Ok(size),
-                        Some(_) => Err(None),
-                        None => repo.find_header(*oid).map(|h| h.size()).map_err(Some),
+                        Some(size) if repo.has_object(oid) => Some(size),
+                        Some(_) => None,
+                        None => repo.find_header(*oid).ok().map(|h| h.size()),
                     };
                     size.map(|size| (id, size, remembered.is_none()))
-                        .map_err(|error| (path.clone(), *oid, error))
                 },
             )
-            .collect::<std::result::Result<Vec<_>, (String, gix::ObjectId, Option<gix::Error>)>>()
-            .map_err(|(path, oid, error)| match error {
-                Some(error) => self.object_error(&oid, &path, error),
-                None => self.object_missing(&oid, &path),
-            })?;
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| self.unreadable(new.iter().map(|&(path, oid, _)| (path, oid))))?;
         if let Some(memory) = memory {
             for &(id, size, read) in &found {
                 if read {
