@@ -554,6 +554,8 @@ fn repository_without_commits_has_an_empty_baseline() {
     assert!(repo.first_parent_walk(None).unwrap().is_empty());
     let err = repo.resolve_commit("HEAD").unwrap_err();
     assert!(err.to_string().contains("no commits yet"), "{err}");
+    // gix's account of the unborn HEAD is not appended as a cause: it says no more.
+    assert!(std::error::Error::source(&err).is_none(), "{err:?}");
 }
 
 #[test]

@@ -185,7 +185,13 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
             catalog_diff::catalog::escape_text(display_dir(&compared.dir)),
         );
     }
-    for side in compared.sides.iter().filter(|side| !side.has_resources) {
+    // A baseline without a commit (the first commit's hook; its label is empty) is empty by
+    // nature: no note.
+    for side in compared
+        .sides
+        .iter()
+        .filter(|side| !side.has_resources && !side.label.is_empty())
+    {
         stderr!(
             "note: side {} ({}) has no catalog resources in `{}`; comparing with an empty catalog",
             side.name,

@@ -500,9 +500,12 @@ impl Repo {
         let id = match self.repo.rev_parse_single(rev) {
             Ok(id) => id.detach(),
             Err(source) => {
+                let mut source = Some(source);
                 let hint = if self.is_shallow() {
                     "this is a shallow clone, so older history may be missing: run `git fetch --unshallow` (in CI: `fetch-depth: 0`)".to_owned()
                 } else if rev.starts_with("HEAD") && matches!(self.head_commit(), Ok(None)) {
+                    // gix's account of an unborn HEAD says no more than this.
+                    source = None;
                     "the repository has no commits yet".to_owned()
                 } else {
                     "use a branch, tag, commit id or an expression like HEAD~2; `git log --oneline` lists commits".to_owned()
@@ -510,7 +513,7 @@ impl Repo {
                 return Err(Error::UnknownRevision {
                     rev: rev.to_owned(),
                     hint,
-                    source: Some(source),
+                    source,
                 });
             }
         };

@@ -43,8 +43,8 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         out,
         "Strategy `{}`, {} -> {}\n",
         diff.compatibility.strategy,
-        md(&diff.refs.a.commit),
-        md(&diff.refs.b.commit)
+        md(super::ref_label(&diff.refs.a.commit)),
+        md(super::ref_label(&diff.refs.b.commit))
     );
     let _ = writeln!(
         out,

@@ -120,6 +120,16 @@ fn side_name(side: &str) -> &'static str {
 
 pub use crate::catalog::escape_text;
 
+/// A ref's `commit` as people read it: the JSON's empty commit (the baseline of a repository
+/// without commits, or of a root commit) named for what it is.
+pub fn ref_label(commit: &str) -> &str {
+    if commit.is_empty() {
+        "(no commit)"
+    } else {
+        commit
+    }
+}
+
 /// `event OrderPlaced 1.0.0 -> 2.0.0`, or one version when both sides agree (escaped).
 pub fn message_label(change: &SchemaChange) -> String {
     let message = &change.message;

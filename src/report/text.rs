@@ -290,7 +290,7 @@ fn short(commit: &str) -> &str {
     if commit.len() == 40 {
         &commit[..12]
     } else {
-        commit
+        super::ref_label(commit)
     }
 }
 

@@ -53,6 +53,32 @@ fn two_dot_range_finds_the_breaking_change_and_who_is_hurt() {
     );
 }
 
+/// The hook of a repository's first commit: the baseline is named for what it is, and its
+/// emptiness is no surprise to note.
+#[test]
+fn the_first_commit_is_diffed_against_no_commit() {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("events/OrderCreated/index.mdx", EVENT),
+        ("events/OrderCreated/schema.json", BEFORE),
+    ]);
+    repo.git(&["add", "-A"]);
+    let output = run(&repo, &["--staged"]);
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.starts_with("catalog-diff (no commit) -> staged\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("added event OrderCreated 1.0.0"),
+        "{stdout}"
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    let diff = json(&run(&repo, &["--staged", "--format", "json"]));
+    assert_eq!(diff["refs"]["a"]["commit"], "");
+}
+
 /// `catalog-diff main..feature | head -0`: the report cannot be written, and the exit code
 /// is still the policy's (it was 0), with no panic on the closed stderr (it was 101).
 #[test]
