@@ -206,15 +206,11 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
                 .unwrap_or_default()
         );
     }
-    Ok(policy_exit(state.tripped))
-}
-
-fn policy_exit(tripped: bool) -> u8 {
-    if tripped {
+    Ok(if state.tripped {
         exit_code::POLICY
     } else {
         exit_code::OK
-    }
+    })
 }
 
 /// What the walk has seen so far.
