@@ -685,7 +685,10 @@ impl Repo {
             Some(dir) => workdir.join(dir),
             None => self.repo.common_dir().join("hooks"),
         };
-        Ok(std::path::absolute(&dir).unwrap_or(dir))
+        let dir = std::path::absolute(&dir).unwrap_or(dir);
+        // A linked worktree's common folder is `.git/worktrees/NAME/../..`: shown without the `..`.
+        let normal = gix::path::normalize(dir.as_path().into(), workdir).map(|d| d.into_owned());
+        Ok(normal.unwrap_or(dir))
     }
 
     /// The error for reading a work tree or index out of a bare repository.

@@ -263,6 +263,13 @@ fn linked_worktree_installs_into_the_common_hooks_folder() {
     let out = catalog_diff(&linked, &["hook", "install"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(hook_file(&t).exists());
+    // Named as the folder it is, not as `.git/worktrees/linked/../../hooks`.
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .starts_with(&format!("installed {} ", hook_file(&t).display())),
+        "{}",
+        text(&out)
+    );
     let head = crate::support::git_in(&linked, 0, &["rev-parse", "HEAD"]);
     std::fs::write(linked.join(SCHEMA), BREAKING).unwrap();
     crate::support::git_in(&linked, 0, &["add", SCHEMA]);
