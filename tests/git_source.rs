@@ -511,6 +511,37 @@ fn shallow_clone_reports_missing_history() {
     );
 }
 
+/// A repository that is there but cannot be opened is named as such, never taken for "no
+/// repository" (which `index` answers by reading the folder as a plain one).
+#[test]
+fn a_repository_that_cannot_be_opened_is_not_a_missing_one() {
+    let t = TestRepo::new();
+    t.write("events/E/index.mdx", "---\nid: E\nversion: 1.0.0\n---\n");
+    t.commit_all("c");
+    let config = t.path().join(".git/config");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str("[core\n");
+    std::fs::write(&config, text).unwrap();
+    let err = Repo::discover(&t.path().join("events")).unwrap_err();
+    let Error::CannotOpen {
+        git_dir, source, ..
+    } = &err
+    else {
+        panic!("{err}")
+    };
+    assert_eq!(git_dir, &t.path().join(".git"));
+    assert!(
+        source.is_some(),
+        "gix's account of the configuration is kept"
+    );
+
+    let sha256 = tempfile::tempdir().unwrap();
+    support::git_in(sha256.path(), 0, &["init", "-q", "--object-format=sha256"]);
+    let err = Repo::discover(sha256.path()).unwrap_err();
+    assert!(matches!(err, Error::CannotOpen { .. }), "{err}");
+    assert!(err.to_string().contains("SHA-256"), "{err}");
+}
+
 #[test]
 fn non_repository_path() {
     let dir = tempfile::tempdir().unwrap();

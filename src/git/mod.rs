@@ -47,6 +47,15 @@ pub enum Error {
         #[source]
         source: gix::Error,
     },
+    /// A repository is there, but gix cannot open it: it is not "no repository", which would
+    /// send `index` to read the folder as a plain one.
+    #[error("the git repository {} cannot be opened\n  hint: {hint}", git_dir.display())]
+    CannotOpen {
+        git_dir: PathBuf,
+        hint: String,
+        #[source]
+        source: Option<gix::Error>,
+    },
     #[error("unknown revision `{rev}`\n  hint: {hint}")]
     UnknownRevision {
         rev: String,
@@ -358,12 +367,8 @@ impl Repo {
     /// Finds the repository holding `path`, searching upwards like git does. `GIT_DIR`,
     /// `GIT_WORK_TREE` and `GIT_INDEX_FILE` are honoured (a pre-commit hook runs with them).
     pub fn discover(path: &Path) -> Result<Repo> {
-        let mut repo = gix::discover_with_environment_overrides(path).map_err(|source| {
-            Error::NotARepository {
-                path: path.to_owned(),
-                source,
-            }
-        })?;
+        let mut repo = gix::discover_with_environment_overrides(path)
+            .map_err(|source| Repo::not_opened(path, source))?;
         repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
         // Git reads the index without checking its trailing checksum (only `git fsck` does),
         // and so does this: hashing the whole file cost as much as decoding it.
@@ -388,6 +393,38 @@ impl Repo {
             store,
             max_file_size: crate::catalog::DEFAULT_MAX_FILE_SIZE,
         })
+    }
+
+    /// Why `path` gave no repository: there is none, or the one there cannot be opened (its
+    /// configuration does not parse, it uses SHA-256 object ids).
+    fn not_opened(path: &Path, source: gix::Error) -> Error {
+        let git_dir = match std::env::var_os("GIT_DIR") {
+            Some(dir) => Some(PathBuf::from(dir)),
+            None => gix::discover::upwards(path)
+                .ok()
+                .map(|(found, _)| found.into_repository_and_work_tree_directories().0),
+        };
+        let Some(git_dir) = git_dir.map(|dir| std::path::absolute(&dir).unwrap_or(dir)) else {
+            return Error::NotARepository {
+                path: path.to_owned(),
+                source,
+            };
+        };
+        // gix says only that the configuration has a value it cannot take.
+        if format!("{source:#}").contains("objectFormat") {
+            return Error::CannotOpen {
+                git_dir,
+                hint: "it uses SHA-256 object ids, which catalog-diff does not read yet (it reads \
+                       git's default, SHA-1)"
+                    .into(),
+                source: None,
+            };
+        }
+        Error::CannotOpen {
+            git_dir,
+            hint: "`git status` shows what is wrong with it (often a line of .git/config)".into(),
+            source: Some(source),
+        }
     }
 
     /// Files larger than this (bytes) are left unread and reported.

@@ -259,6 +259,25 @@ fn unknown_revision_and_non_repository_paths_are_errors() {
     );
 }
 
+/// A repository whose configuration git cannot parse is an error, not a plain folder to read
+/// (the Index came out with `"commit": "local"`, as if there were no repository).
+#[test]
+fn a_repository_that_cannot_be_opened_is_not_read_as_a_plain_folder() {
+    let (_temp, root) = repo();
+    let config = root.join(".git/config");
+    let mut text = std::fs::read_to_string(&config).expect("read");
+    text.push_str("[core\n");
+    std::fs::write(&config, text).expect("write");
+    let output = run(&root, &["index"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+    assert!(
+        stderr(&output).contains("cannot be opened") && stderr(&output).contains("git status"),
+        "{}",
+        stderr(&output)
+    );
+}
+
 #[test]
 fn a_shallow_clone_names_what_is_missing() {
     let (temp, root) = repo();
