@@ -535,6 +535,16 @@ fn a_repository_that_cannot_be_opened_is_not_a_missing_one() {
         "gix's account of the configuration is kept"
     );
 
+    // A linked worktree whose repository is gone.
+    let moved = tempfile::tempdir().unwrap();
+    std::fs::write(
+        moved.path().join(".git"),
+        "gitdir: /nowhere/.git/worktrees/x\n",
+    )
+    .unwrap();
+    let err = Repo::discover(moved.path()).unwrap_err();
+    assert!(matches!(err, Error::CannotOpen { .. }), "{err}");
+
     let sha256 = tempfile::tempdir().unwrap();
     support::git_in(sha256.path(), 0, &["init", "-q", "--object-format=sha256"]);
     let err = Repo::discover(sha256.path()).unwrap_err();

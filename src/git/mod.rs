@@ -400,9 +400,19 @@ impl Repo {
     fn not_opened(path: &Path, source: gix::Error) -> Error {
         let git_dir = match std::env::var_os("GIT_DIR") {
             Some(dir) => Some(PathBuf::from(dir)),
+            // Above a ceiling there is no repository, whatever is there.
+            None if std::env::var_os("GIT_CEILING_DIRECTORIES").is_some() => None,
             None => gix::discover::upwards(path)
                 .ok()
-                .map(|(found, _)| found.into_repository_and_work_tree_directories().0),
+                .map(|(found, _)| found.into_repository_and_work_tree_directories().0)
+                // A `.git` that leads nowhere (a linked worktree whose repository moved).
+                .or_else(|| {
+                    let start = std::path::absolute(path).ok()?;
+                    start
+                        .ancestors()
+                        .map(|dir| dir.join(".git"))
+                        .find(|git| git.symlink_metadata().is_ok())
+                }),
         };
         let Some(git_dir) = git_dir.map(|dir| std::path::absolute(&dir).unwrap_or(dir)) else {
             return Error::NotARepository {
@@ -422,7 +432,7 @@ impl Repo {
         }
         Error::CannotOpen {
             git_dir,
-            hint: "`git status` shows what is wrong with it (often a line of .git/config)".into(),
+            hint: "`git status` says what is wrong with it".into(),
             source: Some(source),
         }
     }
