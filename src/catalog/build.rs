@@ -825,7 +825,7 @@ impl<'a> Builder<'a> {
                 ),
                 SpecialEntry::Submodule => (
                     "a submodule inside the catalog cannot be indexed".to_owned(),
-                    "move the catalog out of the submodule or use --dir".to_owned(),
+                    "when the catalog lives in the submodule, run catalog-diff inside it (`-C` and its folder); otherwise move the submodule out of the catalog folder".to_owned(),
                 ),
                 SpecialEntry::NameNotUtf8 => (
                     "the name is not UTF-8 text (shown with U+FFFD), so no catalog file can refer to it"

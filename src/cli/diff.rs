@@ -141,7 +141,9 @@ pub enum ColorChoice {
 pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let repo = args.catalog.discover()?;
     let source = source_name(&repo, &args.catalog);
-    let sides = repo.parse_range(args.range.as_deref(), args.staged)?;
+    let sides = repo
+        .parse_range(args.range.as_deref(), args.staged)
+        .map_err(|error| misplaced_command(args.range.as_deref(), error))?;
     let loading = Cache::start(&args.catalog.cache, Some(&repo));
     let settings = Settings::load(
         &repo,
@@ -229,6 +231,21 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     } else {
         exit_code::OK
     })
+}
+
+/// `catalog-diff -C path log`: an option before a command makes the command's name the RANGE
+/// of the default diff. When no revision has that name, the error says what happened.
+fn misplaced_command(range: Option<&str>, error: catalog_diff::git::Error) -> anyhow::Error {
+    match (range, &error) {
+        (Some(name), catalog_diff::git::Error::UnknownRevision { .. })
+            if super::command_names().iter().any(|command| command == name) =>
+        {
+            anyhow::anyhow!(
+                "`{name}` was read as a revision to diff, since an option came before it\n  hint: put the options after the command: `catalog-diff {name} -C PATH ...`"
+            )
+        }
+        _ => error.into(),
+    }
 }
 
 /// The Index `source`: `--source`, else the repository folder's name.

@@ -134,6 +134,15 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The names of the commands (`diff`, `index`, `log`, ...).
+fn command_names() -> Vec<String> {
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    cli.get_subcommands()
+        .map(|command| command.get_name().to_owned())
+        .collect()
+}
+
 fn completions(shell: clap_complete::Shell) -> anyhow::Result<u8> {
     use clap::CommandFactory;
     let mut command = Cli::command();

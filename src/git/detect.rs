@@ -104,6 +104,7 @@ impl Repo {
     pub fn detect_catalog_dir(&self, at: Side, explicit: Option<&str>) -> Result<String> {
         if let Some(dir) = explicit {
             let dir = normalize_dir(dir, self.repo.workdir())?;
+            self.refuse_submodule(&dir, &[at])?;
             if !dir.is_empty() && !self.dir_exists(at, &dir)? {
                 return Err(self.missing_dir(at, dir, &format!("in {}", describe(at)))?);
             }
@@ -167,6 +168,7 @@ impl Repo {
     pub fn detect_catalog_dir_for(&self, sides: &Sides, explicit: Option<&str>) -> Result<String> {
         if let Some(dir) = explicit {
             let dir = normalize_dir(dir, self.repo.workdir())?;
+            self.refuse_submodule(&dir, &[sides.candidate(), sides.baseline()])?;
             if dir.is_empty()
                 || self.dir_exists(sides.candidate(), &dir)?
                 || self.dir_exists(sides.baseline(), &dir)?
@@ -179,6 +181,19 @@ impl Repo {
             return Ok(dir);
         }
         self.detect_catalog_dir(sides.baseline(), None)
+    }
+
+    /// An error when `dir` is a submodule on one of `sides`: its files are another
+    /// repository's, so this one would read no catalog there.
+    fn refuse_submodule(&self, dir: &str, sides: &[Side]) -> Result<()> {
+        for &side in sides {
+            if !dir.is_empty() && self.is_submodule(side, dir)? {
+                return Err(Error::CatalogDirIsSubmodule {
+                    dir: dir.to_owned(),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The error for a `--dir` that is not a folder on `side`, naming the folders beside it.
@@ -224,6 +239,7 @@ impl Repo {
         if dir.is_empty() {
             return Ok(dir);
         }
+        self.refuse_submodule(&dir, &[Side::Commit(tip)])?;
         for &commit in commits.iter().rev() {
             if self.tree_id(commit, &dir)?.is_some() {
                 return Ok(dir);

@@ -96,6 +96,10 @@ pub enum Error {
         nearby: Vec<String>,
     },
     #[error(
+        "the catalog directory `{dir}` is a submodule, a repository of its own, which this one holds as a single entry\n  hint: run catalog-diff inside it: `catalog-diff ... -C {dir}`"
+    )]
+    CatalogDirIsSubmodule { dir: String },
+    #[error(
         "the catalog directory `{dir}` lies outside the repository\n  hint: --dir is relative to the repository root"
     )]
     CatalogDirOutsideRepo { dir: String },
@@ -668,6 +672,16 @@ impl Repo {
     /// The id of the tree at `dir` in `commit` (the whole tree for `""`), or `None` when the
     /// commit has no such directory. Equal ids mean an unchanged catalog.
     pub fn tree_id(&self, commit: CommitId, dir: &str) -> Result<Option<gix::ObjectId>> {
+        let entry = self.entry_at(commit, dir)?;
+        Ok(entry.filter(|(mode, _)| mode.is_tree()).map(|(_, id)| id))
+    }
+
+    /// The mode and object of what commit `commit` holds at `dir` (its root tree for `""`).
+    fn entry_at(
+        &self,
+        commit: CommitId,
+        dir: &str,
+    ) -> Result<Option<(gix::object::tree::EntryMode, gix::ObjectId)>> {
         let commit_obj = self
             .repo
             .find_commit(commit.0)
@@ -680,7 +694,7 @@ impl Repo {
             })?
             .detach();
         if dir.is_empty() {
-            return Ok(Some(root));
+            return Ok(Some((gix::object::tree::EntryKind::Tree.into(), root)));
         }
         let tree = self
             .repo
@@ -690,7 +704,23 @@ impl Repo {
             what: format!("looking up `{dir}` in {commit}"),
             source: e,
         })?;
-        Ok(entry.filter(|e| e.mode().is_tree()).map(|e| e.object_id()))
+        Ok(entry.map(|e| (e.mode(), e.object_id())))
+    }
+
+    /// Whether `dir` is a submodule on `side`: a repository of its own, which this one holds
+    /// as one entry, not as the files in it.
+    pub(crate) fn is_submodule(&self, side: Side, dir: &str) -> Result<bool> {
+        Ok(match side {
+            Side::Commit(id) => self
+                .entry_at(id, dir)?
+                .is_some_and(|(mode, _)| mode.is_commit()),
+            Side::Unborn => false,
+            Side::Staged | Side::Worktree => self.open_index()?.is_some_and(|index| {
+                index
+                    .entry_by_path(dir.into())
+                    .is_some_and(|entry| entry.mode == gix::index::entry::Mode::COMMIT)
+            }),
+        })
     }
 
     /// The repository's git folder (`.git`, or the bare repository itself).

@@ -236,6 +236,47 @@ fn symlinks_and_submodules_are_errors() {
     );
 }
 
+/// A catalog kept in a submodule is another repository's: a `--dir` naming it says so and how
+/// to read it (it said "does not exist (it is a file)", or that both sides were empty); and a
+/// command after an option, read as the diff's revision, is named as a command.
+#[test]
+fn a_submodule_as_the_catalog_folder_and_a_command_after_an_option() {
+    let (_temp, root) = repo();
+    let head = git(&root, &["rev-parse", "HEAD"]);
+    git(
+        &root,
+        &[
+            "update-index",
+            "--add",
+            "--cacheinfo",
+            &format!("160000,{head},vendored"),
+        ],
+    );
+    git(&root, &["commit", "-qm", "a vendored catalog"]);
+    for args in [
+        &["index", "--dir", "vendored"][..],
+        &["--dir", "vendored"],
+        &["--staged", "--dir", "vendored"],
+        &["log", "--dir", "vendored"],
+    ] {
+        let output = run(&root, args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&output).contains("`vendored` is a submodule")
+                && stderr(&output).contains("-C vendored"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    let output = run(&root, &["-C", ".", "index"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("`catalog-diff index -C PATH"),
+        "{}",
+        stderr(&output)
+    );
+}
+
 #[test]
 fn unknown_revision_and_non_repository_paths_are_errors() {
     let (temp, root) = repo();
