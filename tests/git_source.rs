@@ -195,6 +195,22 @@ fn ranges_follow_the_cli_table() {
             b: id(&f2)
         }
     );
+    // git's shorthands for a commit against a parent (`HEAD^!` was taken for HEAD against the
+    // working tree): the merge against its first parent (c3), then against its second (f2).
+    let c3 = id("HEAD^1");
+    for (shorthand, parent) in [("HEAD^!", c3), ("HEAD^-", c3), ("HEAD^-2", id(&f2))] {
+        assert_eq!(
+            repo.parse_range(Some(shorthand), false).unwrap(),
+            Sides::Commits {
+                a: parent,
+                b: id("HEAD")
+            },
+            "{shorthand}"
+        );
+    }
+    let only_head = repo.first_parent_walk(Some("HEAD^!")).unwrap();
+    assert_eq!(only_head.len(), 1);
+    assert_eq!(only_head[0].id, id("HEAD"));
     let sides = repo.parse_range(Some("main..feature"), false).unwrap();
     assert_eq!(sides.baseline(), Side::Commit(id("main")));
     assert_eq!(sides.candidate(), Side::Commit(id(&f2)));

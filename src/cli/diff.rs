@@ -17,8 +17,8 @@ use super::settings::Settings;
 
 #[derive(clap::Args, Debug, Default)]
 pub struct DiffArgs {
-    /// What to compare: `A..B`, `A...B` (from the merge base), `REV` (against the working tree);
-    /// none compares HEAD with the working tree.
+    /// What to compare: `A..B`, `A...B` (from the merge base), `REV` (against the working tree),
+    /// `REV^!` (against its parent); none compares HEAD with the working tree.
     pub range: Option<String>,
     /// Compare HEAD with the staged index (what `git commit` would record).
     #[arg(long, conflicts_with = "range")]

@@ -23,7 +23,8 @@ use super::settings::Settings;
 
 #[derive(clap::Args, Debug)]
 pub struct LogArgs {
-    /// The commits: `A..B`, `A...B`, `REV` (all of REV's history); none is all of HEAD's.
+    /// The commits: `A..B`, `A...B`, `REV` (all of REV's history), `REV^!` (REV alone); none is
+    /// all of HEAD's.
     pub range: Option<String>,
     /// Keep only this message id (schema changes, impact, resources and edges).
     #[arg(long, value_name = "ID")]

@@ -31,8 +31,8 @@ impl Repo {
     /// history (empty while HEAD is unborn); `REV` all of REV's; `A..B` the commits of B not
     /// reachable from A; `A...B` the commits of B since the merge base.
     pub fn first_parent_walk(&self, range: Option<&str>) -> Result<Vec<CommitInfo>> {
-        let range = range.map(str::trim).filter(|r| !r.is_empty());
-        let (hidden, tip) = match range {
+        let range = range.map(|r| super::parent_shorthand(r.trim()));
+        let (hidden, tip) = match range.as_deref().filter(|r| !r.is_empty()) {
             None => match self.head_commit()? {
                 Some(head) => (None, head),
                 None => return Ok(Vec::new()),

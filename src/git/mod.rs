@@ -139,6 +139,21 @@ pub enum Error {
     Several { errors: Vec<Error> },
 }
 
+/// git's shorthands for a commit against a parent, spelt out: `REV^!` and `REV^-` are
+/// `REV^..REV`, `REV^-N` is `REV^N..REV`. Any other text is returned as it is.
+pub(crate) fn parent_shorthand(range: &str) -> std::borrow::Cow<'_, str> {
+    if let Some(rev) = range.strip_suffix("^!") {
+        return format!("{rev}^..{rev}").into();
+    }
+    if let Some((rev, n)) = range.rsplit_once("^-")
+        && (n.is_empty() || n.bytes().all(|b| b.is_ascii_digit()))
+    {
+        let n = if n.is_empty() { "1" } else { n };
+        return format!("{rev}^{n}..{rev}").into();
+    }
+    range.into()
+}
+
 /// How many objects the missing-object error names before it only counts the rest.
 const MISSING_NAMED: usize = 20;
 
@@ -623,7 +638,8 @@ impl Repo {
     /// `staged`); `REV` -> REV vs the working tree (or staged); `A..B`; `A...B` (merge base of A
     /// and B vs B). An empty side of `..`/`...` is HEAD.
     pub fn parse_range(&self, range: Option<&str>, staged: bool) -> Result<Sides> {
-        let Some(range) = range.map(str::trim).filter(|r| !r.is_empty()) else {
+        let range = range.map(|r| parent_shorthand(r.trim()));
+        let Some(range) = range.as_deref().filter(|r| !r.is_empty()) else {
             let head = self.head_commit()?;
             return Ok(if staged {
                 Sides::CommitVsStaged(head)
