@@ -36,10 +36,17 @@ pub fn run(args: AckArgs) -> anyhow::Result<u8> {
             args.fingerprint
         );
     }
-    if let Some(expires) = &args.expires
-        && Date::parse(expires).is_none()
-    {
-        bail!("--expires `{expires}` is not a date\n  hint: write it as YYYY-MM-DD");
+    if let Some(expires) = &args.expires {
+        let Some(date) = Date::parse(expires) else {
+            bail!("--expires `{expires}` is not a date\n  hint: write it as YYYY-MM-DD");
+        };
+        // Born expired, it would acknowledge nothing: the break would trip at once.
+        let today = super::settings::today();
+        if date < today {
+            bail!(
+                "--expires {date} is in the past (today is {today}), so the acknowledgement would never hold\n  hint: give the last day it should hold, today or later"
+            );
+        }
     }
     if args.reason.trim().is_empty() {
         bail!("--reason is empty\n  hint: say why the break is acceptable, for the next reader");

@@ -383,6 +383,23 @@ fn malformed_policy_files_name_the_line() {
     );
     let out = run(&repo, &["ack", "zz", "--reason", "r"]);
     assert_eq!(out.status.code(), Some(2));
+    // An acknowledgement born expired would hold for no day at all.
+    let fingerprint = "00112233445566778899aabb";
+    let args = [
+        "ack",
+        fingerprint,
+        "--reason",
+        "r",
+        "--expires",
+        "2001-02-03",
+    ];
+    let stderr = refused(&repo, &args);
+    assert!(stderr.contains("2001-02-03 is in the past"), "{stderr}");
+    assert!(
+        !std::fs::read_to_string(repo.path().join("catalog-diff.ack.toml"))
+            .unwrap_or_default()
+            .contains(fingerprint)
+    );
 
     // Every problem of both files in one run, each on its own `error:` line.
     repo.write(
