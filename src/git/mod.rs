@@ -636,7 +636,7 @@ impl Repo {
 
     /// The table of cli.md: no range -> HEAD vs the working tree (or the staged index with
     /// `staged`); `REV` -> REV vs the working tree (or staged); `A..B`; `A...B` (merge base of A
-    /// and B vs B). An empty side of `..`/`...` is HEAD.
+    /// and B vs B); `REV^!`, `REV^-N` (REV's parent vs REV). An empty side of `..`/`...` is HEAD.
     pub fn parse_range(&self, range: Option<&str>, staged: bool) -> Result<Sides> {
         let range = range.map(|r| parent_shorthand(r.trim()));
         let Some(range) = range.as_deref().filter(|r| !r.is_empty()) else {
