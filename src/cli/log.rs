@@ -259,6 +259,7 @@ impl State {
             };
         };
         let view = history::select(diff, selection);
+        self.message_seen |= selection.message.is_some() && !history::is_empty(&view);
         // A commit that makes the catalog valid again is shown even when nothing else changed.
         if history::is_empty(&view) && step.errors().next().is_none() && step.against.is_none() {
             let flow = self.strict_flow(step, strict_stop);

@@ -215,6 +215,36 @@ fn against_judges_every_commit_against_one_baseline() {
     assert_eq!(breaking, expected);
 }
 
+/// A message that neither end of the range holds (added, then removed inside it) is still the
+/// range's: `--message` keeps its steps without an error (it was refused as "no resource in the
+/// range" once the walk had printed its steps).
+#[test]
+fn message_that_came_and_went_inside_the_range() {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("events/OrderCreated/index.mdx", EVENT),
+        ("events/OrderCreated/schema.json", BASE),
+    ]);
+    repo.commit_all("orders");
+    repo.write_all(&[
+        ("events/RefundIssued/index.mdx", REFUND),
+        ("events/RefundIssued/schema.json", REFUND_BASE),
+    ]);
+    let added = repo.commit_all("refunds");
+    repo.remove("events/RefundIssued/index.mdx")
+        .remove("events/RefundIssued/schema.json");
+    let removed = repo.commit_all("no refunds");
+    let output = run(
+        repo.path(),
+        &["--format", "json", "--message", "RefundIssued"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        commits(&lines(&output)),
+        [&added, &removed].map(String::as_str)
+    );
+}
+
 #[test]
 fn message_keeps_one_message() {
     let h = history();
