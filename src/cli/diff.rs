@@ -151,6 +151,18 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         &args.policy,
         args.catalog.dir.as_deref(),
     )?;
+    // `--history` only adds to a transitive strategy: without one it would change nothing.
+    let transitive = settings.strategy.is_transitive()
+        || settings
+            .message_strategies
+            .values()
+            .any(|s| s.is_transitive());
+    if args.history && !transitive {
+        anyhow::bail!(
+            "--history judges a schema against every version it had, which only a transitive strategy asks for, and the strategy is `{}`\n  hint: add --strategy full-transitive (or backward-transitive, forward-transitive), or leave out --history",
+            settings.strategy.as_str()
+        );
+    }
     let revisions = settings.blame_dir(pipeline::read_revisions(
         &repo,
         &sides,

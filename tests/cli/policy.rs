@@ -191,6 +191,15 @@ fn a_transitive_check_fails_against_a_version_two_releases_back() {
             .iter()
             .all(|c| c.get("againstCommit").is_none())
     );
+    // Without a transitive strategy, --history would change nothing: a mistake, said so.
+    let stderr = refused(
+        &repo,
+        &["HEAD~1..HEAD", "--strategy", "backward", "--history"],
+    );
+    assert!(
+        stderr.contains("--history") && stderr.contains("`backward`"),
+        "{stderr}"
+    );
 }
 
 fn fingerprints(out: &Output) -> Vec<String> {
