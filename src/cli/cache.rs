@@ -229,7 +229,9 @@ fn inside_repository(dir: &Path, repo: &Repo) -> Option<PathBuf> {
             .find_map(|p| std::fs::canonicalize(p).ok().map(|c| (c, p)))
             .map(|(c, p)| c.join(path.strip_prefix(p).unwrap_or(Path::new(""))))
     };
-    let dir = canonical(dir)?;
+    // A relative folder is the current directory's (`CATALOG_DIFF_CACHE=.cache`), which
+    // has no ancestor to canonicalize once its own parts are stripped.
+    let dir = canonical(&std::path::absolute(dir).ok()?)?;
     [repo.workdir(), Some(repo.git_dir())]
         .into_iter()
         .flatten()

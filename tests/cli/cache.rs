@@ -243,8 +243,19 @@ fn a_cache_folder_inside_the_repository_is_not_used() {
     let out = run(&repo, &inside, &["HEAD~1..HEAD"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("inside the repository"));
     assert!(!inside.exists(), "nothing written into the work tree");
+    // Relative, from the root or a subfolder (`relative/cache` was written into the work tree).
+    for (cwd, relative) in [
+        (repo.path(), "relative/cache"),
+        (repo.path().join("events"), "../.c"),
+    ] {
+        let out = run(&cwd, Path::new(relative), &["HEAD~1..HEAD"]);
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("inside the repository"),
+            "{relative}"
+        );
+    }
     assert_eq!(
-        repo.git(&["status", "--porcelain"]),
+        repo.git(&["status", "--porcelain", "--ignored"]),
         "",
         "the repository is untouched"
     );
