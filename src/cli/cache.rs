@@ -216,7 +216,10 @@ fn folder(args: &CacheArgs) -> Option<PathBuf> {
     } else if cfg!(windows) {
         env("LOCALAPPDATA")
     } else {
-        env("XDG_CACHE_HOME").or_else(|| env("HOME").map(|home| home.join(".cache")))
+        // The XDG spec: a relative path there is invalid and ignored.
+        env("XDG_CACHE_HOME")
+            .filter(|dir| dir.is_absolute())
+            .or_else(|| env("HOME").map(|home| home.join(".cache")))
     };
     base.map(|base| base.join("catalog-diff"))
 }

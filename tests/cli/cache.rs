@@ -261,6 +261,45 @@ fn a_cache_folder_inside_the_repository_is_not_used() {
     );
 }
 
+/// The platform folder: `$XDG_CACHE_HOME/catalog-diff`, else `$HOME/.cache/catalog-diff`; a
+/// relative `XDG_CACHE_HOME` is ignored, as the XDG spec says (it was used, from the current
+/// directory).
+#[cfg(all(unix, not(target_os = "macos")))]
+#[test]
+fn the_platform_cache_folder_follows_xdg() {
+    let repo = catalog();
+    let home = tempfile::tempdir().expect("temp dir");
+    let cwd = tempfile::tempdir().expect("temp dir");
+    let repo_path = repo.path();
+    let run_with = |xdg: &Path| {
+        let out = crate::binary(cwd.path())
+            .env_remove("CATALOG_DIFF_CACHE")
+            .env("HOME", home.path())
+            .env("XDG_CACHE_HOME", xdg)
+            .args([
+                "-C",
+                repo_path.to_str().expect("utf-8"),
+                "HEAD~1..HEAD",
+                "--fail-on",
+                "never",
+            ])
+            .output()
+            .expect("the binary runs");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run_with(Path::new("relative"));
+    assert!(!cwd.path().join("relative").exists());
+    assert!(cache_file(&home.path().join(".cache/catalog-diff")).is_some());
+    let xdg = home.path().join("xdg");
+    run_with(&xdg);
+    assert!(cache_file(&xdg.join("catalog-diff")).is_some());
+}
+
 /// A hook's run for a new staged change appends what it learnt to the file instead of writing
 /// it whole; a block cut short (its writer died) is not read, and the next run writes the file
 /// whole again.
