@@ -3,7 +3,6 @@
 
 use std::io::{IsTerminal, Write};
 
-use anyhow::Context;
 use catalog_diff::catalog::Severity;
 use catalog_diff::diff;
 use catalog_diff::git::Repo;
@@ -229,13 +228,8 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         decision: Some(&decision),
     };
     let rendered = report::render(&compared.diff, args.format.into(), &context);
-    let mut stdout = std::io::stdout().lock();
     // A reader that closed the pipe (`| head`) has seen enough; the exit code is still the policy's.
-    if let Err(error) = write!(stdout, "{rendered}").and_then(|()| stdout.flush())
-        && error.kind() != std::io::ErrorKind::BrokenPipe
-    {
-        return Err(error).context("writing the report to stdout");
-    }
+    super::schema::print_stdout(&rendered)?;
     // The process ends here: the OS takes the memory back faster than freeing it piece by piece.
     std::mem::forget((compared, cache, repo));
     Ok(if decision.tripped {

@@ -53,6 +53,13 @@ fn repo() -> (tempfile::TempDir, PathBuf) {
     (temp, root)
 }
 
+/// Stages a submodule (a gitlink to HEAD) at `path`, as `git submodule add` records one.
+fn add_submodule_entry(root: &Path, path: &str) {
+    let head = git(root, &["rev-parse", "HEAD"]);
+    let entry = format!("160000,{head},{path}");
+    git(root, &["update-index", "--add", "--cacheinfo", &entry]);
+}
+
 fn index_of(output: &Output) -> serde_json::Value {
     assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(output));
     serde_json::from_slice(&output.stdout).expect("json on stdout")
@@ -212,16 +219,7 @@ fn symlinks_and_submodules_are_errors() {
     std::os::unix::fs::symlink("schema.json", root.join("events/OrderPlaced/link.json"))
         .expect("symlink");
     git(&root, &["add", "-A"]);
-    let head = git(&root, &["rev-parse", "HEAD"]);
-    git(
-        &root,
-        &[
-            "update-index",
-            "--add",
-            "--cacheinfo",
-            &format!("160000,{head},events/OrderPlaced/vendor"),
-        ],
-    );
+    add_submodule_entry(&root, "events/OrderPlaced/vendor");
     git(&root, &["commit", "-qm", "odd entries"]);
     let output = run(&root, &["index"]);
     assert_eq!(output.status.code(), Some(2));
@@ -242,16 +240,7 @@ fn symlinks_and_submodules_are_errors() {
 #[test]
 fn a_submodule_as_the_catalog_folder_and_a_command_after_an_option() {
     let (_temp, root) = repo();
-    let head = git(&root, &["rev-parse", "HEAD"]);
-    git(
-        &root,
-        &[
-            "update-index",
-            "--add",
-            "--cacheinfo",
-            &format!("160000,{head},vendored"),
-        ],
-    );
+    add_submodule_entry(&root, "vendored");
     git(&root, &["commit", "-qm", "a vendored catalog"]);
     for args in [
         &["index", "--dir", "vendored"][..],
