@@ -43,7 +43,8 @@ pub struct DiffArgs {
 /// wins over the configuration file, which wins over the default.
 #[derive(clap::Args, Debug, Default)]
 pub struct PolicyArgs {
-    /// backward, forward, full or none (see below). Default: the configuration's, else full.
+    /// backward, forward, full, none, or a transitive one (see below). Default: the
+    /// configuration's, else full.
     #[arg(long, value_parser = parse_strategy)]
     pub strategy: Option<Strategy>,
     /// breaking: exit 1 when a diff (for `log`, some step) has a break that is not

@@ -44,8 +44,8 @@ struct InstallArgs {
     /// `pre-commit.catalog-diff-backup` and restored by `uninstall`.
     #[arg(long)]
     force: bool,
-    /// The hook's --strategy: backward, forward, full or none. Default: none given, so the
-    /// configuration file decides each time the hook runs (else full).
+    /// The hook's --strategy: backward, forward, full, none or a transitive one. Default: none
+    /// given, so the configuration file decides each time the hook runs (else full).
     #[arg(long, value_parser = parse_strategy)]
     strategy: Option<Strategy>,
     /// The hook's --fail-on: breaking, unknown or never (never only reports). Default: none

@@ -41,6 +41,9 @@ Strategies (schema-registry meanings):
   forward   a reader on the old schema must read data written with the new one (the consumers in the graph)
   full      both (the default)
   none      report changes, never call anything breaking
+  backward-transitive, forward-transitive, full-transitive
+            the same, against every earlier version of the schema the catalog keeps
+            (the diff's --history adds every version in the baseline's git history)
 
 Exit codes:
   0  ran, and the policy (--fail-on) is satisfied

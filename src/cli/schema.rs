@@ -35,7 +35,8 @@ pub struct SchemaArgs {
     pub before: PathBuf,
     /// The schema after the change.
     pub after: PathBuf,
-    /// Which directions to check: backward, forward, full or none.
+    /// Which directions to check: backward, forward, full or none (a transitive name judges
+    /// as its base strategy: two files hold one earlier version).
     #[arg(long, default_value = "full")]
     pub strategy: Strategy,
     /// Output format.

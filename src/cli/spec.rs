@@ -31,7 +31,8 @@ pub struct SpecArgs {
     pub before: PathBuf,
     /// The specification after the change.
     pub after: PathBuf,
-    /// Which directions to check: backward, forward, full or none.
+    /// Which directions to check: backward, forward, full or none (a transitive name judges
+    /// as its base strategy: two files hold one earlier version).
     #[arg(long, default_value = "full", value_parser = super::diff::parse_strategy)]
     pub strategy: Strategy,
     /// Output format.
