@@ -1438,6 +1438,10 @@ impl<'a> Builder<'a> {
             return Some((self.cache.hash(blob), blob));
         }
         found.unresolved_files.push(full.clone());
+        if self.files.special.contains_key(&full) {
+            // A link, a submodule or an oversized file: its own error already names it.
+            return None;
+        }
         let what = if self.is_directory(&full) {
             "is a directory, not a file"
         } else {

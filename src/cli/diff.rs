@@ -275,8 +275,8 @@ pub(super) fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
-/// Prints the sides' problems; true when the run must stop (an error, or a warning under
-/// `--strict`).
+/// Prints the sides' problems, errors first; true when the run must stop (an error, or a
+/// warning under `--strict`).
 fn failed(sides: &[pipeline::SideReport], strict: bool) -> bool {
     let mut stderr = std::io::stderr().lock();
     let all = || {
@@ -287,7 +287,8 @@ fn failed(sides: &[pipeline::SideReport], strict: bool) -> bool {
     let errors = all().filter(|(_, d)| d.severity == Severity::Error).count();
     let warnings = all().count() - errors;
     if errors > 0 || (strict && warnings > 0) {
-        for (side, d) in all().filter(|(_, d)| errors == 0 || d.severity == Severity::Error) {
+        let (first, then) = all().partition::<Vec<_>, _>(|(_, d)| d.severity == Severity::Error);
+        for (side, d) in first.into_iter().chain(then) {
             let _ = writeln!(stderr, "[side {}: {}] {d}", side.name, side.label);
         }
         let _ = writeln!(

@@ -315,3 +315,32 @@ fn a_merge_commit_diffs_against_its_first_parent() {
         "against feature, only docs changed"
     );
 }
+
+/// A side that cannot be built shows every problem it has, errors first, and a schema file
+/// that is a symbolic link is named once, as a link (it was also said not to exist); the
+/// warnings the summary counted were left out.
+#[test]
+fn a_side_that_cannot_be_built_shows_its_warnings_too() {
+    let repo = repo();
+    repo.remove("events/OrderCreated/schema.json")
+        .symlink("../../elsewhere.json", "events/OrderCreated/schema.json")
+        .write(
+            "events/OrderShipped/index.mdx",
+            "---\nid: OrderShipped\nversion: 1.0.0\nschemaPath: missing.json\n---\n",
+        );
+    let output = run(&repo, &[]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&output.stderr);
+    let link = message
+        .find("OrderCreated/schema.json: a symbolic link")
+        .expect(&message);
+    let missing = message
+        .find("`events/OrderShipped/missing.json` does not exist")
+        .expect(&message);
+    assert!(link < missing, "{message}");
+    assert!(
+        !message.contains("OrderCreated/schema.json` does not exist"),
+        "{message}"
+    );
+    assert!(message.contains("1 error(s), 1 warning(s)"), "{message}");
+}
