@@ -144,6 +144,9 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let sides = repo
         .parse_range(args.range.as_deref(), args.staged)
         .map_err(|error| misplaced_command(args.range.as_deref(), error))?;
+    if let Some(note) = repo.merge_base_note(args.range.as_deref())? {
+        stderr!("note: {note}");
+    }
     let loading = Cache::start(&args.catalog.cache, Some(&repo));
     let settings = Settings::load(
         &repo,

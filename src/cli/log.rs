@@ -59,6 +59,9 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     // The cache file is read while the history is listed.
     let loading = Cache::start(&args.catalog.cache, Some(&repo));
     let mut commits = repo.first_parent_walk(args.range.as_deref())?;
+    if let Some(note) = repo.merge_base_note(args.range.as_deref())? {
+        stderr!("note: {note}");
+    }
     if commits.is_empty() {
         stderr!("{}", empty_range_note(args.range.as_deref()));
         return Ok(exit_code::OK);

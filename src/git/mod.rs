@@ -657,21 +657,14 @@ impl Repo {
         if let Some((a, b)) = range.split_once("...") {
             let (a, b) = (or_head(a), or_head(b));
             let (ca, cb) = self.resolve_both(&a, &b)?;
-            let base = self
-                .repo
-                .merge_base(ca.0, cb.0)
-                .map_err(|source| Error::Git {
-                    what: format!("computing the merge base of `{a}` and `{b}`"),
-                    source,
-                })?
+            let base = *self
+                .merge_bases((&a, ca), (&b, cb))?
+                .first()
                 .ok_or_else(|| Error::NoMergeBase {
                     a: a.clone(),
                     b: b.clone(),
                 })?;
-            return Ok(Sides::Commits {
-                a: CommitId(base.detach()),
-                b: cb,
-            });
+            return Ok(Sides::Commits { a: base, b: cb });
         }
         if let Some((a, b)) = range.split_once("..") {
             let (a, b) = self.resolve_both(&or_head(a), &or_head(b))?;
@@ -683,6 +676,44 @@ impl Repo {
         } else {
             Sides::CommitVsWorktree(Some(rev))
         })
+    }
+
+    /// Every best merge base of `a` and `b`, the one `A...B` uses (as git does) first.
+    fn merge_bases(
+        &self,
+        (a, ca): (&str, CommitId),
+        (b, cb): (&str, CommitId),
+    ) -> Result<Vec<CommitId>> {
+        let bases = self
+            .repo
+            .merge_bases_many(ca.0, &[cb.0])
+            .map_err(|source| Error::Git {
+                what: format!("computing the merge base of `{a}` and `{b}`"),
+                source,
+            })?;
+        Ok(bases.into_iter().map(|id| CommitId(id.detach())).collect())
+    }
+
+    /// For `A...B` where A and B have several best merge bases (criss-cross merges), a note
+    /// naming the one used, as `git diff A...B` warns.
+    pub fn merge_base_note(&self, range: Option<&str>) -> Result<Option<String>> {
+        let Some((a, b)) = range.and_then(|r| r.trim().split_once("...")) else {
+            return Ok(None);
+        };
+        let or_head = |s: &str| if s.is_empty() { "HEAD" } else { s }.to_owned();
+        let (a, b) = (or_head(a), or_head(b));
+        let (ca, cb) = self.resolve_both(&a, &b)?;
+        let bases = self.merge_bases((&a, ca), (&b, cb))?;
+        Ok((bases.len() > 1).then(|| {
+            let others: Vec<String> = bases[1..].iter().map(ToString::to_string).collect();
+            format!(
+                "`{}` has {} merge bases; using {}, the one git uses (the others: {})",
+                range.unwrap_or_default().trim(),
+                bases.len(),
+                bases[0],
+                others.join(", ")
+            )
+        }))
     }
 
     /// The id of the tree at `dir` in `commit` (the whole tree for `""`), or `None` when the

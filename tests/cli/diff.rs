@@ -344,3 +344,41 @@ fn a_side_that_cannot_be_built_shows_its_warnings_too() {
     );
     assert!(message.contains("1 error(s), 1 warning(s)"), "{message}");
 }
+
+/// `A...B` after criss-cross merges has two best merge bases: the diff uses the one git uses
+/// and says so, as `git diff A...B` warns (it chose one without a word).
+#[test]
+fn several_merge_bases_are_named() {
+    let repo = repo();
+    repo.write("README.md", "notes\n");
+    let on_main = repo.commit_all("notes");
+    repo.git(&[
+        "merge",
+        "-q",
+        "--no-ff",
+        "feature",
+        "-m",
+        "main takes feature",
+    ]);
+    repo.git(&["switch", "-q", "feature"]);
+    repo.git(&[
+        "merge",
+        "-q",
+        "--no-ff",
+        &on_main,
+        "-m",
+        "feature takes main",
+    ]);
+    let used = repo.git(&["merge-base", "main", "feature"]);
+    for args in [&["main...feature"][..], &["log", "main...feature"]] {
+        let output = run(&repo, args);
+        assert_eq!(output.status.code(), Some(1), "{output:?}"); // the feature's break
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            message.contains(&format!("`main...feature` has 2 merge bases; using {used}")),
+            "{message}"
+        );
+    }
+    let plain = run(&repo, &["main..feature"]);
+    assert!(plain.stderr.is_empty(), "{plain:?}");
+}
