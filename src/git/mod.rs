@@ -14,8 +14,9 @@
 //!   same content. Symlinks and submodules are listed in `FileSet::special`, never followed.
 //! - [`Repo::tree_id`] and [`Repo::first_parent_walk`] serve the history walk of `log`.
 //!
-//! Known gap: working-tree blob ids are hashed from the raw bytes, so they differ from the
-//! index's when a clean filter applies (`core.autocrlf`, `eol`, LFS, `ident`).
+//! Working-tree blob ids are hashed from the bytes on disk, except for a file that is its staged
+//! blob with CRLF line endings (`core.autocrlf`, `eol`), which is taken as that blob. Other clean
+//! filters (LFS, `ident`) are not applied.
 //!
 //! Catalog directories are repository-root relative, `/`-separated, without a leading or trailing
 //! slash; the repository root itself is the empty string `""`.

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use gix::bstr::{BStr, ByteSlice};
+use gix::index::entry::Mode;
 use gix::objs::tree::EntryKind;
 use rayon::prelude::*;
 
@@ -183,7 +184,12 @@ impl Repo {
                 if !path.is_file() {
                     return Ok(None);
                 }
-                let set = read_files(vec![(name.to_owned(), path)], None, self.max_file_size)?;
+                let set = read_files(
+                    vec![(name.to_owned(), path)],
+                    None,
+                    self.max_file_size,
+                    &HashMap::new(),
+                )?;
                 return root_file(set, name);
             }
             Side::Staged => {
@@ -773,6 +779,7 @@ impl Repo {
         // Tracked files hidden by ignore rules, and submodules, come from the index; so do
         // entries outside a sparse checkout (skip-worktree), which git takes as unchanged.
         let mut from_index = Listing::default();
+        let mut staged = HashMap::new();
         if let Some(index) = self.open_index()? {
             let seen: HashSet<String> = files
                 .iter()
@@ -793,6 +800,10 @@ impl Repo {
                 let Some(path) = strip_dir(&repo_path, dir) else {
                     continue;
                 };
+                let is_file = [Mode::FILE, Mode::FILE_EXECUTABLE].contains(&entry.mode);
+                if entry.stage() == gix::index::entry::Stage::Unconflicted && is_file {
+                    staged.insert(path.to_owned(), entry.id);
+                }
                 if seen.contains(path) {
                     continue;
                 }
@@ -820,7 +831,7 @@ impl Repo {
         files.retain(|(p, _)| !index_paths.contains(p.as_str()));
         special.retain(|p, _| !index_paths.contains(p.as_str()));
         let from_index = self.load(from_index)?;
-        let mut set = read_files(files, Some(self.cache()), self.max_file_size)?;
+        let mut set = read_files(files, Some(self.cache()), self.max_file_size, &staged)?;
         set.files.extend(from_index.files);
         set.special.extend(special);
         set.special.extend(from_index.special);
@@ -1095,17 +1106,21 @@ pub fn read_dir(path: &Path, limit: u64) -> Result<FileSet> {
             files.push((rel, entry.path().to_owned()));
         }
     }
-    let mut set = read_files(files, None, limit)?;
+    let mut set = read_files(files, None, limit, &HashMap::new())?;
     set.special.extend(special);
     Ok(set)
 }
 
 /// Reads files from disk in parallel, computing their git blob ids. A file larger than `limit`
 /// bytes is not read; it is listed in `special` for the builder to report.
+/// Reads and hashes files from disk. A file whose bytes differ from its `staged` blob only by
+/// CRLF line endings (a checkout with `core.autocrlf` or an `eol` attribute) is the staged blob,
+/// as `git status` sees it: otherwise a clean Windows checkout would change every schema.
 fn read_files(
     files: Vec<(String, PathBuf)>,
     cache: Option<&super::BlobCache>,
     limit: u64,
+    staged: &HashMap<String, gix::ObjectId>,
 ) -> Result<FileSet> {
     let read = files
         .into_par_iter()
@@ -1127,11 +1142,23 @@ fn read_files(
                 let size = bytes.len() as u64;
                 return Ok((rel, Err(SpecialEntry::TooLarge { size, limit })));
             }
-            let oid = gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, &bytes)
-                .map_err(|e| Error::Git {
-                    what: format!("hashing {}", full.display()),
-                    source: gix::Error::from_error(e),
-                })?;
+            let hash = |bytes: &[u8]| {
+                gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
+                    .map_err(|e| Error::Git {
+                        what: format!("hashing {}", full.display()),
+                        source: gix::Error::from_error(e),
+                    })
+            };
+            let mut oid = hash(&bytes)?;
+            if let Some(&id) = staged.get(&rel)
+                && id != oid
+                && bytes.windows(2).any(|pair| pair == b"\r\n")
+            {
+                let lf = crlf_to_lf(&bytes);
+                if hash(&lf)? == id {
+                    (oid, bytes) = (id, lf);
+                }
+            }
             Ok((rel, Ok((blob_id(&oid), bytes))))
         })
         .collect::<Result<Vec<_>>>()?;
@@ -1152,6 +1179,16 @@ fn read_files(
         }
     }
     Ok(set)
+}
+
+fn crlf_to_lf(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    for (i, &byte) in bytes.iter().enumerate() {
+        if !(byte == b'\r' && bytes.get(i + 1) == Some(&b'\n')) {
+            out.push(byte);
+        }
+    }
+    out
 }
 
 fn walk_error(workdir: &Path, e: ignore::Error) -> Error {

@@ -382,3 +382,36 @@ fn several_merge_bases_are_named() {
     let plain = run(&repo, &["main..feature"]);
     assert!(plain.stderr.is_empty(), "{plain:?}");
 }
+
+/// A checkout with CRLF line endings (`core.autocrlf`, Git for Windows' default) is what git
+/// stages as LF: the working tree shows no change where `git status` shows none (every schema
+/// was changed), and a real edit is still one.
+#[test]
+fn crlf_line_endings_of_a_clean_checkout_are_no_change() {
+    let repo = repo();
+    repo.git(&["config", "core.autocrlf", "true"]);
+    let crlf = |text: &str| text.replace('\n', "\r\n");
+    repo.write_all(&[
+        ("events/OrderCreated/index.mdx", &crlf(EVENT)),
+        ("services/Payments/index.mdx", &crlf(SERVICE)),
+        ("events/OrderCreated/schema.json", &format!("{BEFORE}\r\n")),
+    ]);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-qm", "normalized by autocrlf"]);
+    assert!(repo.git(&["status", "--porcelain"]).is_empty());
+    let clean = run(&repo, &["--format", "json"]);
+    assert_eq!(clean.status.code(), Some(0), "{clean:?}");
+    assert_eq!(json(&clean)["schemaChanges"], serde_json::json!([]));
+    assert_eq!(
+        json(&run(&repo, &["index"]))["resources"],
+        json(&run(&repo, &["index", "--worktree"]))["resources"]
+    );
+
+    repo.write(
+        "events/OrderCreated/schema.json",
+        &crlf(&format!("{BREAKING}\n")),
+    );
+    let edited = run(&repo, &["--format", "json"]);
+    assert_eq!(edited.status.code(), Some(1), "{edited:?}");
+    assert_eq!(json(&edited)["summary"]["schemaBreaking"], 1);
+}
