@@ -35,6 +35,8 @@ struct Param {
     schema: Option<String>,
     /// How the value is written: style and explode, or `content` with its media type.
     serialization: String,
+    /// Written as text by its style (no `content`), so it cannot be a JSON `null`.
+    as_text: bool,
 }
 
 #[derive(Debug)]
@@ -228,6 +230,7 @@ fn read_param(parsed: &Parsed, node: &Value, at: &str) -> Result<Param, (String,
         required,
         schema,
         serialization,
+        as_text: value.get("content").is_none(),
     })
 }
 
@@ -494,6 +497,7 @@ fn json_body(
         elements: vec![element.clone()],
         what,
         payload: Payload::Format(Format::JsonSchema),
+        null_on_wire: true,
     }
 }
 
@@ -568,13 +572,17 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
                 element,
             );
         } else if param.schema.is_some() || new.schema.is_some() {
-            bodies.push(json_body(
+            let body = json_body(
                 param.schema.clone(),
                 new.schema.clone(),
                 next.input(),
                 element,
                 label,
-            ));
+            );
+            bodies.push(Body {
+                null_on_wire: !new.as_text,
+                ..body
+            });
         }
     }
     for (key, new) in &next.params {

@@ -39,6 +39,9 @@ pub struct Body {
     /// What it is, for people: `request body application/json of POST /orders`.
     pub what: String,
     pub payload: Payload,
+    /// Whether a JSON `null` can travel here: not in a parameter written as text (a path,
+    /// query, header or cookie value), where only the schema's other types can be sent.
+    pub null_on_wire: bool,
 }
 
 /// The keys of a document's root that the schema walker would read as keywords; a
@@ -171,6 +174,12 @@ pub fn compare_bodies(
             .filter(|(_, set)| covers(set, &change.path))
             .map(|(&i, _)| &bodies[i])
             .collect();
+        if !covering.is_empty()
+            && covering.iter().all(|b| !b.null_on_wire)
+            && differs_only_by_null(&change)
+        {
+            continue;
+        }
         let path = wrapper_path(&change.path, bodies);
         let elements: Vec<Element> = covering
             .iter()
@@ -228,6 +237,29 @@ pub fn compare_bodies(
         );
     }
     Ok(())
+}
+
+/// A type change that only adds or drops `null` (`nullable` in OpenAPI 3.0).
+fn differs_only_by_null(change: &compare::Change) -> bool {
+    let kinds = [
+        schema_rules::ChangeKind::TypeWidened,
+        schema_rules::ChangeKind::TypeNarrowed,
+    ];
+    fn types(side: &Option<Value>) -> Option<BTreeSet<&str>> {
+        let listed: Vec<&Value> = match side.as_ref()? {
+            Value::Array(types) => types.iter().collect(),
+            single => vec![single],
+        };
+        listed
+            .into_iter()
+            .map(Value::as_str)
+            .filter(|t| *t != Some("null"))
+            .collect()
+    }
+    kinds.contains(&change.kind)
+        && change.keyword == "type"
+        && types(&change.before).is_some_and(|t| !t.is_empty() && !t.contains("any"))
+        && types(&change.before) == types(&change.after)
 }
 
 /// Put the wrapper schema at the root, keeping aside any root keys the walker would read.
