@@ -164,6 +164,11 @@ impl Format {
     /// The format of a schema file: the declared `format` first, then the extension, then
     /// the content (`spec/formats.md`, "Detecting the format of a schema entry").
     pub fn detect(declared: Option<&str>, path: &str, text: &str) -> Result<Format, Undetected> {
+        if text.starts_with("version https://git-lfs.github.com/spec/") {
+            return Err(Undetected::other(format!(
+                "`{path}` is a Git LFS pointer: the schema is stored outside the git objects catalog-diff reads"
+            )));
+        }
         if let Some(value) = declared {
             return Format::declared(value);
         }
@@ -297,6 +302,20 @@ mod tests {
             ),
             Ok(Format::Avro)
         );
+    }
+
+    /// A Git LFS pointer is what git holds for a file stored with LFS: no format judges it,
+    /// and the reason says what it is rather than that it is not JSON.
+    #[test]
+    fn git_lfs_pointers_are_named() {
+        let pointer = "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 12\n";
+        for (declared, path) in [(None, "schema.json"), (Some("avro"), "schema.avsc")] {
+            let refused = Format::detect(declared, path, pointer).unwrap_err();
+            assert!(
+                refused.reason.contains("is a Git LFS pointer"),
+                "{refused:?}"
+            );
+        }
     }
 
     #[test]
