@@ -180,18 +180,20 @@ pub fn party_label(party: &Party) -> String {
     escape_text(&label).into_owned()
 }
 
-/// Who a change hurts, in one line (escaped).
+/// Who a change hurts, in one line (escaped). A party the catalog declares twice alike (two
+/// files with one id and version, both in the document's lists) is named once.
 pub fn hurt_line(impact: &Impact) -> String {
     let list = |parties: &[Party]| {
         if parties.is_empty() {
-            "none".to_owned()
-        } else {
-            parties
-                .iter()
-                .map(party_label)
-                .collect::<Vec<_>>()
-                .join(", ")
+            return "none".to_owned();
         }
+        let mut labels: Vec<String> = Vec::new();
+        for label in parties.iter().map(party_label) {
+            if !labels.contains(&label) {
+                labels.push(label);
+            }
+        }
+        labels.join(", ")
     };
     format!(
         "consumers: {}; producers: {}",
@@ -330,6 +332,7 @@ pub fn pointer(path: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diff::{ImpactReason, ResourceRef};
 
     #[test]
     fn control_characters_are_shown_not_run() {
@@ -339,5 +342,30 @@ mod tests {
             "a\\u{a}::error file=x::forged\\u{1b}[2J\\u{7}"
         );
         assert_eq!(escape_text("\u{9b}31m\u{202e}"), "\\u{9b}31m\\u{202e}");
+    }
+
+    #[test]
+    fn a_party_declared_twice_alike_is_named_once() {
+        let party = |owners: &[&str]| Party {
+            kind: "service".into(),
+            id: "Inventory".into(),
+            version: Some("0.0.2".into()),
+            owners: Some(owners.iter().map(|o| o.to_string()).collect()),
+        };
+        let impact = Impact {
+            message: ResourceRef {
+                kind: "event".into(),
+                id: "Adjusted".into(),
+                version: Some("1.0.0".into()),
+            },
+            reason: ImpactReason::MessageRemoved,
+            direction: None,
+            producers: vec![party(&["a"]), party(&["a"]), party(&["b"])],
+            consumers: Vec::new(),
+        };
+        assert_eq!(
+            hurt_line(&impact),
+            "consumers: none; producers: service Inventory 0.0.2 (a), service Inventory 0.0.2 (b)"
+        );
     }
 }
