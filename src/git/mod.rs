@@ -140,6 +140,11 @@ pub enum Error {
     Several { errors: Vec<Error> },
 }
 
+/// An empty end of `A..B` or `A...B` is HEAD, as in git.
+fn or_head(end: &str) -> String {
+    if end.is_empty() { "HEAD" } else { end }.to_owned()
+}
+
 /// git's shorthands for a commit against a parent, spelt out: `REV^!` and `REV^-` are
 /// `REV^..REV`, `REV^-N` is `REV^N..REV`. Any other text is returned as it is.
 pub(crate) fn parent_shorthand(range: &str) -> std::borrow::Cow<'_, str> {
@@ -648,13 +653,6 @@ impl Repo {
                 Sides::CommitVsWorktree(head)
             });
         };
-        let or_head = |s: &str| {
-            if s.is_empty() {
-                "HEAD".to_owned()
-            } else {
-                s.to_owned()
-            }
-        };
         if let Some((a, b)) = range.split_once("...") {
             let (a, b) = (or_head(a), or_head(b));
             let (ca, cb) = self.resolve_both(&a, &b)?;
@@ -701,7 +699,6 @@ impl Repo {
         let Some((a, b)) = range.and_then(|r| r.trim().split_once("...")) else {
             return Ok(None);
         };
-        let or_head = |s: &str| if s.is_empty() { "HEAD" } else { s }.to_owned();
         let (a, b) = (or_head(a), or_head(b));
         let (ca, cb) = self.resolve_both(&a, &b)?;
         let bases = self.merge_bases((&a, ca), (&b, cb))?;
