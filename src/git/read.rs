@@ -1112,10 +1112,10 @@ pub fn read_dir(path: &Path, limit: u64) -> Result<FileSet> {
 }
 
 /// Reads files from disk in parallel, computing their git blob ids. A file larger than `limit`
-/// bytes is not read; it is listed in `special` for the builder to report.
-/// Reads and hashes files from disk. A file whose bytes differ from its `staged` blob only by
-/// CRLF line endings (a checkout with `core.autocrlf` or an `eol` attribute) is the staged blob,
-/// as `git status` sees it: otherwise a clean Windows checkout would change every schema.
+/// bytes is not read; it is listed in `special` for the builder to report. A file whose bytes
+/// differ from its `staged` blob only by CRLF line endings (a checkout with `core.autocrlf` or
+/// an `eol` attribute) is the staged blob, as `git status` sees it: otherwise a clean Windows
+/// checkout would change every schema.
 fn read_files(
     files: Vec<(String, PathBuf)>,
     cache: Option<&super::BlobCache>,
