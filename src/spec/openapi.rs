@@ -50,6 +50,18 @@ struct RequestBody {
 struct Response {
     at: String,
     content: BTreeMap<String, Option<String>>,
+    /// By lowercased name (HTTP names are case-insensitive); `Content-Type` is left out, as
+    /// OpenAPI says.
+    headers: BTreeMap<String, Result<Header, (String, String)>>,
+}
+
+#[derive(Debug)]
+struct Header {
+    at: String,
+    name: String,
+    required: bool,
+    /// `schema`, or the schema of the one `content` media type.
+    schema: Option<String>,
 }
 
 #[derive(Debug)]
@@ -133,6 +145,41 @@ fn content(parsed: &Parsed, value: &Value, at: &str) -> BTreeMap<String, Option<
             });
             out.insert(media.trim().to_ascii_lowercase(), schema);
         }
+    }
+    out
+}
+
+fn response_headers(
+    parsed: &Parsed,
+    response: &Value,
+    at: &str,
+) -> BTreeMap<String, Result<Header, (String, String)>> {
+    let mut out = BTreeMap::new();
+    let Some(Value::Object(map)) = response.get("headers") else {
+        return out;
+    };
+    let headers_at = child(at, "headers");
+    for (name, node) in map {
+        let key = name.to_ascii_lowercase();
+        if key == "content-type" {
+            continue;
+        }
+        let header = match follow(parsed, node, &child(&headers_at, name)) {
+            Target::Found(value, resolved) => Ok(Header {
+                name: name.clone(),
+                required: value.get("required") == Some(&Value::Bool(true)),
+                schema: match value.get("schema") {
+                    Some(_) => Some(child(&resolved, "schema")),
+                    None => content(parsed, value, &resolved)
+                        .into_values()
+                        .next()
+                        .flatten(),
+                },
+                at: resolved,
+            }),
+            Target::Unresolved(reference, why) => Err((reference, why)),
+        };
+        out.insert(key, header);
     }
     out
 }
@@ -311,6 +358,7 @@ fn read_operation(
             let response = match follow(parsed, node, &code_at) {
                 Target::Found(value, response_at) => Ok(Response {
                     content: content(parsed, value, &response_at),
+                    headers: response_headers(parsed, value, &response_at),
                     at: response_at,
                 }),
                 Target::Unresolved(reference, why) => Err((reference, why)),
@@ -845,6 +893,88 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
                 element,
             );
         }
+        headers(old, new, (next, &label), found, bodies);
+    }
+}
+
+/// The headers of a pair of responses: clients read them, as they read the body.
+fn headers(
+    old: &Response,
+    new: &Response,
+    (next, label): (&Operation, &str),
+    found: &mut Found,
+    bodies: &mut Vec<Body>,
+) {
+    let element = &next.element;
+    for (key, before) in &old.headers {
+        let after = new.headers.get(key);
+        let (before, after) = match (before, after) {
+            (Ok(before), Some(Ok(after))) => (before, Some(after)),
+            (Ok(before), None) => (before, None),
+            (Err((a, _)), Some(Err((b, _)))) if a == b => continue,
+            (Err((_, why)), _) | (_, Some(Err((_, why)))) => {
+                let at = child(&child(&new.at, "headers"), key);
+                found.unknown(&at, why.clone(), vec![element.clone()]);
+                continue;
+            }
+        };
+        let Some(after) = after else {
+            let what = format!("header `{}` of {label}", before.name);
+            let (rule, what) = if before.required {
+                (
+                    "response.header.required.removed",
+                    format!("required {what} was removed"),
+                )
+            } else {
+                (
+                    "response.header.removed",
+                    format!("optional {what} was removed"),
+                )
+            };
+            push_rule(found, rule, OpKind::Remove, &before.at, what, element);
+            continue;
+        };
+        let what = format!("header `{}` of {label}", after.name);
+        required_flipped(
+            found,
+            "response.header",
+            (before.required, after.required),
+            (&after.at, &what),
+            element,
+        );
+        if before.schema.is_some() || after.schema.is_some() {
+            let body = json_body(
+                before.schema.clone(),
+                after.schema.clone(),
+                next.output(),
+                element,
+                what,
+            );
+            // A header value is text: it has no JSON `null`.
+            bodies.push(Body {
+                null_on_wire: false,
+                ..body
+            });
+        }
+    }
+    for (key, after) in &new.headers {
+        let Ok(after) = after else { continue };
+        if old.headers.contains_key(key) {
+            continue;
+        }
+        let what = format!("header `{}` of {label}", after.name);
+        let (rule, what) = if after.required {
+            (
+                "response.header.required.added",
+                format!("required {what} was added"),
+            )
+        } else {
+            (
+                "response.header.added",
+                format!("optional {what} was added"),
+            )
+        };
+        push_rule(found, rule, OpKind::Add, &after.at, what, element);
     }
 }
 

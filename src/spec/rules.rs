@@ -66,7 +66,7 @@ pub const ASYNCAPI_RULES: [Rule; 13] = [
 
 /// The OpenAPI rules: operations, parameters, request bodies and responses.
 #[rustfmt::skip]
-pub const OPENAPI_RULES: [Rule; 20] = [
+pub const OPENAPI_RULES: [Rule; 24] = [
     Rule { id: "operation.added", backward: Safe, forward: Safe,
         reason: "no client called it before, so none depends on it",
         change: "Add an operation (method and path)" },
@@ -127,6 +127,18 @@ pub const OPENAPI_RULES: [Rule; 20] = [
     Rule { id: "response.media-type.removed", backward: Safe, forward: Breaks,
         reason: "clients still on the old specification ask for it",
         change: "Stop offering a response media type" },
+    Rule { id: "response.header.added", backward: Safe, forward: Safe,
+        reason: "no client relies on a header it may not get",
+        change: "Add an optional response header" },
+    Rule { id: "response.header.removed", backward: Safe, forward: Safe,
+        reason: "it was optional, so clients already do without it",
+        change: "Remove an optional response header" },
+    Rule { id: "response.header.required.added", backward: Breaks, forward: Safe,
+        reason: "new clients rely on it, and the old service may not send it",
+        change: "Add a required response header, or make one required" },
+    Rule { id: "response.header.required.removed", backward: Safe, forward: Breaks,
+        reason: "clients on the old specification rely on it, and the service may no longer send it",
+        change: "Make a required response header optional, or remove it" },
 ];
 
 /// Who reads a schema inside a specification, seen from the service that owns it.
