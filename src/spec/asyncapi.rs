@@ -683,7 +683,7 @@ pub(super) fn compare(
                     &message.payload,
                     &next.payload,
                 ),
-                null_on_wire: true,
+                as_text: false,
             });
         }
         let (old_headers, new_headers) = (&message.headers, &next.headers);
@@ -713,7 +713,7 @@ pub(super) fn compare(
                     role,
                     elements,
                     what: format!("headers of message `{}`", next.id),
-                    null_on_wire: true,
+                    as_text: false,
                 });
             }
         }

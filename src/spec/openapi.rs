@@ -545,7 +545,7 @@ fn json_body(
         elements: vec![element.clone()],
         what,
         payload: Payload::Format(Format::JsonSchema),
-        null_on_wire: true,
+        as_text: false,
     }
 }
 
@@ -628,7 +628,7 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
                 label,
             );
             bodies.push(Body {
-                null_on_wire: !new.as_text,
+                as_text: new.as_text,
                 ..body
             });
         }
@@ -950,9 +950,8 @@ fn headers(
                 element,
                 what,
             );
-            // A header value is text: it has no JSON `null`.
             bodies.push(Body {
-                null_on_wire: false,
+                as_text: true,
                 ..body
             });
         }

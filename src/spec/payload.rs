@@ -39,9 +39,9 @@ pub struct Body {
     /// What it is, for people: `request body application/json of POST /orders`.
     pub what: String,
     pub payload: Payload,
-    /// Whether a JSON `null` can travel here: not in a parameter written as text (a path,
-    /// query, header or cookie value), where only the schema's other types can be sent.
-    pub null_on_wire: bool,
+    /// Written as text (a parameter by its `style`, a response header), not as JSON, so no
+    /// `null` can be sent: adding or dropping one changes nothing on the wire.
+    pub as_text: bool,
 }
 
 /// The keys of a document's root that the schema walker would read as keywords; a
@@ -175,7 +175,7 @@ pub fn compare_bodies(
             .map(|(&i, _)| &bodies[i])
             .collect();
         if !covering.is_empty()
-            && covering.iter().all(|b| !b.null_on_wire)
+            && covering.iter().all(|b| b.as_text)
             && differs_only_by_null(&change)
         {
             continue;
@@ -241,10 +241,7 @@ pub fn compare_bodies(
 
 /// A type change that only adds or drops `null` (`nullable` in OpenAPI 3.0).
 fn differs_only_by_null(change: &compare::Change) -> bool {
-    let kinds = [
-        schema_rules::ChangeKind::TypeWidened,
-        schema_rules::ChangeKind::TypeNarrowed,
-    ];
+    use schema_rules::ChangeKind::{TypeNarrowed, TypeWidened};
     fn types(side: &Option<Value>) -> Option<BTreeSet<&str>> {
         let listed: Vec<&Value> = match side.as_ref()? {
             Value::Array(types) => types.iter().collect(),
@@ -256,7 +253,7 @@ fn differs_only_by_null(change: &compare::Change) -> bool {
             .filter(|t| *t != Some("null"))
             .collect()
     }
-    kinds.contains(&change.kind)
+    [TypeWidened, TypeNarrowed].contains(&change.kind)
         && change.keyword == "type"
         && types(&change.before).is_some_and(|t| !t.is_empty() && !t.contains("any"))
         && types(&change.before) == types(&change.after)
