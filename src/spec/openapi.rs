@@ -7,7 +7,7 @@
 //!
 //! Not compared: security requirements, servers, callbacks, links and response headers.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
@@ -74,7 +74,49 @@ struct Operation {
     unresolved_params: Vec<(String, String)>,
     body: Option<Result<RequestBody, (String, String)>>,
     responses: BTreeMap<String, Result<Response, (String, String)>>,
+    /// Where the requirement in force is written (the operation's own, else the document's),
+    /// and its alternatives.
+    security: (String, Security),
     unresolved: Option<(String, String)>,
+}
+
+/// The credentials a request must carry: any one alternative suffices, and an alternative
+/// names schemes with the scopes each needs. No requirement is one empty alternative.
+type Security = Vec<BTreeMap<String, BTreeSet<String>>>;
+
+fn read_security(value: &Value) -> Security {
+    let alternatives: Security = value
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .map(|alternative| {
+            alternative
+                .iter()
+                .map(|(scheme, scopes)| {
+                    let scopes = scopes.as_array().into_iter().flatten();
+                    let scopes = scopes.filter_map(Value::as_str).map(str::to_owned);
+                    (scheme.clone(), scopes.collect())
+                })
+                .collect()
+        })
+        .collect();
+    if alternatives.is_empty() {
+        vec![BTreeMap::new()]
+    } else {
+        alternatives
+    }
+}
+
+/// Whether some request that meets an alternative of `held` meets none of `wanted`.
+fn refuses_some(held: &Security, wanted: &Security) -> bool {
+    let meets = |have: &BTreeMap<String, BTreeSet<String>>,
+                 want: &BTreeMap<String, BTreeSet<String>>| {
+        want.iter()
+            .all(|(scheme, scopes)| have.get(scheme).is_some_and(|h| scopes.is_subset(h)))
+    };
+    held.iter()
+        .any(|have| !wanted.iter().any(|want| meets(have, want)))
 }
 
 impl Operation {
@@ -300,6 +342,7 @@ fn read_operation(
                 unresolved_params: Vec::new(),
                 body: None,
                 responses: BTreeMap::new(),
+                security: (String::new(), Security::new()),
                 unresolved: Some((reference, why)),
             };
         }
@@ -366,6 +409,11 @@ fn read_operation(
             responses.insert(code.to_ascii_uppercase(), response);
         }
     }
+    let security = match (op.get("security"), parsed.root.get("security")) {
+        (Some(own), _) => (child(&resolved, "security"), read_security(own)),
+        (None, Some(document)) => ("/security".to_owned(), read_security(document)),
+        (None, None) => (child(&resolved, "security"), read_security(&Value::Null)),
+    };
     Operation {
         at: resolved,
         element,
@@ -374,6 +422,7 @@ fn read_operation(
         unresolved_params,
         body,
         responses,
+        security,
         unresolved: None,
     }
 }
@@ -477,6 +526,7 @@ pub(super) fn compare(
                 element,
             );
         }
+        security(op, next, &mut found);
         parameters(op, next, &mut found, &mut bodies);
         request_body(op, next, &mut found, &mut bodies);
         responses(op, next, &mut found, &mut bodies);
@@ -546,6 +596,42 @@ fn json_body(
         what,
         payload: Payload::Format(Format::JsonSchema),
         as_text: false,
+    }
+}
+
+/// The credentials a request must carry. A webhook's requests are checked by its receivers,
+/// which its document does not describe, so only paths are compared.
+fn security(op: &Operation, next: &Operation, found: &mut Found) {
+    if matches!(next.element, Element::Operation { webhook: true, .. }) {
+        return;
+    }
+    let ((_, was), (at, is)) = (&op.security, &next.security);
+    let whose = if at == "/security" {
+        "the document's security requirement (for every operation without its own)".to_owned()
+    } else {
+        format!("the security requirement of {}", next.label())
+    };
+    if refuses_some(was, is) {
+        let what = format!("{whose} asks more of a request's credentials");
+        push_rule(
+            found,
+            "security.narrowed",
+            OpKind::Replace,
+            at,
+            what,
+            &next.element,
+        );
+    }
+    if refuses_some(is, was) {
+        let what = format!("{whose} asks less of a request's credentials");
+        push_rule(
+            found,
+            "security.widened",
+            OpKind::Replace,
+            at,
+            what,
+            &next.element,
+        );
     }
 }
 

@@ -66,7 +66,7 @@ pub const ASYNCAPI_RULES: [Rule; 13] = [
 
 /// The OpenAPI rules: operations, parameters, request bodies and responses.
 #[rustfmt::skip]
-pub const OPENAPI_RULES: [Rule; 24] = [
+pub const OPENAPI_RULES: [Rule; 26] = [
     Rule { id: "operation.added", backward: Safe, forward: Safe,
         reason: "no client called it before, so none depends on it",
         change: "Add an operation (method and path)" },
@@ -76,6 +76,12 @@ pub const OPENAPI_RULES: [Rule; 24] = [
     Rule { id: "operation.deprecated", backward: Safe, forward: Safe,
         reason: "an annotation only, reported because catalogs care about it",
         change: "Mark an operation `deprecated: true`" },
+    Rule { id: "security.narrowed", backward: Safe, forward: Breaks,
+        reason: "old clients may not carry the credentials the service now asks for",
+        change: "Ask more of a request's credentials (a requirement, scheme or scope added; anonymous access dropped)" },
+    Rule { id: "security.widened", backward: Breaks, forward: Safe,
+        reason: "new clients may leave out credentials the old service asks for",
+        change: "Ask less of a request's credentials (a requirement, scheme or scope dropped; anonymous access allowed)" },
     Rule { id: "parameter.added", backward: Safe, forward: Safe,
         reason: "old clients do not send it and do not need to",
         change: "Add an optional parameter" },
