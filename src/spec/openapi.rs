@@ -581,22 +581,24 @@ fn required_flipped(
     );
 }
 
-fn json_body(
-    before: Option<String>,
-    after: Option<String>,
+/// A JSON Schema to judge, when either side has one; `as_text` for a value written as text
+/// (a parameter by its style, a header).
+fn schema_body(
+    (before, after): (&Option<String>, &Option<String>),
     role: Role,
     element: &Element,
     what: String,
-) -> Body {
-    Body {
-        before,
-        after,
+    as_text: bool,
+) -> Option<Body> {
+    (before.is_some() || after.is_some()).then(|| Body {
+        before: before.clone(),
+        after: after.clone(),
         role,
         elements: vec![element.clone()],
         what,
         payload: Payload::Format(Format::JsonSchema),
-        as_text: false,
-    }
+        as_text,
+    })
 }
 
 /// The credentials a request must carry. A webhook's requests are checked by its receivers,
@@ -611,27 +613,14 @@ fn security(op: &Operation, next: &Operation, found: &mut Found) {
     } else {
         format!("the security requirement of {}", next.label())
     };
-    if refuses_some(was, is) {
-        let what = format!("{whose} asks more of a request's credentials");
-        push_rule(
-            found,
-            "security.narrowed",
-            OpKind::Replace,
-            at,
-            what,
-            &next.element,
-        );
-    }
-    if refuses_some(is, was) {
-        let what = format!("{whose} asks less of a request's credentials");
-        push_rule(
-            found,
-            "security.widened",
-            OpKind::Replace,
-            at,
-            what,
-            &next.element,
-        );
+    for (rule, refused, more) in [
+        ("security.narrowed", refuses_some(was, is), "more"),
+        ("security.widened", refuses_some(is, was), "less"),
+    ] {
+        if refused {
+            let what = format!("{whose} asks {more} of a request's credentials");
+            push_rule(found, rule, OpKind::Replace, at, what, &next.element);
+        }
     }
 }
 
@@ -705,18 +694,14 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
                 ),
                 element,
             );
-        } else if param.schema.is_some() || new.schema.is_some() {
-            let body = json_body(
-                param.schema.clone(),
-                new.schema.clone(),
+        } else {
+            bodies.extend(schema_body(
+                (&param.schema, &new.schema),
                 next.input(),
                 element,
                 label,
-            );
-            bodies.push(Body {
-                as_text: new.as_text,
-                ..body
-            });
+                new.as_text,
+            ));
         }
     }
     for (key, new) in &next.params {
@@ -823,17 +808,13 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
                         format!("{} no longer accepts `{media}`", next.label()),
                         element,
                     ),
-                    Some(after) => {
-                        if schema.is_some() || after.is_some() {
-                            bodies.push(json_body(
-                                schema.clone(),
-                                after.clone(),
-                                next.input(),
-                                element,
-                                format!("request body `{media}` of {}", next.label()),
-                            ));
-                        }
-                    }
+                    Some(after) => bodies.extend(schema_body(
+                        (schema, after),
+                        next.input(),
+                        element,
+                        format!("request body `{media}` of {}", next.label()),
+                        false,
+                    )),
                 }
             }
             for media in new.content.keys().filter(|m| !old.content.contains_key(*m)) {
@@ -956,17 +937,13 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
                     format!("{label} no longer offers `{media}`"),
                     element,
                 ),
-                Some(after) => {
-                    if schema.is_some() || after.is_some() {
-                        bodies.push(json_body(
-                            schema.clone(),
-                            after.clone(),
-                            next.output(),
-                            element,
-                            format!("{label} `{media}`"),
-                        ));
-                    }
-                }
+                Some(after) => bodies.extend(schema_body(
+                    (schema, after),
+                    next.output(),
+                    element,
+                    format!("{label} `{media}`"),
+                    false,
+                )),
             }
         }
         for media in new.content.keys().filter(|m| !old.content.contains_key(*m)) {
@@ -1005,19 +982,7 @@ fn headers(
             }
         };
         let Some(after) = after else {
-            let what = format!("header `{}` of {label}", before.name);
-            let (rule, what) = if before.required {
-                (
-                    "response.header.required.removed",
-                    format!("required {what} was removed"),
-                )
-            } else {
-                (
-                    "response.header.removed",
-                    format!("optional {what} was removed"),
-                )
-            };
-            push_rule(found, rule, OpKind::Remove, &before.at, what, element);
+            lone_header(found, before, label, ("removed", OpKind::Remove), element);
             continue;
         };
         let what = format!("header `{}` of {label}", after.name);
@@ -1028,39 +993,45 @@ fn headers(
             (&after.at, &what),
             element,
         );
-        if before.schema.is_some() || after.schema.is_some() {
-            let body = json_body(
-                before.schema.clone(),
-                after.schema.clone(),
-                next.output(),
-                element,
-                what,
-            );
-            bodies.push(Body {
-                as_text: true,
-                ..body
-            });
-        }
+        bodies.extend(schema_body(
+            (&before.schema, &after.schema),
+            next.output(),
+            element,
+            what,
+            true,
+        ));
     }
     for (key, after) in &new.headers {
         let Ok(after) = after else { continue };
         if old.headers.contains_key(key) {
             continue;
         }
-        let what = format!("header `{}` of {label}", after.name);
-        let (rule, what) = if after.required {
-            (
-                "response.header.required.added",
-                format!("required {what} was added"),
-            )
-        } else {
-            (
-                "response.header.added",
-                format!("optional {what} was added"),
-            )
-        };
-        push_rule(found, rule, OpKind::Add, &after.at, what, element);
+        lone_header(found, after, label, ("added", OpKind::Add), element);
     }
+}
+
+/// A header only one side has: `response.header[.required].<change>`.
+fn lone_header(
+    found: &mut Found,
+    header: &Header,
+    label: &str,
+    (change, op): (&str, OpKind),
+    element: &Element,
+) {
+    let (rule, kind) = if header.required {
+        ("response.header.required", "required")
+    } else {
+        ("response.header", "optional")
+    };
+    let what = format!("{kind} header `{}` of {label} was {change}", header.name);
+    push_rule(
+        found,
+        &format!("{rule}.{change}"),
+        op,
+        &header.at,
+        what,
+        element,
+    );
 }
 
 #[cfg(test)]
