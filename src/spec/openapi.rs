@@ -5,7 +5,8 @@
 //! a response by its clients, and the other way round for a webhook, which the service calls.
 //! It says what changed and where; the rules table says whether it breaks.
 //!
-//! Not compared: security requirements, servers, callbacks, links and response headers.
+//! Also response headers, and the security requirement in force on each path operation. Not
+//! compared: security schemes, servers, callbacks and links.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -50,10 +51,13 @@ struct RequestBody {
 struct Response {
     at: String,
     content: BTreeMap<String, Option<String>>,
-    /// By lowercased name (HTTP names are case-insensitive); `Content-Type` is left out, as
-    /// OpenAPI says.
-    headers: BTreeMap<String, Result<Header, (String, String)>>,
+    /// By lowercased name (HTTP names are case-insensitive), with where each is written;
+    /// `Content-Type` is left out, as OpenAPI says.
+    headers: BTreeMap<String, (String, Result<Header, Unresolved>)>,
 }
+
+/// A ref that points nowhere, and why.
+type Unresolved = (String, String);
 
 #[derive(Debug)]
 struct Header {
@@ -76,7 +80,7 @@ struct Operation {
     responses: BTreeMap<String, Result<Response, (String, String)>>,
     /// Where the requirement in force is written (the operation's own, else the document's),
     /// and its alternatives.
-    security: (String, Security),
+    security: (String, Option<Security>),
     unresolved: Option<(String, String)>,
 }
 
@@ -84,12 +88,14 @@ struct Operation {
 /// names schemes with the scopes each needs. No requirement is one empty alternative.
 type Security = Vec<BTreeMap<String, BTreeSet<String>>>;
 
-fn read_security(value: &Value) -> Security {
+/// `None` for a value that is not a list of requirement objects (OpenAPI's shape).
+fn read_security(value: &Value) -> Option<Security> {
     let alternatives: Security = value
-        .as_array()
+        .as_array()?
+        .iter()
+        .map(Value::as_object)
+        .collect::<Option<Vec<_>>>()?
         .into_iter()
-        .flatten()
-        .filter_map(Value::as_object)
         .map(|alternative| {
             alternative
                 .iter()
@@ -101,11 +107,11 @@ fn read_security(value: &Value) -> Security {
                 .collect()
         })
         .collect();
-    if alternatives.is_empty() {
+    Some(if alternatives.is_empty() {
         vec![BTreeMap::new()]
     } else {
         alternatives
-    }
+    })
 }
 
 /// Whether some request that meets an alternative of `held` meets none of `wanted`.
@@ -195,7 +201,7 @@ fn response_headers(
     parsed: &Parsed,
     response: &Value,
     at: &str,
-) -> BTreeMap<String, Result<Header, (String, String)>> {
+) -> BTreeMap<String, (String, Result<Header, Unresolved>)> {
     let mut out = BTreeMap::new();
     let Some(Value::Object(map)) = response.get("headers") else {
         return out;
@@ -206,7 +212,8 @@ fn response_headers(
         if key == "content-type" {
             continue;
         }
-        let header = match follow(parsed, node, &child(&headers_at, name)) {
+        let at = child(&headers_at, name);
+        let header = match follow(parsed, node, &at) {
             Target::Found(value, resolved) => Ok(Header {
                 name: name.clone(),
                 required: value.get("required") == Some(&Value::Bool(true)),
@@ -221,7 +228,7 @@ fn response_headers(
             }),
             Target::Unresolved(reference, why) => Err((reference, why)),
         };
-        out.insert(key, header);
+        out.insert(key, (at, header));
     }
     out
 }
@@ -342,7 +349,7 @@ fn read_operation(
                 unresolved_params: Vec::new(),
                 body: None,
                 responses: BTreeMap::new(),
-                security: (String::new(), Security::new()),
+                security: (String::new(), Some(Security::new())),
                 unresolved: Some((reference, why)),
             };
         }
@@ -412,7 +419,7 @@ fn read_operation(
     let security = match (op.get("security"), parsed.root.get("security")) {
         (Some(own), _) => (child(&resolved, "security"), read_security(own)),
         (None, Some(document)) => ("/security".to_owned(), read_security(document)),
-        (None, None) => (child(&resolved, "security"), read_security(&Value::Null)),
+        (None, None) => (child(&resolved, "security"), Some(vec![BTreeMap::new()])),
     };
     Operation {
         at: resolved,
@@ -608,6 +615,11 @@ fn security(op: &Operation, next: &Operation, found: &mut Found) {
         return;
     }
     let ((_, was), (at, is)) = (&op.security, &next.security);
+    let (Some(was), Some(is)) = (was, is) else {
+        let why = "`security` is not a list of requirement objects, so it cannot be judged";
+        found.unknown(at, why.to_owned(), vec![next.element.clone()]);
+        return;
+    };
     let whose = if at == "/security" {
         "the document's security requirement (for every operation without its own)".to_owned()
     } else {
@@ -969,15 +981,17 @@ fn headers(
     bodies: &mut Vec<Body>,
 ) {
     let element = &next.element;
-    for (key, before) in &old.headers {
-        let after = new.headers.get(key);
+    for (key, (old_at, before)) in &old.headers {
+        let (at, after) = match new.headers.get(key) {
+            Some((at, after)) => (at, Some(after)),
+            None => (old_at, None),
+        };
         let (before, after) = match (before, after) {
             (Ok(before), Some(Ok(after))) => (before, Some(after)),
             (Ok(before), None) => (before, None),
             (Err((a, _)), Some(Err((b, _)))) if a == b => continue,
             (Err((_, why)), _) | (_, Some(Err((_, why)))) => {
-                let at = child(&child(&new.at, "headers"), key);
-                found.unknown(&at, why.clone(), vec![element.clone()]);
+                found.unknown(at, why.clone(), vec![element.clone()]);
                 continue;
             }
         };
@@ -1001,11 +1015,17 @@ fn headers(
             true,
         ));
     }
-    for (key, after) in &new.headers {
-        let Ok(after) = after else { continue };
+    for (key, (at, after)) in &new.headers {
         if old.headers.contains_key(key) {
             continue;
         }
+        let after = match after {
+            Ok(after) => after,
+            Err((_, why)) => {
+                found.unknown(at, why.clone(), vec![element.clone()]);
+                continue;
+            }
+        };
         lone_header(found, after, label, ("added", OpKind::Add), element);
     }
 }
