@@ -79,6 +79,14 @@ const DELIBERATE: &[(&str, &str)] = &[
         "the service now always sends the header: nothing an old client reads goes missing (openapi-diff agrees on 3.0)",
     ),
     (
+        "openapi/unknown/3.0-response-header-ref-to-nothing",
+        "the new header's `$ref` points at nothing, so whether it is required and what it carries cannot be told; api-smart-diff passes it as a harmless addition",
+    ),
+    (
+        "openapi/unknown/3.1-security-not-a-list",
+        "`security: apiKey` is not a list of requirement objects: no verdict rather than a guess at what it demands (api-smart-diff calls it breaking)",
+    ),
+    (
         "openapi/type.changed/3.0-response-header-request-id-now-integer",
         "a header's type change is judged as a body's (`type.changed`, both ways), as the tools judge a parameter's; openapi-diff does not compare header schemas",
     ),
