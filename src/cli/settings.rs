@@ -49,9 +49,11 @@ impl Settings {
     ) -> anyhow::Result<Settings> {
         let config = match &flags.config {
             Some(path) => Some((path.display().to_string(), read_file(path)?)),
-            None => repo
-                .read_root_file(candidate, policy::CONFIG_FILE)?
-                .map(|bytes| (policy::CONFIG_FILE.to_owned(), bytes)),
+            None => {
+                let bytes = repo.read_root_file(candidate, policy::CONFIG_FILE)?;
+                note_unread_edit(repo, candidate, policy::CONFIG_FILE, bytes.as_deref());
+                bytes.map(|bytes| (policy::CONFIG_FILE.to_owned(), bytes))
+            }
         };
         let config = match config {
             Some((file, bytes)) => utf8(&file, bytes).and_then(|text| {
@@ -65,7 +67,9 @@ impl Settings {
             }),
             None => Ok((Config::default(), BTreeMap::new(), None)),
         };
-        let acks = match repo.read_root_file(candidate, policy::ACK_FILE)? {
+        let ack_bytes = repo.read_root_file(candidate, policy::ACK_FILE)?;
+        note_unread_edit(repo, candidate, policy::ACK_FILE, ack_bytes.as_deref());
+        let acks = match ack_bytes {
             Some(bytes) => utf8(policy::ACK_FILE, bytes)
                 .and_then(|text| Ok(policy::parse_acks(policy::ACK_FILE, &text)?)),
             None => Ok(Vec::new()),
@@ -153,6 +157,35 @@ impl Settings {
             lines.join("\n")
         )
     }
+}
+
+/// The policy files are read from the side checked (a revision, the staged index), so an
+/// edit still in the working tree is not used: easy to miss after `catalog-diff ack` or a
+/// change to the configuration, so it is said. Line endings are not a difference.
+fn note_unread_edit(repo: &Repo, side: Side, name: &str, read: Option<&[u8]>) {
+    let (side, to_use) = match side {
+        Side::Worktree | Side::Unborn => return,
+        Side::Staged => ("the staged index".to_owned(), "`git add` it"),
+        Side::Commit(id) => (format!("commit {}", &id.to_string()[..12]), "commit it"),
+    };
+    let Ok(here) = repo.read_root_file(Side::Worktree, name) else {
+        return; // a bare repository has no working tree to differ
+    };
+    let text = |bytes: &[u8]| {
+        bytes
+            .iter()
+            .filter(|&&b| b != b'\r')
+            .copied()
+            .collect::<Vec<u8>>()
+    };
+    let what = match (here.as_deref().map(text), read.map(text)) {
+        (here, read) if here == read => return,
+        (Some(_), Some(_)) => format!("in the working tree differs from the one in {side}"),
+        (Some(_), None) => format!("in the working tree is not in {side}"),
+        (None, _) => format!("is deleted in the working tree but not in {side}"),
+    };
+    let name = escape_text(name);
+    stderr!("note: {name} {what}, whose policy the check reads; {to_use} to use it");
 }
 
 fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {

@@ -528,3 +528,36 @@ fn the_configured_catalog_folder_is_used_and_blamed_on_its_line() {
         "{stderr}"
     );
 }
+
+/// The policy files are read from the side checked, so an edit still in the working tree is
+/// not used by `A..B` or `--staged`: a note says so (the run used another policy silently),
+/// and none once the file is committed; CRLF line endings are no difference.
+#[test]
+fn a_policy_file_edited_but_not_committed_is_named() {
+    let repo = two_events();
+    repo.git(&["commit", "-q", "--allow-empty", "-m", "second"]);
+    repo.write("catalog-diff.toml", "strategy = \"backward\"\n");
+    let note = |args: &[&str]| text(&run(&repo, args).stderr);
+    let said = note(&["HEAD~1..HEAD"]);
+    assert!(
+        said.contains("note: catalog-diff.toml in the working tree is not in commit ")
+            && said.contains("commit it to use it"),
+        "{said}"
+    );
+    assert!(note(&["--staged"]).contains("is not in the staged index"));
+    assert!(
+        !note(&[]).contains("note:"),
+        "the working tree is what it reads"
+    );
+    repo.commit_all("policy");
+    repo.write("catalog-diff.toml", "strategy = \"backward\"\r\n");
+    assert!(!note(&["HEAD~1..HEAD"]).contains("note:"));
+    repo.remove("catalog-diff.toml");
+    repo.write("catalog-diff.ack.toml", "");
+    let said = note(&["HEAD~1..HEAD"]);
+    assert!(
+        said.contains("catalog-diff.toml is deleted in the working tree but not in commit ")
+            && said.contains("catalog-diff.ack.toml in the working tree is not in commit "),
+        "{said}"
+    );
+}
