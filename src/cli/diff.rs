@@ -141,10 +141,10 @@ pub enum ColorChoice {
 pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let repo = args.catalog.discover()?;
     let source = source_name(&repo, &args.catalog);
-    let sides = repo
-        .parse_range(args.range.as_deref(), args.staged)
+    let (sides, note) = repo
+        .parse_range_noted(args.range.as_deref(), args.staged)
         .map_err(|error| misplaced_command(args.range.as_deref(), error))?;
-    if let Some(note) = repo.merge_base_note(args.range.as_deref())? {
+    if let Some(note) = note {
         stderr!("note: {note}");
     }
     let loading = Cache::start(&args.catalog.cache, Some(&repo));

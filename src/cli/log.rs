@@ -58,8 +58,8 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     let repo = args.catalog.discover()?;
     // The cache file is read while the history is listed.
     let loading = Cache::start(&args.catalog.cache, Some(&repo));
-    let mut commits = repo.first_parent_walk(args.range.as_deref())?;
-    if let Some(note) = repo.merge_base_note(args.range.as_deref())? {
+    let (mut commits, note) = repo.first_parent_walk_noted(args.range.as_deref())?;
+    if let Some(note) = note {
         stderr!("note: {note}");
     }
     if commits.is_empty() {

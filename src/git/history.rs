@@ -31,16 +31,28 @@ impl Repo {
     /// history (empty while HEAD is unborn); `REV` all of REV's; `A..B` the commits of B not
     /// reachable from A; `A...B` the commits of B since the merge base.
     pub fn first_parent_walk(&self, range: Option<&str>) -> Result<Vec<CommitInfo>> {
+        Ok(self.first_parent_walk_noted(range)?.0)
+    }
+
+    /// [`Repo::first_parent_walk`], with [`Repo::parse_range_noted`]'s note on the range.
+    pub fn first_parent_walk_noted(
+        &self,
+        range: Option<&str>,
+    ) -> Result<(Vec<CommitInfo>, Option<String>)> {
         let range = range.map(|r| super::parent_shorthand(r.trim()));
+        let mut note = None;
         let (hidden, tip) = match range.as_deref().filter(|r| !r.is_empty()) {
             None => match self.head_commit()? {
                 Some(head) => (None, head),
-                None => return Ok(Vec::new()),
+                None => return Ok((Vec::new(), None)),
             },
-            Some(r) if r.contains("..") => match self.parse_range(Some(r), false)? {
-                super::Sides::Commits { a, b } => (Some(a), b),
+            Some(r) if r.contains("..") => match self.parse_range_noted(Some(r), false)? {
+                (super::Sides::Commits { a, b }, said) => {
+                    note = said;
+                    (Some(a), b)
+                }
                 // `parse_range` only yields `Commits` for ranges with `..`.
-                other => {
+                (other, _) => {
                     return Err(Error::UnknownRevision {
                         rev: format!("{other:?}"),
                         hint: "expected A..B".into(),
@@ -87,7 +99,7 @@ impl Repo {
             });
         }
         out.reverse();
-        Ok(out)
+        Ok((out, note))
     }
 
     /// Every distinct version of the file at repository path `path` in the first-parent

@@ -644,37 +644,54 @@ impl Repo {
     /// `staged`); `REV` -> REV vs the working tree (or staged); `A..B`; `A...B` (merge base of A
     /// and B vs B); `REV^!`, `REV^-N` (REV's parent vs REV). An empty side of `..`/`...` is HEAD.
     pub fn parse_range(&self, range: Option<&str>, staged: bool) -> Result<Sides> {
+        Ok(self.parse_range_noted(range, staged)?.0)
+    }
+
+    /// [`Repo::parse_range`], with a note for the user when `A...B` has several best merge
+    /// bases (criss-cross merges): the one used, as `git diff A...B` warns.
+    pub fn parse_range_noted(
+        &self,
+        range: Option<&str>,
+        staged: bool,
+    ) -> Result<(Sides, Option<String>)> {
         let range = range.map(|r| parent_shorthand(r.trim()));
         let Some(range) = range.as_deref().filter(|r| !r.is_empty()) else {
             let head = self.head_commit()?;
-            return Ok(if staged {
+            let sides = if staged {
                 Sides::CommitVsStaged(head)
             } else {
                 Sides::CommitVsWorktree(head)
-            });
+            };
+            return Ok((sides, None));
         };
         if let Some((a, b)) = range.split_once("...") {
             let (a, b) = (or_head(a), or_head(b));
             let (ca, cb) = self.resolve_both(&a, &b)?;
-            let base = *self
-                .merge_bases((&a, ca), (&b, cb))?
-                .first()
-                .ok_or_else(|| Error::NoMergeBase {
-                    a: a.clone(),
-                    b: b.clone(),
-                })?;
-            return Ok(Sides::Commits { a: base, b: cb });
+            let bases = self.merge_bases((&a, ca), (&b, cb))?;
+            let Some(&base) = bases.first() else {
+                return Err(Error::NoMergeBase { a, b });
+            };
+            let note = (bases.len() > 1).then(|| {
+                let others: Vec<String> = bases[1..].iter().map(ToString::to_string).collect();
+                format!(
+                    "`{range}` has {} merge bases; using {base}, the one git uses (the others: {})",
+                    bases.len(),
+                    others.join(", ")
+                )
+            });
+            return Ok((Sides::Commits { a: base, b: cb }, note));
         }
         if let Some((a, b)) = range.split_once("..") {
             let (a, b) = self.resolve_both(&or_head(a), &or_head(b))?;
-            return Ok(Sides::Commits { a, b });
+            return Ok((Sides::Commits { a, b }, None));
         }
         let rev = self.resolve_commit(range)?;
-        Ok(if staged {
+        let sides = if staged {
             Sides::CommitVsStaged(Some(rev))
         } else {
             Sides::CommitVsWorktree(Some(rev))
-        })
+        };
+        Ok((sides, None))
     }
 
     /// Every best merge base of `a` and `b`, the one `A...B` uses (as git does) first.
@@ -691,27 +708,6 @@ impl Repo {
                 source,
             })?;
         Ok(bases.into_iter().map(|id| CommitId(id.detach())).collect())
-    }
-
-    /// For `A...B` where A and B have several best merge bases (criss-cross merges), a note
-    /// naming the one used, as `git diff A...B` warns.
-    pub fn merge_base_note(&self, range: Option<&str>) -> Result<Option<String>> {
-        let Some((a, b)) = range.and_then(|r| r.trim().split_once("...")) else {
-            return Ok(None);
-        };
-        let (a, b) = (or_head(a), or_head(b));
-        let (ca, cb) = self.resolve_both(&a, &b)?;
-        let bases = self.merge_bases((&a, ca), (&b, cb))?;
-        Ok((bases.len() > 1).then(|| {
-            let others: Vec<String> = bases[1..].iter().map(ToString::to_string).collect();
-            format!(
-                "`{}` has {} merge bases; using {}, the one git uses (the others: {})",
-                range.unwrap_or_default().trim(),
-                bases.len(),
-                bases[0],
-                others.join(", ")
-            )
-        }))
     }
 
     /// The id of the tree at `dir` in `commit` (the whole tree for `""`), or `None` when the
