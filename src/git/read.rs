@@ -188,7 +188,7 @@ impl Repo {
                     vec![(name.to_owned(), path)],
                     None,
                     self.max_file_size,
-                    &HashMap::new(),
+                    &|_| None,
                 )?;
                 return root_file(set, name);
             }
@@ -779,15 +779,15 @@ impl Repo {
         // Tracked files hidden by ignore rules, and submodules, come from the index; so do
         // entries outside a sparse checkout (skip-worktree), which git takes as unchanged.
         let mut from_index = Listing::default();
-        let mut staged = HashMap::new();
-        if let Some(index) = self.open_index()? {
+        let index = self.open_index()?;
+        if let Some(index) = &index {
             let seen: HashSet<String> = files
                 .iter()
                 .map(|(p, _)| p.clone())
                 .chain(special.keys().cloned())
                 .collect();
             for entry in index.entries() {
-                let repo_path = entry.path(&index).to_str_lossy().into_owned();
+                let repo_path = entry.path(index).to_str_lossy().into_owned();
                 let skip_worktree = entry
                     .flags
                     .contains(gix::index::entry::Flags::SKIP_WORKTREE);
@@ -800,10 +800,6 @@ impl Repo {
                 let Some(path) = strip_dir(&repo_path, dir) else {
                     continue;
                 };
-                let is_file = [Mode::FILE, Mode::FILE_EXECUTABLE].contains(&entry.mode);
-                if entry.stage() == gix::index::entry::Stage::Unconflicted && is_file {
-                    staged.insert(path.to_owned(), entry.id);
-                }
                 if seen.contains(path) {
                     continue;
                 }
@@ -831,6 +827,16 @@ impl Repo {
         files.retain(|(p, _)| !index_paths.contains(p.as_str()));
         special.retain(|p, _| !index_paths.contains(p.as_str()));
         let from_index = self.load(from_index)?;
+        let staged = |path: &str| {
+            let path = join(dir, path);
+            let entry = index.as_ref()?.entry_by_path_and_stage(
+                path.as_str().into(),
+                gix::index::entry::Stage::Unconflicted,
+            )?;
+            [Mode::FILE, Mode::FILE_EXECUTABLE]
+                .contains(&entry.mode)
+                .then_some(entry.id)
+        };
         let mut set = read_files(files, Some(self.cache()), self.max_file_size, &staged)?;
         set.files.extend(from_index.files);
         set.special.extend(special);
@@ -1106,7 +1112,7 @@ pub fn read_dir(path: &Path, limit: u64) -> Result<FileSet> {
             files.push((rel, entry.path().to_owned()));
         }
     }
-    let mut set = read_files(files, None, limit, &HashMap::new())?;
+    let mut set = read_files(files, None, limit, &|_| None)?;
     set.special.extend(special);
     Ok(set)
 }
@@ -1120,7 +1126,7 @@ fn read_files(
     files: Vec<(String, PathBuf)>,
     cache: Option<&super::BlobCache>,
     limit: u64,
-    staged: &HashMap<String, gix::ObjectId>,
+    staged: &(dyn Fn(&str) -> Option<gix::ObjectId> + Sync),
 ) -> Result<FileSet> {
     let read = files
         .into_par_iter()
@@ -1150,9 +1156,9 @@ fn read_files(
                     })
             };
             let mut oid = hash(&bytes)?;
-            if let Some(&id) = staged.get(&rel)
+            if bytes.contains(&b'\r')
+                && let Some(id) = staged(&rel)
                 && id != oid
-                && bytes.windows(2).any(|pair| pair == b"\r\n")
             {
                 let lf = crlf_to_lf(&bytes);
                 if hash(&lf)? == id {
