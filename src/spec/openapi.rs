@@ -56,7 +56,7 @@ struct Response {
     headers: BTreeMap<String, (String, Result<Header, Unresolved>)>,
 }
 
-/// A ref that points nowhere, and why.
+/// A ref that points nowhere: (the ref, why).
 type Unresolved = (String, String);
 
 #[derive(Debug)]
@@ -74,14 +74,14 @@ struct Operation {
     element: Element,
     deprecated: bool,
     params: BTreeMap<String, Param>,
-    /// Parameters that are refs pointing nowhere: (ref, why).
-    unresolved_params: Vec<(String, String)>,
-    body: Option<Result<RequestBody, (String, String)>>,
-    responses: BTreeMap<String, Result<Response, (String, String)>>,
+    /// Parameters that are refs pointing nowhere.
+    unresolved_params: Vec<Unresolved>,
+    body: Option<Result<RequestBody, Unresolved>>,
+    responses: BTreeMap<String, Result<Response, Unresolved>>,
     /// Where the requirement in force is written (the operation's own, else the document's),
     /// and its alternatives.
     security: (String, Option<Security>),
-    unresolved: Option<(String, String)>,
+    unresolved: Option<Unresolved>,
 }
 
 /// The credentials a request must carry: any one alternative suffices, and an alternative
@@ -263,7 +263,7 @@ fn is_primitive(parsed: &Parsed, schema: Option<&Value>, at: &str) -> bool {
     }
 }
 
-fn read_param(parsed: &Parsed, node: &Value, at: &str) -> Result<Param, (String, String)> {
+fn read_param(parsed: &Parsed, node: &Value, at: &str) -> Result<Param, Unresolved> {
     let (value, resolved) = match follow(parsed, node, at) {
         Target::Found(value, resolved) => (value, resolved),
         Target::Unresolved(reference, why) => return Err((reference, why)),
@@ -858,7 +858,7 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
     let removed_success: Vec<&String> = removed.iter().copied().filter(|c| is_success(c)).collect();
     let added_success: Vec<&String> = added.iter().copied().filter(|c| is_success(c)).collect();
     let replaced = !removed_success.is_empty() && !added_success.is_empty();
-    let at_of = |r: &Result<Response, (String, String)>, fallback: &str| match r {
+    let at_of = |r: &Result<Response, Unresolved>, fallback: &str| match r {
         Ok(response) => response.at.clone(),
         Err(_) => fallback.to_owned(),
     };

@@ -253,10 +253,13 @@ fn differs_only_by_null(change: &compare::Change) -> bool {
             .filter(|t| *t != Some("null"))
             .collect()
     }
+    let before = types(&change.before);
     [TypeWidened, TypeNarrowed].contains(&change.kind)
         && change.keyword == "type"
-        && types(&change.before).is_some_and(|t| !t.is_empty() && !t.contains("any"))
-        && types(&change.before) == types(&change.after)
+        && before
+            .as_ref()
+            .is_some_and(|t| !t.is_empty() && !t.contains("any"))
+        && before == types(&change.after)
 }
 
 /// Put the wrapper schema at the root, keeping aside any root keys the walker would read.
