@@ -71,6 +71,10 @@ const DELIBERATE: &[(&str, &str)] = &[
         "renaming an address parameter, reordering `required` and `enum` and editing titles and versions changes nothing on the wire",
     ),
     (
+        "asyncapi/unchanged/v3-bindings-moved-to-components-and-parameter-renamed",
+        "as above for the address parameter renamed with its placeholder; bindings moved behind a `$ref` are the same bindings",
+    ),
+    (
         "openapi/response.header.removed/3.1-total-count-dropped",
         "the header was optional, so clients already do without it (api-smart-diff flags every removed response header; openapi-diff, on 3.0, does not)",
     ),

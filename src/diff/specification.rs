@@ -397,15 +397,22 @@ fn judge(
                 let verdict = spec::compare(sources[0], sources[1], strategy);
                 match verdict {
                     Ok(verdict) => {
-                        result.op_places = op_places(&verdict, &after_path, &new_text, b_files);
+                        // The unknown parts are placed after the ops: a change with no op
+                        // is shown where its first unknown part is.
+                        let paths = verdict.ops.iter().map(|op| op.path.as_str());
+                        let unknown = verdict.unknown.iter().map(|u| u.path.as_str()).take(1);
+                        let mut places =
+                            places(paths.chain(unknown), &after_path, &new_text, b_files);
                         let first = verdict
                             .ops
                             .iter()
                             .position(|op| op.breaking)
-                            .or((!verdict.ops.is_empty()).then_some(0));
+                            .or((!places.is_empty()).then_some(0));
                         if let Some(at) = first {
-                            result.place = Some(result.op_places[at].clone());
+                            result.place = Some(places[at].clone());
                         }
+                        places.truncate(verdict.ops.len());
+                        result.op_places = places;
                         Ok(verdict)
                     }
                     // Where both sides are broken, both are named (they often share a path).
@@ -439,20 +446,18 @@ fn judge(
     Some(result)
 }
 
-/// Where each op lies: the specification, or a file it bundles (`file#pointer` paths), at the
-/// line of the node. Each file's text is located once.
-fn op_places(
-    verdict: &spec::Verdict,
+/// Where each of `paths` (op and unknown-part paths) lies: the specification, or a file it
+/// bundles (`file#pointer` paths), at the line of the node. Each file's text is located once.
+fn places<'p>(
+    paths: impl Iterator<Item = &'p str>,
     file: &str,
     after: &str,
     files: &dyn Files,
 ) -> Vec<(String, usize)> {
     let mut trees: BTreeMap<String, Option<crate::schema::located::Located>> = BTreeMap::new();
-    verdict
-        .ops
-        .iter()
-        .map(|op| {
-            let (other, pointer) = spec::document::split_display(&op.path);
+    paths
+        .map(|path| {
+            let (other, pointer) = spec::document::split_display(path);
             let in_file = other.unwrap_or(file);
             let tree = trees
                 .entry(in_file.to_owned())

@@ -13,6 +13,7 @@ pub mod lines;
 mod openapi;
 mod payload;
 pub mod rules;
+mod unjudged;
 
 use std::fmt;
 
@@ -310,6 +311,12 @@ pub fn compare(
             reason: other.to_string(),
         },
     })?;
+    let mut found = found;
+    if kind.is_asyncapi() {
+        unjudged::asyncapi(&old, &new, &mut found);
+    } else {
+        unjudged::openapi(&old, &new, &mut found);
+    }
     let judged = judge(found.changes, strategy);
     let unknown_reason = match found.unknown.as_slice() {
         [] => None,

@@ -19,7 +19,7 @@ use super::{Element, Found, Spec, rule};
 use crate::schema::Format;
 use crate::schema::verdict::OpKind;
 
-const METHODS: &[&str] = &[
+pub(super) const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
@@ -165,7 +165,7 @@ pub fn shape(template: &str) -> String {
 }
 
 /// The parameter names of a path template, in order.
-fn template_names(template: &str) -> Vec<&str> {
+pub(super) fn template_names(template: &str) -> Vec<&str> {
     let mut names = Vec::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {

@@ -430,3 +430,41 @@ fn a_specification_broken_on_both_sides_names_both() {
         "{reason}"
     );
 }
+
+/// A change to a part no rule judges (here Kafka bindings given to an operation) is a
+/// specification change without a verdict, shown at that part's line; never "no change".
+#[test]
+fn a_change_no_rule_judges_has_no_verdict_at_its_line() {
+    let repo = spec_catalog();
+    let path = format!("{SERVICE}/asyncapi.yml");
+    let before = std::fs::read_to_string(repo.path().join(&path)).expect("readable");
+    let after = before.replace(
+        "  publishOrderCreated:\n    action: send\n",
+        "  publishOrderCreated:\n    action: send\n    bindings:\n      kafka:\n        clientId: {type: string}\n",
+    );
+    assert_ne!(before, after);
+    repo.write(&path, &after);
+    repo.commit_all("the producer names its Kafka client");
+    let out = run_diff(&repo.path(), &["main~1..main", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let diff: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let change = &diff["specificationChanges"][0];
+    assert_eq!(change["breaking"], serde_json::Value::Null, "{change}");
+    assert_eq!(
+        change["unknown"][0]["path"], "/operations/publishOrderCreated/bindings",
+        "{change}"
+    );
+    assert_eq!(diff["summary"]["specificationUnknown"], 1);
+    let strict = run_diff(&repo.path(), &["main~1..main", "--fail-on", "unknown"]);
+    assert_eq!(strict.status.code(), Some(1));
+    let github = text(&run_diff(&repo.path(), &["main~1..main", "--format", "github"]).stdout);
+    let line = after
+        .lines()
+        .position(|l| l == "    bindings:")
+        .expect("the bindings")
+        + 1;
+    assert!(
+        github.contains(&format!("::warning file={path},line={line},")),
+        "{github}"
+    );
+}

@@ -1,0 +1,369 @@
+//! The parts of a specification the walkers do not judge: security schemes, OpenAPI callbacks,
+//! and AsyncAPI servers, bindings, channel parameters and operation security. A change there
+//! is never "no change": it is an unknown part with the reason, so the verdict says it could
+//! not judge everything. Each part is compared with its `$ref`s followed and its documentation
+//! (`description`, `summary`, `title`, `externalDocs`, `x-` extensions) left out; a server or
+//! scheme that is only added is no change, as nothing that worked stops working.
+//!
+//! OpenAPI `servers` are left out, as `openapi-diff`, `api-smart-diff` and pacto leave them:
+//! they say where a deployment is reached, not what it accepts. An AsyncAPI server is the
+//! broker both sides connect to (its protocol and bindings included), so it counts.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::document::{Parsed, Target, child, follow};
+use super::{Found, openapi};
+
+const BINDINGS: &str = "protocol bindings";
+
+/// Keys that document a node without changing what goes over the wire.
+fn is_documentation(key: &str) -> bool {
+    matches!(key, "description" | "summary" | "title" | "externalDocs") || key.starts_with("x-")
+}
+
+/// Whether two nodes say the same, `$ref`s followed (a pair of refs already being compared is
+/// taken as equal, so a cycle ends). A scheme is compared where it is defined, so a ref to one
+/// is compared as written.
+fn same(
+    old: (&Parsed, &Value, &str),
+    new: (&Parsed, &Value, &str),
+    seen: &mut BTreeSet<(String, String)>,
+) -> bool {
+    let ((old_doc, a, a_at), (new_doc, b, b_at)) = (old, new);
+    let is_ref = |v: &Value| v.get("$ref").and_then(Value::as_str).map(str::to_owned);
+    let scheme = |r: &str| r.contains("/components/securitySchemes/");
+    match (is_ref(a), is_ref(b)) {
+        (Some(x), Some(y)) if scheme(&x) || scheme(&y) => return x == y,
+        (None, None) => {}
+        _ => {
+            let (a, a_at) = match follow(old_doc, a, a_at) {
+                Target::Found(value, at) => (value, at),
+                Target::Unresolved(..) => return a == b,
+            };
+            let (b, b_at) = match follow(new_doc, b, b_at) {
+                Target::Found(value, at) => (value, at),
+                Target::Unresolved(..) => return a == b,
+            };
+            if !seen.insert((a_at.clone(), b_at.clone())) {
+                return true;
+            }
+            return same((old_doc, a, &a_at), (new_doc, b, &b_at), seen);
+        }
+    }
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys = |m: &serde_json::Map<String, Value>| -> Vec<String> {
+                m.keys().filter(|k| !is_documentation(k)).cloned().collect()
+            };
+            keys(x) == keys(y)
+                && keys(x).iter().all(|k| {
+                    same(
+                        (old_doc, &x[k], &child(a_at, k)),
+                        (new_doc, &y[k], &child(b_at, k)),
+                        seen,
+                    )
+                })
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len()
+                && x.iter().zip(y).enumerate().all(|(i, (p, q))| {
+                    let i = i.to_string();
+                    same(
+                        (old_doc, p, &child(a_at, &i)),
+                        (new_doc, q, &child(b_at, &i)),
+                        seen,
+                    )
+                })
+        }
+        _ => a == b,
+    }
+}
+
+/// Two documents read side by side: each part is looked for at the same place in both.
+struct Pair<'a> {
+    old: &'a Parsed,
+    new: &'a Parsed,
+    found: &'a mut Found,
+}
+
+impl Pair<'_> {
+    /// An unknown part at `at` (the new side's place) unless `old` and `new` say the same:
+    /// `what` changed, and `area` is what catalog-diff does not judge.
+    fn check(
+        &mut self,
+        old: Option<(&Value, String)>,
+        new: Option<(&Value, String)>,
+        (what, area): (&str, &str),
+    ) {
+        let unchanged = match (&old, &new) {
+            (None, None) => true,
+            (Some((a, a_at)), Some((b, b_at))) => same(
+                (self.old, a, a_at),
+                (self.new, b, b_at),
+                &mut BTreeSet::new(),
+            ),
+            _ => false,
+        };
+        if !unchanged {
+            let event = match (&old, &new) {
+                (Some(_), Some(_)) => "changed",
+                (Some(_), None) => "removed",
+                _ => "added",
+            };
+            let at = new.or(old).map(|(_, at)| at).unwrap_or_default();
+            self.found.unknown(
+                &at,
+                format!("{what}: {event}; catalog-diff does not judge {area}"),
+                Vec::new(),
+            );
+        }
+    }
+
+    /// The entries of map `key` of `old` and `new`: one changed is an unknown part, one added
+    /// is not, and one removed is when `removal` says so.
+    fn entries(
+        &mut self,
+        (old, new): ((&Value, &str), (&Value, &str)),
+        key: &str,
+        (one, all): (&str, &str),
+        removal: bool,
+    ) {
+        let Some(Value::Object(a)) = old.0.get(key) else {
+            return;
+        };
+        let (a_at, b_at) = (child(old.1, key), child(new.1, key));
+        for (name, value) in a {
+            let next = new
+                .0
+                .get(key)
+                .and_then(|b| b.get(name))
+                .map(|v| (v, child(&b_at, name)));
+            if next.is_some() || removal {
+                let what = format!("{one} `{name}`");
+                self.check(Some((value, child(&a_at, name))), next, (&what, all));
+            }
+        }
+    }
+
+    /// The security schemes defined on both sides (a scheme dropped is dropped from every
+    /// requirement, or they name nothing, which is judged where the requirements are).
+    fn schemes(&mut self, old_components: &Value, new_components: &Value) {
+        let sides = (
+            (old_components, "/components"),
+            (new_components, "/components"),
+        );
+        let area = ("security scheme", "how credentials are presented");
+        self.entries(sides, "securitySchemes", area, false);
+    }
+}
+
+/// A 2.x operation's one message (not a `oneOf`), refs followed.
+fn message<'v>(doc: &'v Parsed, (op, at): (&'v Value, &str)) -> Option<(&'v Value, String)> {
+    op.get("message")
+        .filter(|m| m.get("oneOf").is_none())
+        .map(|m| resolved(doc, m, &child(at, "message")))
+}
+
+/// `value`'s member `key`, with its place.
+fn part<'v>((value, at): (&'v Value, &str), key: &str) -> Option<(&'v Value, String)> {
+    value.get(key).map(|v| (v, child(at, key)))
+}
+
+/// The node `value` (at `at`) refers to, or itself.
+fn resolved<'v>(doc: &'v Parsed, value: &'v Value, at: &str) -> (&'v Value, String) {
+    match follow(doc, value, at) {
+        Target::Found(found, at) => (found, at),
+        Target::Unresolved(..) => (value, at.to_owned()),
+    }
+}
+
+/// The entries of map `key` of `value`, each with its place, refs followed.
+fn members<'v>(
+    doc: &'v Parsed,
+    value: &'v Value,
+    at: &str,
+    key: &str,
+) -> Vec<(&'v str, &'v Value, String)> {
+    match value.get(key) {
+        Some(Value::Object(map)) => map
+            .iter()
+            .map(|(name, node)| {
+                let (node, node_at) = resolved(doc, node, &child(&child(at, key), name));
+                (name.as_str(), node, node_at)
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Adds to `found` an unknown part for each part of the two OpenAPI documents that changed
+/// but is not judged.
+pub(super) fn openapi(old: &Parsed, new: &Parsed, found: &mut Found) {
+    let mut pair = Pair { old, new, found };
+    let (a, b) = (&old.root, &new.root);
+    if let (Some(x), Some(y)) = (a.get("components"), b.get("components")) {
+        pair.schemes(x, y);
+    }
+    let old_paths = members(old, a, "", "paths");
+    let new_paths = members(new, b, "", "paths");
+    for (template, item, item_at) in &old_paths {
+        let shape = openapi::shape(template);
+        let Some((_, next, next_at)) = new_paths.iter().find(|(t, ..)| openapi::shape(t) == shape)
+        else {
+            continue;
+        };
+        for method in openapi::METHODS {
+            let (Some(op), Some(next_op)) = (item.get(*method), next.get(*method)) else {
+                continue;
+            };
+            let (op, op_at) = resolved(old, op, &child(item_at, method));
+            let (next_op, next_op_at) = resolved(new, next_op, &child(next_at, method));
+            let what = format!(
+                "the callbacks of {} {template}",
+                method.to_ascii_uppercase()
+            );
+            pair.check(
+                part((op, &op_at), "callbacks"),
+                part((next_op, &next_op_at), "callbacks"),
+                (&what, "callbacks"),
+            );
+        }
+    }
+}
+
+/// Adds to `found` an unknown part for each part of the two AsyncAPI documents that changed
+/// but is not judged.
+pub(super) fn asyncapi(old: &Parsed, new: &Parsed, found: &mut Found) {
+    let mut pair = Pair { old, new, found };
+    let (a, b) = (&old.root, &new.root);
+    pair.entries(((a, ""), (b, "")), "servers", ("server", "servers"), true);
+    if let (Some(x), Some(y)) = (a.get("components"), b.get("components")) {
+        pair.schemes(x, y);
+    }
+    let new_channels = members(new, b, "", "channels");
+    for (key, channel, channel_at) in members(old, a, "", "channels") {
+        let Some((_, next, next_at)) = new_channels.iter().find(|(k, ..)| *k == key) else {
+            continue;
+        };
+        let (old_side, new_side) = ((channel, channel_at.as_str()), (*next, next_at.as_str()));
+        let what = format!("the bindings of channel `{key}`");
+        pair.check(
+            part(old_side, "bindings"),
+            part(new_side, "bindings"),
+            (&what, BINDINGS),
+        );
+        let old_parameters = parameters(old, channel, &channel_at, key);
+        let new_parameters = parameters(new, next, next_at, key);
+        let changed = old_parameters.len() != new_parameters.len()
+            || old_parameters.iter().any(|(place, value, at)| {
+                !new_parameters.iter().any(|(other, next, next_at)| {
+                    place == other
+                        && same((old, value, at), (new, next, next_at), &mut BTreeSet::new())
+                })
+            });
+        if changed {
+            pair.found.unknown(
+                &child(next_at, "parameters"),
+                format!(
+                    "the parameters of channel `{key}`: changed; catalog-diff does not judge \
+                     channel parameters"
+                ),
+                Vec::new(),
+            );
+        }
+        for action in ["publish", "subscribe"] {
+            let (Some(op), Some(next_op)) = (channel.get(action), next.get(action)) else {
+                continue;
+            };
+            let (op, op_at) = resolved(old, op, &child(&channel_at, action));
+            let (next_op, next_op_at) = resolved(new, next_op, &child(next_at, action));
+            operation(
+                &mut pair,
+                (op, &op_at),
+                (next_op, &next_op_at),
+                &format!("the {action} operation of channel `{key}`"),
+            );
+        }
+        // 2.x messages sit in operations; 3.x ones in their channel.
+        for (name, message, message_at) in members(old, channel, &channel_at, "messages") {
+            let Some((_, next_message, next_message_at)) = members(new, next, next_at, "messages")
+                .into_iter()
+                .find(|(n, ..)| *n == name)
+            else {
+                continue;
+            };
+            let what = format!("the bindings of message `{name}`");
+            pair.check(
+                part((message, &message_at), "bindings"),
+                part((next_message, &next_message_at), "bindings"),
+                (&what, BINDINGS),
+            );
+        }
+    }
+    let new_operations = members(new, b, "", "operations");
+    for (key, op, op_at) in members(old, a, "", "operations") {
+        if let Some((_, next, next_at)) = new_operations.iter().find(|(k, ..)| *k == key) {
+            operation(
+                &mut pair,
+                (op, &op_at),
+                (next, next_at),
+                &format!("operation `{key}`"),
+            );
+        }
+    }
+}
+
+/// A channel's parameters, each by its place in the address (as channels are paired, so a
+/// parameter renamed with its placeholder is the same one), else by name.
+fn parameters<'v>(
+    doc: &'v Parsed,
+    channel: &'v Value,
+    at: &str,
+    key: &str,
+) -> Vec<(String, &'v Value, String)> {
+    let address = match channel.get("address") {
+        Some(Value::String(address)) => address.as_str(),
+        _ if doc.kind == super::Kind::AsyncApi3 => "",
+        _ => key,
+    };
+    let names = openapi::template_names(address);
+    members(doc, channel, at, "parameters")
+        .into_iter()
+        .map(|(name, value, at)| {
+            let place = match names.iter().position(|n| *n == name) {
+                Some(index) => format!("#{index}"),
+                None => name.to_owned(),
+            };
+            (place, value, at)
+        })
+        .collect()
+}
+
+/// An AsyncAPI operation's bindings and security, and for 2.x its message's bindings.
+fn operation(pair: &mut Pair<'_>, old: (&Value, &str), new: (&Value, &str), name: &str) {
+    for (member, area) in [("bindings", BINDINGS), ("security", "AsyncAPI security")] {
+        let what = format!("the {member} of {name}");
+        pair.check(part(old, member), part(new, member), (&what, area));
+    }
+    if let (Some((m, m_at)), Some((n, n_at))) = (message(pair.old, old), message(pair.new, new)) {
+        // Named as the walker names a 2.x message: its id, its name, or its components key.
+        let written = old.0.get("message");
+        let reference = written.and_then(|w| w.get("$ref")).and_then(Value::as_str);
+        let id = [m.get("messageId"), m.get("name")]
+            .into_iter()
+            .flatten()
+            .find_map(Value::as_str)
+            .or_else(|| reference.and_then(|r| r.rsplit('/').next()));
+        let what = match id {
+            Some(id) => format!("the bindings of message `{id}`"),
+            None => format!("the bindings of the message of {name}"),
+        };
+        pair.check(
+            part((m, &m_at), "bindings"),
+            part((n, &n_at), "bindings"),
+            (&what, BINDINGS),
+        );
+    }
+}
