@@ -257,6 +257,11 @@ fn unknown_revision_names_it_and_hints() {
     }
     let msg = repo.parse_range(Some("nope..nope"), false).unwrap_err();
     assert_eq!(msg.to_string().matches("`nope`").count(), 1, "{msg}");
+    // A mistyped branch name is answered with the names near it, with or without a suffix.
+    for typo in ["mian", "mian~1"] {
+        let msg = repo.resolve_commit(typo).unwrap_err().to_string();
+        assert!(msg.ends_with("; did you mean `main`?"), "{msg}");
+    }
 }
 
 #[test]

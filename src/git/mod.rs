@@ -567,6 +567,30 @@ impl Repo {
         }
     }
 
+    /// The branch and tag names (remote ones too) closest to the name `rev` starts with, when
+    /// that name is no reference (`mian~2` -> `main`).
+    fn names_near(&self, rev: &str) -> Vec<String> {
+        let name = rev.split(['~', '^', '@', ':']).next().unwrap_or_default();
+        if name.is_empty() || self.repo.find_reference(name).is_ok() {
+            return Vec::new();
+        }
+        let Ok(references) = self.repo.references() else {
+            return Vec::new();
+        };
+        let Ok(all) = references.all() else {
+            return Vec::new();
+        };
+        let names: Vec<String> = all
+            .flatten()
+            .map(|r| r.name().shorten().to_string())
+            .filter(|short| short != "HEAD" && !short.ends_with("/HEAD"))
+            .collect();
+        crate::suggest::closest(name, names.iter().map(String::as_str))
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
+    }
+
     /// Resolves anything `git rev-parse` accepts to a commit, peeling annotated tags.
     pub fn resolve_commit(&self, rev: &str) -> Result<CommitId> {
         let id = match self.repo.rev_parse_single(rev) {
@@ -580,7 +604,16 @@ impl Repo {
                     source = None;
                     "the repository has no commits yet".to_owned()
                 } else {
-                    "use a branch, tag, commit id or an expression like HEAD~2; `git log --oneline` lists commits".to_owned()
+                    let near = self.names_near(rev);
+                    if !near.is_empty() {
+                        // A mistyped name: the suggestion says all gix would.
+                        source = None;
+                    }
+                    let near: Vec<&str> = near.iter().map(String::as_str).collect();
+                    format!(
+                        "use a branch, tag, commit id or an expression like HEAD~2; `git log --oneline` lists commits{}",
+                        crate::suggest::hint(&near)
+                    )
                 };
                 return Err(Error::UnknownRevision {
                     rev: rev.to_owned(),
