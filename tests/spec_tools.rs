@@ -91,6 +91,10 @@ const DELIBERATE: &[(&str, &str)] = &[
         "`security: apiKey` is not a list of requirement objects: no verdict rather than a guess at what it demands (api-smart-diff calls it breaking)",
     ),
     (
+        "openapi/unknown/3.0-oauth-token-url-moved",
+        "whether tokens from the old URL still work cannot be told from the documents, so no verdict (openapi-diff does not compare schemes: it passes a renamed API-key header too; api-smart-diff leaves it unclassified)",
+    ),
+    (
         "openapi/type.changed/3.0-response-header-request-id-now-integer",
         "a header's type change is judged as a body's (`type.changed`, both ways), as the tools judge a parameter's; openapi-diff does not compare header schemas",
     ),

@@ -114,6 +114,80 @@ fn read_security(value: &Value) -> Option<Security> {
     })
 }
 
+/// How a security scheme has credentials presented: its type, and where an API key goes
+/// (`in` and `name`) or which HTTP `scheme` carries them. Everything else about a scheme is
+/// not judged here.
+#[derive(Debug)]
+struct Presented {
+    kind: Option<String>,
+    place: Option<String>,
+    name: Option<String>,
+    scheme: Option<String>,
+}
+
+impl PartialEq for Presented {
+    fn eq(&self, other: &Presented) -> bool {
+        self.folded() == other.folded()
+    }
+}
+
+/// The keys of a security scheme [`Presented`] reads.
+pub(super) const PRESENTATION: &[&str] = &["type", "in", "name", "scheme"];
+
+impl Presented {
+    /// What is compared: a header's name and an HTTP scheme without regard to case.
+    fn folded(&self) -> [Option<String>; 4] {
+        let lower = |v: &Option<String>| v.as_ref().map(|v| v.to_ascii_lowercase());
+        let name = match self.place.as_deref() {
+            Some("header") => lower(&self.name),
+            _ => self.name.clone(),
+        };
+        [
+            self.kind.clone(),
+            self.place.clone(),
+            name,
+            lower(&self.scheme),
+        ]
+    }
+
+    fn describe(&self) -> String {
+        let text = |v: &Option<String>| v.clone().unwrap_or_else(|| "none".to_owned());
+        match (self.kind.as_deref(), &self.place) {
+            (Some("apiKey"), place) => {
+                format!("an API key in {} `{}`", text(place), text(&self.name))
+            }
+            (Some("http"), _) => format!("HTTP `{}`", text(&self.scheme)),
+            (kind, _) => format!("type `{}`", kind.unwrap_or("none")),
+        }
+    }
+}
+
+/// The security schemes a document defines, by name, refs followed.
+fn schemes(parsed: &Parsed) -> BTreeMap<String, Presented> {
+    let at = "/components/securitySchemes";
+    let Some(Value::Object(map)) = parsed.root.pointer(at) else {
+        return BTreeMap::new();
+    };
+    map.iter()
+        .filter_map(
+            |(name, node)| match follow(parsed, node, &child(at, name)) {
+                Target::Found(scheme, _) => Some((name.clone(), scheme)),
+                Target::Unresolved(..) => None,
+            },
+        )
+        .map(|(name, scheme)| {
+            let field = |key: &str| scheme.get(key).and_then(Value::as_str).map(str::to_owned);
+            let presented = Presented {
+                kind: field("type"),
+                place: field("in"),
+                name: field("name"),
+                scheme: field("scheme"),
+            };
+            (name, presented)
+        })
+        .collect()
+}
+
 /// Whether some request that meets an alternative of `held` meets none of `wanted`.
 fn refuses_some(held: &Security, wanted: &Security) -> bool {
     let meets = |have: &BTreeMap<String, BTreeSet<String>>,
@@ -500,6 +574,7 @@ pub(super) fn compare(
 ) -> Result<Found, crate::schema::Error> {
     let old = operations(before);
     let new = operations(after);
+    let presented = [schemes(before), schemes(after)];
     let mut found = Found::default();
     let mut bodies = Vec::new();
     for (key, op) in &old {
@@ -533,7 +608,7 @@ pub(super) fn compare(
                 element,
             );
         }
-        security(op, next, &mut found);
+        security(op, next, &presented, &mut found);
         parameters(op, next, &mut found, &mut bodies);
         request_body(op, next, &mut found, &mut bodies);
         responses(op, next, &mut found, &mut bodies);
@@ -610,7 +685,12 @@ fn schema_body(
 
 /// The credentials a request must carry. A webhook's requests are checked by its receivers,
 /// which its document does not describe, so only paths are compared.
-fn security(op: &Operation, next: &Operation, found: &mut Found) {
+fn security(
+    op: &Operation,
+    next: &Operation,
+    [old_schemes, new_schemes]: &[BTreeMap<String, Presented>; 2],
+    found: &mut Found,
+) {
     if matches!(next.element, Element::Operation { webhook: true, .. }) {
         return;
     }
@@ -632,6 +712,34 @@ fn security(op: &Operation, next: &Operation, found: &mut Found) {
         if refused {
             let what = format!("{whose} asks {more} of a request's credentials");
             push_rule(found, rule, OpKind::Replace, at, what, &next.element);
+        }
+    }
+    // A scheme both requirements name, now presented another way.
+    let named = |security: &Security| -> BTreeSet<String> {
+        security
+            .iter()
+            .flat_map(|alt| alt.keys().cloned())
+            .collect()
+    };
+    for name in named(was).intersection(&named(is)) {
+        let (Some(a), Some(b)) = (old_schemes.get(name), new_schemes.get(name)) else {
+            continue;
+        };
+        if a != b {
+            let what = format!(
+                "security scheme `{name}` now asks for {} instead of {}",
+                b.describe(),
+                a.describe()
+            );
+            let at = child("/components/securitySchemes", name);
+            push_rule(
+                found,
+                "security.scheme.changed",
+                OpKind::Replace,
+                &at,
+                what,
+                &next.element,
+            );
         }
     }
 }

@@ -66,7 +66,7 @@ pub const ASYNCAPI_RULES: [Rule; 13] = [
 
 /// The OpenAPI rules: operations, parameters, request bodies and responses.
 #[rustfmt::skip]
-pub const OPENAPI_RULES: [Rule; 26] = [
+pub const OPENAPI_RULES: [Rule; 27] = [
     Rule { id: "operation.added", backward: Safe, forward: Safe,
         reason: "no client called it before, so none depends on it",
         change: "Add an operation (method and path)" },
@@ -82,6 +82,9 @@ pub const OPENAPI_RULES: [Rule; 26] = [
     Rule { id: "security.widened", backward: Breaks, forward: Safe,
         reason: "new clients may leave out credentials the old service asks for",
         change: "Ask less of a request's credentials (a requirement, scheme or scope dropped; anonymous access allowed)" },
+    Rule { id: "security.scheme.changed", backward: Breaks, forward: Breaks,
+        reason: "each side presents credentials where or how the other no longer looks for them",
+        change: "Change how a security scheme in force is presented (its `type`, an API key's `in` or `name`, an HTTP `scheme`)" },
     Rule { id: "parameter.added", backward: Safe, forward: Safe,
         reason: "old clients do not send it and do not need to",
         change: "Add an optional parameter" },

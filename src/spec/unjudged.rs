@@ -20,7 +20,11 @@ const BINDINGS: &str = "protocol bindings";
 
 /// Keys that document a node without changing what goes over the wire.
 fn is_documentation(key: &str) -> bool {
-    matches!(key, "description" | "summary" | "title" | "externalDocs") || key.starts_with("x-")
+    // `bearerFormat` is a hint, "primarily for documentation purposes" (OpenAPI).
+    matches!(
+        key,
+        "description" | "summary" | "title" | "externalDocs" | "bearerFormat"
+    ) || key.starts_with("x-")
 }
 
 /// Whether two nodes say the same, `$ref`s followed (a pair of refs already being compared is
@@ -148,12 +152,26 @@ impl Pair<'_> {
     }
 
     /// The security schemes defined on both sides (a scheme dropped is dropped from every
-    /// requirement, or they name nothing, which is judged where the requirements are).
-    fn schemes(&mut self, old_components: &Value, new_components: &Value) {
-        let sides = (
-            (old_components, "/components"),
-            (new_components, "/components"),
-        );
+    /// requirement, or they name nothing, which is judged where the requirements are), less
+    /// the keys a rule judges (`judged`).
+    fn schemes(&mut self, old_components: &Value, new_components: &Value, judged: &[&str]) {
+        // Only the schemes are copied, without the judged keys.
+        let strip = |components: &Value| -> Value {
+            let mut schemes = components
+                .get("securitySchemes")
+                .cloned()
+                .unwrap_or_default();
+            if let Value::Object(schemes) = &mut schemes {
+                for scheme in schemes.values_mut() {
+                    if let Value::Object(scheme) = scheme {
+                        scheme.retain(|key, _| !judged.contains(&key.as_str()));
+                    }
+                }
+            }
+            serde_json::json!({ "securitySchemes": schemes })
+        };
+        let (old, new) = (strip(old_components), strip(new_components));
+        let sides = ((&old, "/components"), (&new, "/components"));
         let area = ("security scheme", "how credentials are presented");
         self.entries(sides, "securitySchemes", area, false);
     }
@@ -204,7 +222,8 @@ pub(super) fn openapi(old: &Parsed, new: &Parsed, found: &mut Found) {
     let mut pair = Pair { old, new, found };
     let (a, b) = (&old.root, &new.root);
     if let (Some(x), Some(y)) = (a.get("components"), b.get("components")) {
-        pair.schemes(x, y);
+        // How a scheme in force is presented is judged (`security.scheme.changed`).
+        pair.schemes(x, y, openapi::PRESENTATION);
     }
     let old_paths = members(old, a, "", "paths");
     let new_paths = members(new, b, "", "paths");
@@ -240,7 +259,7 @@ pub(super) fn asyncapi(old: &Parsed, new: &Parsed, found: &mut Found) {
     let (a, b) = (&old.root, &new.root);
     pair.entries(((a, ""), (b, "")), "servers", ("server", "servers"), true);
     if let (Some(x), Some(y)) = (a.get("components"), b.get("components")) {
-        pair.schemes(x, y);
+        pair.schemes(x, y, &[]);
     }
     let new_channels = members(new, b, "", "channels");
     for (key, channel, channel_at) in members(old, a, "", "channels") {
