@@ -3,6 +3,7 @@
 //! through the schema engines, `payload`), and judge the changes with the rules tables of
 //! [`rules`] through the one `judge` every format shares. The walkers say what changed and
 //! where; the tables say whether it breaks; nothing here reads files (a [`Load`] does) or prints.
+//! A change to a part no walker judges is an unknown part (`unjudged`), never "no change".
 //!
 //! A verdict also says which elements each op touches ([`Element`]: an AsyncAPI message, an
 //! OpenAPI operation), so a diff can join a change to the catalog's messages and their parties.

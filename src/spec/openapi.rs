@@ -5,8 +5,9 @@
 //! a response by its clients, and the other way round for a webhook, which the service calls.
 //! It says what changed and where; the rules table says whether it breaks.
 //!
-//! Also response headers, and the security requirement in force on each path operation. Not
-//! compared: security schemes, servers, callbacks and links.
+//! Also response headers, the security requirement in force on each path operation, and how
+//! the schemes it names have credentials presented. What else a scheme says, and callbacks,
+//! are `unjudged`; servers and links are not compared.
 
 use std::collections::{BTreeMap, BTreeSet};
 
