@@ -91,6 +91,10 @@ const DELIBERATE: &[(&str, &str)] = &[
         "`security: apiKey` is not a list of requirement objects: no verdict rather than a guess at what it demands (api-smart-diff calls it breaking)",
     ),
     (
+        "openapi/operation.removed/3.0-settlement-callback-dropped",
+        "the service no longer calls the URL old clients register, so they never learn of the settlement; the tools do not judge callbacks (openapi-diff skips them, api-smart-diff calls any callback change harmless)",
+    ),
+    (
         "openapi/unknown/3.0-oauth-token-url-moved",
         "whether tokens from the old URL still work cannot be told from the documents, so no verdict (openapi-diff does not compare schemes: it passes a renamed API-key header too; api-smart-diff leaves it unclassified)",
     ),

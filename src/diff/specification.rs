@@ -20,7 +20,7 @@ use super::*;
 use crate::catalog::version::{index_order, is_higher, js_sort_by};
 use crate::catalog::{Resource, frontmatter};
 use crate::schema::{Files, Op};
-use crate::spec::{self, Element, Source, Unknown};
+use crate::spec::{self, Caller, Element, Source, Unknown};
 
 /// The text of a catalog path of one side (invalid UTF-8 shown as U+FFFD, as for front matter).
 fn text(files: &dyn Files, path: &str) -> Option<String> {
@@ -605,7 +605,7 @@ impl<'a> Owned<'a> {
             Element::Operation {
                 method,
                 path,
-                webhook: false,
+                caller: Caller::Clients,
             } => self
                 .messages
                 .iter()

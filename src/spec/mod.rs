@@ -134,12 +134,24 @@ pub enum Element {
     /// name in `components.messages`, else its `name`).
     Message(String),
     /// An OpenAPI operation: upper-case method and the path template as written (a webhook's
-    /// name for a webhook).
+    /// name for a webhook, the URL expression for a callback), and who calls it.
     Operation {
         method: String,
         path: String,
-        webhook: bool,
+        caller: Caller,
     },
+}
+
+/// Who calls an OpenAPI operation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Caller {
+    /// The service's clients: an operation of `paths`.
+    Clients,
+    /// The service: a webhook (3.1 `webhooks`).
+    Webhook,
+    /// The service, at a URL a request gave it: a callback, by its name and the operation
+    /// that registers it (`paymentSettled of POST /payments`).
+    Callback(String),
 }
 
 impl fmt::Display for Element {
@@ -149,9 +161,12 @@ impl fmt::Display for Element {
             Element::Operation {
                 method,
                 path,
-                webhook: false,
-            } => write!(f, "{method} {path}"),
-            Element::Operation { method, path, .. } => write!(f, "webhook {path} {method}"),
+                caller,
+            } => match caller {
+                Caller::Clients => write!(f, "{method} {path}"),
+                Caller::Webhook => write!(f, "webhook {path} {method}"),
+                Caller::Callback(of) => write!(f, "callback {of}: {method} {path}"),
+            },
         }
     }
 }

@@ -1,13 +1,15 @@
 //! The OpenAPI walker (3.0 and 3.1): operations by method and path shape (`/orders/{id}` is
-//! `/orders/{orderId}`), webhooks by name and method (3.1); per operation its parameters (path
+//! `/orders/{orderId}`), webhooks by name and method (3.1), callbacks by the operation that
+//! registers them, their name, URL expression and method; per operation its parameters (path
 //! ones by position in the template, the others by location and name), request body and
 //! responses, whose schemas [`payload`] judges in their role: a request is read by the service,
-//! a response by its clients, and the other way round for a webhook, which the service calls.
+//! a response by its clients, and the other way round for a webhook or a callback, which the
+//! service calls.
 //! It says what changed and where; the rules table says whether it breaks.
 //!
 //! Also response headers, the security requirement in force on each path operation, and how
-//! the schemes it names have credentials presented. What else a scheme says, and callbacks,
-//! are `unjudged`; servers and links are not compared.
+//! the schemes it names have credentials presented. What else a scheme says is `unjudged`;
+//! servers and links are not compared.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -16,11 +18,11 @@ use serde_json::Value;
 use super::document::{Parsed, Target, child, follow};
 use super::payload::{Body, Payload};
 use super::rules::Role;
-use super::{Element, Found, Spec, rule};
+use super::{Caller, Element, Found, Spec, rule};
 use crate::schema::Format;
 use crate::schema::verdict::OpKind;
 
-pub(super) const METHODS: &[&str] = &[
+const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
@@ -205,11 +207,23 @@ impl Operation {
         format!("`{}`", self.element)
     }
 
-    /// The role of what the service reads (requests; a webhook's responses).
+    /// Whether the service calls it (a webhook or a callback), which swaps the roles.
+    fn called_by_service(&self) -> bool {
+        matches!(
+            self.element,
+            Element::Operation {
+                caller: Caller::Webhook | Caller::Callback(_),
+                ..
+            }
+        )
+    }
+
+    /// The role of what the service reads (requests; the responses to its own calls).
     fn input(&self) -> Role {
-        match self.element {
-            Element::Operation { webhook: true, .. } => Role::Output,
-            _ => Role::Input,
+        if self.called_by_service() {
+            Role::Output
+        } else {
+            Role::Input
         }
     }
 
@@ -432,14 +446,7 @@ fn read_operation(
     let names = template_names(template);
     let mut params = BTreeMap::new();
     let mut unresolved_params = Vec::new();
-    let own: Vec<(&Value, String)> = match op.get("parameters") {
-        Some(Value::Array(list)) => list
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p, child(&child(&resolved, "parameters"), &i.to_string())))
-            .collect(),
-        _ => Vec::new(),
-    };
+    let own = parameter_nodes(op, &resolved);
     // Path-level parameters first; the operation's own override them.
     for (node, node_at) in shared.iter().map(|(n, a)| (*n, a.clone())).chain(own) {
         let param = match read_param(parsed, node, &node_at) {
@@ -509,8 +516,24 @@ fn read_operation(
     }
 }
 
-/// Every operation of a document, by (webhook, method, path shape).
-fn operations(parsed: &Parsed) -> BTreeMap<(bool, String, String), Operation> {
+/// The `parameters` list of an operation or path item (at `at`), each with its place.
+fn parameter_nodes<'v>(node: &'v Value, at: &str) -> Vec<(&'v Value, String)> {
+    match node.get("parameters") {
+        Some(Value::Array(list)) => list
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p, child(&child(at, "parameters"), &i.to_string())))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// How operations are paired between the two documents: who calls them, the method, and
+/// the path shape (a webhook's name; a callback's registering operation, name and expression).
+type Key = (u8, String, String);
+
+/// Every operation of a document, with the callbacks each registers.
+fn operations(parsed: &Parsed) -> BTreeMap<Key, Operation> {
     let mut out = BTreeMap::new();
     for (webhook, section) in [(false, "paths"), (true, "webhooks")] {
         let Some(Value::Object(items)) = parsed.root.get(section) else {
@@ -518,49 +541,88 @@ fn operations(parsed: &Parsed) -> BTreeMap<(bool, String, String), Operation> {
         };
         for (template, node) in items {
             let item_at = child(&format!("/{section}"), template);
-            let (item, resolved) = match follow(parsed, node, &item_at) {
-                Target::Found(value, resolved) => (value, resolved),
-                Target::Unresolved(..) => continue,
+            let (caller, key) = match webhook {
+                false => (Caller::Clients, (0, shape(template))),
+                true => (Caller::Webhook, (1, template.clone())),
             };
-            let shared: Vec<(&Value, String)> = match item.get("parameters") {
-                Some(Value::Array(list)) => list
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| (p, child(&child(&resolved, "parameters"), &i.to_string())))
-                    .collect(),
-                _ => Vec::new(),
+            let item = Item {
+                node,
+                at: item_at,
+                template,
+                caller,
             };
-            for method in METHODS {
-                let Some(op) = item.get(*method) else {
-                    continue;
-                };
-                let element = Element::Operation {
-                    method: method.to_ascii_uppercase(),
-                    path: template.clone(),
-                    webhook,
-                };
-                let key = (
-                    webhook,
-                    method.to_string(),
-                    if webhook {
-                        template.clone()
-                    } else {
-                        shape(template)
-                    },
-                );
-                let op = read_operation(
-                    parsed,
-                    op,
-                    child(&item_at, method),
-                    element,
-                    template,
-                    &shared,
-                );
-                out.insert(key, op);
-            }
+            item_operations(parsed, item, &key, &mut BTreeSet::new(), &mut out);
         }
     }
     out
+}
+
+/// A path item and who calls its operations.
+struct Item<'a> {
+    node: &'a Value,
+    at: String,
+    template: &'a str,
+    caller: Caller,
+}
+
+/// Adds the operations of `item` to `out`, keyed by `key` (its kind and path key) and method,
+/// then those of the callbacks each registers (which nest). `read` holds the callback path
+/// items read so far, where their refs lead: each is read once, so refs that share one, or
+/// make a circle, cost no more than the document's size.
+fn item_operations(
+    parsed: &Parsed,
+    item: Item<'_>,
+    (kind, path_key): &(u8, String),
+    read: &mut BTreeSet<String>,
+    out: &mut BTreeMap<Key, Operation>,
+) {
+    let (node, resolved) = match follow(parsed, item.node, &item.at) {
+        Target::Found(value, resolved) => (value, resolved),
+        Target::Unresolved(..) => return,
+    };
+    if matches!(item.caller, Caller::Callback(_)) && !read.insert(resolved.clone()) {
+        return;
+    }
+    let shared = parameter_nodes(node, &resolved);
+    for method in METHODS {
+        let Some(op) = node.get(*method) else {
+            continue;
+        };
+        let upper = method.to_ascii_uppercase();
+        let element = Element::Operation {
+            method: upper.clone(),
+            path: item.template.to_owned(),
+            caller: item.caller.clone(),
+        };
+        let op_at = child(&item.at, method);
+        let operation = read_operation(parsed, op, op_at.clone(), element, item.template, &shared);
+        out.insert((*kind, method.to_string(), path_key.clone()), operation);
+        let Target::Found(op, op_at) = follow(parsed, op, &op_at) else {
+            continue;
+        };
+        let Some(Value::Object(callbacks)) = op.get("callbacks") else {
+            continue;
+        };
+        let callbacks_at = child(&op_at, "callbacks");
+        for (name, callback) in callbacks {
+            let callback_at = child(&callbacks_at, name);
+            let Target::Found(Value::Object(expressions), callback_at) =
+                follow(parsed, callback, &callback_at)
+            else {
+                continue;
+            };
+            for (expression, node) in expressions {
+                let key = (2, format!("{path_key} {method} {name} {expression}"));
+                let item = Item {
+                    node,
+                    at: child(&callback_at, expression),
+                    template: expression,
+                    caller: Caller::Callback(format!("{name} of {upper} {}", item.template)),
+                };
+                item_operations(parsed, item, &key, read, out);
+            }
+        }
+    }
 }
 
 fn is_success(code: &str) -> bool {
@@ -684,15 +746,15 @@ fn schema_body(
     })
 }
 
-/// The credentials a request must carry. A webhook's requests are checked by its receivers,
-/// which its document does not describe, so only paths are compared.
+/// The credentials a request must carry. The requests of a webhook or a callback are checked
+/// by their receivers, which the document does not describe, so only paths are compared.
 fn security(
     op: &Operation,
     next: &Operation,
     [old_schemes, new_schemes]: &[BTreeMap<String, Presented>; 2],
     found: &mut Found,
 ) {
-    if matches!(next.element, Element::Operation { webhook: true, .. }) {
+    if next.called_by_service() {
         return;
     }
     let ((_, was), (at, is)) = (&op.security, &next.security);
@@ -1172,5 +1234,26 @@ mod tests {
         assert_eq!(shape("/orders/{id}"), shape("/orders/{orderId}"));
         assert_ne!(shape("/orders/{id}"), shape("/orders/{id}/items"));
         assert_eq!(template_names("/a/{x}/b/{y}"), vec!["x", "y"]);
+    }
+
+    #[test]
+    fn callbacks_that_refer_back_are_read_once() {
+        // Two callbacks lead to the path item that registers them: without a guard each
+        // registers both again, without end.
+        let text = "openapi: 3.0.3\ninfo: {title: T, version: 1.0.0}\npaths:\n  /p:\n    post:\n      \
+            callbacks:\n        a: {'{$url}': {$ref: '#/paths/~1p'}}\n        \
+            b: {'{$url2}': {$ref: '#/paths/~1p'}}\n      responses: {'201': {description: ok}}\n";
+        let load = |_: &str| Err("no files".to_owned());
+        let parsed = super::super::document::read("o.yaml", text, &load)
+            .expect("read")
+            .expect("judged");
+        let keys: Vec<Key> = operations(&parsed).into_keys().collect();
+        assert_eq!(
+            keys,
+            [
+                (0, "post".to_owned(), "/p".to_owned()),
+                (2, "post".to_owned(), "/p post a {$url}".to_owned()),
+            ]
+        );
     }
 }

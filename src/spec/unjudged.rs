@@ -1,5 +1,6 @@
-//! The parts of a specification the walkers do not judge: security schemes, OpenAPI callbacks,
-//! and AsyncAPI servers, bindings, channel parameters and operation security. A change there
+//! The parts of a specification the walkers do not judge: what a security scheme says beyond
+//! how credentials are presented, and AsyncAPI servers, bindings, channel parameters and
+//! operation security. A change there
 //! is never "no change": it is an unknown part with the reason, so the verdict says it could
 //! not judge everything. Each part is compared with its `$ref`s followed and its documentation
 //! (`description`, `summary`, `title`, `externalDocs`, `x-` extensions) left out; a server or
@@ -224,31 +225,6 @@ pub(super) fn openapi(old: &Parsed, new: &Parsed, found: &mut Found) {
     if let (Some(x), Some(y)) = (a.get("components"), b.get("components")) {
         // How a scheme in force is presented is judged (`security.scheme.changed`).
         pair.schemes(x, y, openapi::PRESENTATION);
-    }
-    let old_paths = members(old, a, "", "paths");
-    let new_paths = members(new, b, "", "paths");
-    for (template, item, item_at) in &old_paths {
-        let shape = openapi::shape(template);
-        let Some((_, next, next_at)) = new_paths.iter().find(|(t, ..)| openapi::shape(t) == shape)
-        else {
-            continue;
-        };
-        for method in openapi::METHODS {
-            let (Some(op), Some(next_op)) = (item.get(*method), next.get(*method)) else {
-                continue;
-            };
-            let (op, op_at) = resolved(old, op, &child(item_at, method));
-            let (next_op, next_op_at) = resolved(new, next_op, &child(next_at, method));
-            let what = format!(
-                "the callbacks of {} {template}",
-                method.to_ascii_uppercase()
-            );
-            pair.check(
-                part((op, &op_at), "callbacks"),
-                part((next_op, &next_op_at), "callbacks"),
-                (&what, "callbacks"),
-            );
-        }
     }
 }
 
