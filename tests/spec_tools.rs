@@ -95,6 +95,14 @@ const DELIBERATE: &[(&str, &str)] = &[
         "the service no longer calls the URL old clients register, so they never learn of the settlement; the tools do not judge callbacks (openapi-diff skips them, api-smart-diff calls any callback change harmless)",
     ),
     (
+        "openapi/security.scheme.changed/3.0-api-key-behind-a-ref",
+        "old clients send the key in a header the service no longer reads (openapi-diff does not compare schemes, and api-smart-diff does not follow this ref)",
+    ),
+    (
+        "openapi/unchanged/3.1-scheme-names-in-other-capitals",
+        "HTTP header names and HTTP authentication schemes are case-insensitive (RFC 9110), so the same credentials still pass; api-smart-diff compares the text",
+    ),
+    (
         "openapi/unknown/3.0-oauth-token-url-moved",
         "whether tokens from the old URL still work cannot be told from the documents, so no verdict (openapi-diff does not compare schemes: it passes a renamed API-key header too; api-smart-diff leaves it unclassified)",
     ),

@@ -156,22 +156,25 @@ impl Pair<'_> {
     /// requirement, or they name nothing, which is judged where the requirements are), less
     /// the keys a rule judges (`judged`).
     fn schemes(&mut self, old_components: &Value, new_components: &Value, judged: &[&str]) {
-        // Only the schemes are copied, without the judged keys.
-        let strip = |components: &Value| -> Value {
-            let mut schemes = components
-                .get("securitySchemes")
-                .cloned()
-                .unwrap_or_default();
-            if let Value::Object(schemes) = &mut schemes {
-                for scheme in schemes.values_mut() {
-                    if let Value::Object(scheme) = scheme {
+        // Only the schemes are copied, each where its refs lead, without the judged keys (a
+        // scheme behind a `$ref` would otherwise be compared whole).
+        let strip = |doc: &Parsed, components: &Value| -> Value {
+            let schemes = members(doc, components, "/components", "securitySchemes")
+                .into_iter()
+                .map(|(name, scheme, _)| {
+                    let mut scheme = scheme.clone();
+                    if let Value::Object(scheme) = &mut scheme {
                         scheme.retain(|key, _| !judged.contains(&key.as_str()));
                     }
-                }
-            }
+                    (name.to_owned(), scheme)
+                })
+                .collect::<serde_json::Map<_, _>>();
             serde_json::json!({ "securitySchemes": schemes })
         };
-        let (old, new) = (strip(old_components), strip(new_components));
+        let (old, new) = (
+            strip(self.old, old_components),
+            strip(self.new, new_components),
+        );
         let sides = ((&old, "/components"), (&new, "/components"));
         let area = ("security scheme", "how credentials are presented");
         self.entries(sides, "securitySchemes", area, false);
