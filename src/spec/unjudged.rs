@@ -1,6 +1,6 @@
 //! The parts of a specification the walkers do not judge: what a security scheme says beyond
-//! how credentials are presented, and AsyncAPI servers, bindings, channel parameters and
-//! operation security. A change there
+//! how credentials are presented, and AsyncAPI servers (and which a channel is on), bindings,
+//! channel parameters and operation security. A change there
 //! is never "no change": it is an unknown part with the reason, so the verdict says it could
 //! not judge everything. Each part is compared with its `$ref`s followed and its documentation
 //! (`description`, `summary`, `title`, `externalDocs`, `x-` extensions) left out; a server or
@@ -252,6 +252,28 @@ pub(super) fn asyncapi(old: &Parsed, new: &Parsed, found: &mut Found) {
             part(new_side, "bindings"),
             (&what, BINDINGS),
         );
+        let new_servers = servers_of(new, next);
+        let defined: Vec<&str> = members(new, b, "", "servers")
+            .into_iter()
+            .map(|(name, ..)| name)
+            .collect();
+        // A server dropped whole is reported as such.
+        let left: Vec<String> = servers_of(old, channel)
+            .into_iter()
+            .filter(|name| !new_servers.contains(name) && defined.contains(&name.as_str()))
+            .map(|name| format!("`{name}`"))
+            .collect();
+        if !left.is_empty() {
+            let at = part(new_side, "servers").map_or_else(|| next_at.clone(), |(_, at)| at);
+            pair.found.unknown(
+                &at,
+                format!(
+                    "channel `{key}` is no longer on server {}; catalog-diff does not judge servers",
+                    left.join(", ")
+                ),
+                Vec::new(),
+            );
+        }
         let old_parameters = parameters(old, channel, &channel_at, key);
         let new_parameters = parameters(new, next, next_at, key);
         let changed = old_parameters.len() != new_parameters.len()
@@ -311,6 +333,32 @@ pub(super) fn asyncapi(old: &Parsed, new: &Parsed, found: &mut Found) {
             );
         }
     }
+}
+
+/// The names of the servers `channel` is on: those its `servers` list names (2.x by name, 3.x
+/// by `$ref`), or every server of the document when it lists none.
+fn servers_of(doc: &Parsed, channel: &Value) -> BTreeSet<String> {
+    let listed: BTreeSet<String> = match channel.get("servers") {
+        Some(Value::Array(servers)) => servers
+            .iter()
+            .filter_map(|server| match server {
+                Value::String(name) => Some(name.clone()),
+                server => {
+                    let reference = server.get("$ref")?.as_str()?;
+                    let name = reference.strip_prefix("#/servers/").unwrap_or(reference);
+                    Some(name.replace("~1", "/").replace("~0", "~"))
+                }
+            })
+            .collect(),
+        _ => BTreeSet::new(),
+    };
+    if !listed.is_empty() {
+        return listed;
+    }
+    members(doc, &doc.root, "", "servers")
+        .into_iter()
+        .map(|(name, ..)| name.to_owned())
+        .collect()
 }
 
 /// A channel's parameters, each by its place in the address (as channels are paired, so a
