@@ -206,12 +206,16 @@ pub fn read(path: &str, text: &str, load: Load<'_>) -> Result<Result<Parsed, Str
     if kind == Kind::OpenApi30 {
         nullable_as_type(&mut root);
     }
-    Ok(Ok(Parsed {
+    let mut parsed = Parsed {
         kind,
         version,
         root,
         unresolved: bundler.unresolved,
-    }))
+    };
+    if kind.is_asyncapi() {
+        super::traits::apply(&mut parsed);
+    }
+    Ok(Ok(parsed))
 }
 
 struct Bundler<'a> {

@@ -14,6 +14,7 @@ pub mod lines;
 mod openapi;
 mod payload;
 pub mod rules;
+mod traits;
 mod unjudged;
 
 use std::fmt;

@@ -1,6 +1,6 @@
 //! The parts of a specification the walkers do not judge: what a security scheme says beyond
 //! how credentials are presented, and AsyncAPI servers (and which a channel is on), bindings,
-//! channel parameters and operation security. A change there
+//! channel parameters, operation security and a message's correlation id. A change there
 //! is never "no change": it is an unknown part with the reason, so the verdict says it could
 //! not judge everything. Each part is compared with its `$ref`s followed and its documentation
 //! (`description`, `summary`, `title`, `externalDocs`, `x-` extensions) left out; a server or
@@ -314,11 +314,11 @@ pub(super) fn asyncapi(old: &Parsed, new: &Parsed, found: &mut Found) {
             else {
                 continue;
             };
-            let what = format!("the bindings of message `{name}`");
-            pair.check(
-                part((message, &message_at), "bindings"),
-                part((next_message, &next_message_at), "bindings"),
-                (&what, BINDINGS),
+            message_parts(
+                &mut pair,
+                (message, &message_at),
+                (next_message, &next_message_at),
+                &format!("message `{name}`"),
             );
         }
     }
@@ -403,13 +403,17 @@ fn operation(pair: &mut Pair<'_>, old: (&Value, &str), new: (&Value, &str), name
             .find_map(Value::as_str)
             .or_else(|| reference.and_then(|r| r.rsplit('/').next()));
         let what = match id {
-            Some(id) => format!("the bindings of message `{id}`"),
-            None => format!("the bindings of the message of {name}"),
+            Some(id) => format!("message `{id}`"),
+            None => format!("the message of {name}"),
         };
-        pair.check(
-            part((m, &m_at), "bindings"),
-            part((n, &n_at), "bindings"),
-            (&what, BINDINGS),
-        );
+        message_parts(pair, (m, &m_at), (n, &n_at), &what);
+    }
+}
+
+/// A message's bindings and where its correlation id is found.
+fn message_parts(pair: &mut Pair<'_>, old: (&Value, &str), new: (&Value, &str), name: &str) {
+    for (member, area) in [("bindings", BINDINGS), ("correlationId", "correlation ids")] {
+        let what = format!("the {member} of {name}");
+        pair.check(part(old, member), part(new, member), (&what, area));
     }
 }

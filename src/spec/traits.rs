@@ -1,0 +1,199 @@
+//! AsyncAPI traits applied to the messages and operations that list them, as the AsyncAPI
+//! parser applies them: each trait is a JSON Merge Patch (RFC 7386). In 2.x the traits are
+//! merged over the object in their order (a trait's value wins); in 3.x the object is merged
+//! last, over its traits (its own value wins, a later trait over an earlier one).
+//!
+//! An object member that one trait alone gives becomes a `$ref` to it, so a change there is
+//! reported where it is written (a scalar is read there as it is); a member that several give
+//! is written merged into the object.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value};
+
+use super::document::{Kind, Parsed, Target, child, follow};
+use crate::schema::MAX_DEPTH;
+
+/// Applies every message's and operation's traits in `parsed`, in place.
+pub(super) fn apply(parsed: &mut Parsed) {
+    let merged: Vec<(String, Map<String, Value>)> = holders(parsed)
+        .into_iter()
+        .filter_map(|at| Some((at.clone(), applied(parsed, &at)?)))
+        .collect();
+    for (at, members) in merged {
+        if let Some(Value::Object(holder)) = parsed.root.pointer_mut(&at) {
+            *holder = members;
+        }
+    }
+}
+
+/// Where the messages and operations that may list traits are defined (refs followed; each
+/// once).
+fn holders(parsed: &Parsed) -> Vec<String> {
+    let root = &parsed.root;
+    let mut found: Vec<String> = Vec::new();
+    let mut add = |value: &Value, at: String| {
+        if let Target::Found(Value::Object(_), at) = follow(parsed, value, &at)
+            && !found.contains(&at)
+        {
+            found.push(at);
+        }
+    };
+    let members = |value, at: &str, key: &str| members(parsed, value, at, key);
+    let components = root.get("components").unwrap_or(&Value::Null);
+    let channel_sets = [
+        members(root, "", "channels"),
+        members(components, "/components", "channels"),
+    ];
+    for (message, at) in members(components, "/components", "messages") {
+        add(message, at);
+    }
+    if parsed.kind == Kind::AsyncApi3 {
+        for (channel, at) in channel_sets.iter().flatten() {
+            for (message, at) in members(channel, at, "messages") {
+                add(message, at);
+            }
+        }
+        for (operation, at) in members(root, "", "operations").into_iter().chain(members(
+            components,
+            "/components",
+            "operations",
+        )) {
+            add(operation, at);
+        }
+        return found;
+    }
+    for (channel, at) in channel_sets.iter().flatten() {
+        for action in ["publish", "subscribe"] {
+            let Some(operation) = channel.get(action) else {
+                continue;
+            };
+            let at = child(at, action);
+            add(operation, at.clone());
+            let Target::Found(operation, at) = follow(parsed, operation, &at) else {
+                continue;
+            };
+            let Some(message) = operation.get("message") else {
+                continue;
+            };
+            let at = child(&at, "message");
+            match message.get("oneOf") {
+                Some(Value::Array(list)) => {
+                    let at = child(&at, "oneOf");
+                    for (i, message) in list.iter().enumerate() {
+                        add(message, child(&at, &i.to_string()));
+                    }
+                }
+                _ => add(message, at),
+            }
+        }
+    }
+    found
+}
+
+/// The entries of map `key` of `value` (at `at`), each with its place, refs followed.
+fn members<'v>(
+    parsed: &'v Parsed,
+    value: &'v Value,
+    at: &str,
+    key: &str,
+) -> Vec<(&'v Value, String)> {
+    let at = child(at, key);
+    match follow(parsed, value.get(key).unwrap_or(&Value::Null), &at) {
+        Target::Found(Value::Object(map), at) => {
+            map.iter().map(|(k, v)| (v, child(&at, k))).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The members of the object at `at` with its traits applied; `None` when it lists none or
+/// they change nothing.
+fn applied(parsed: &Parsed, at: &str) -> Option<Map<String, Value>> {
+    let Some(Value::Object(own)) = parsed.root.pointer(at) else {
+        return None;
+    };
+    let Some(Value::Array(listed)) = own.get("traits") else {
+        return None;
+    };
+    let traits_at = child(at, "traits");
+    let traits: Vec<(&Map<String, Value>, String)> = listed
+        .iter()
+        .enumerate()
+        .filter_map(
+            |(i, t)| match follow(parsed, t, &child(&traits_at, &i.to_string())) {
+                Target::Found(Value::Object(t), t_at) => Some((t, t_at)),
+                _ => None,
+            },
+        )
+        .collect();
+    // In the order they are merged: the last one wins.
+    let mut sources: Vec<(&Map<String, Value>, Option<&str>)> = traits
+        .iter()
+        .map(|(t, t_at)| (*t, Some(t_at.as_str())))
+        .collect();
+    match parsed.kind {
+        Kind::AsyncApi3 => sources.push((own, None)),
+        _ => sources.insert(0, (own, None)),
+    }
+    let mut out = own.clone();
+    let mut changed = false;
+    let keys: BTreeSet<&String> = traits.iter().flat_map(|(t, _)| t.keys()).collect();
+    for key in keys {
+        let givers: Vec<_> = sources
+            .iter()
+            .filter(|(source, _)| source.contains_key(key))
+            .collect();
+        let value = match givers.as_slice() {
+            // A value of its own, or one that `own_or_trait` reads where the trait has it.
+            [(_, None)] => continue,
+            [(source, Some(_))] if !source[key].is_object() => continue,
+            [(_, Some(trait_at))] => {
+                Some(serde_json::json!({ "$ref": format!("#{}", child(trait_at, key)) }))
+            }
+            _ => givers.iter().fold(None, |merged, (source, _)| {
+                merge(parsed, merged, &source[key], 0)
+            }),
+        };
+        changed = true;
+        match value {
+            Some(value) => out.insert(key.clone(), value),
+            None => out.remove(key),
+        };
+    }
+    changed.then_some(out)
+}
+
+/// `patch` merged over `target` (RFC 7386: objects member by member, `null` removes, anything
+/// else replaces), with a `$ref` followed where its content must be merged.
+fn merge(parsed: &Parsed, target: Option<Value>, patch: &Value, depth: usize) -> Option<Value> {
+    let resolved = |value: &Value| match follow(parsed, value, "") {
+        Target::Found(found, _) => Some(found.clone()),
+        Target::Unresolved(..) => None,
+    };
+    let patch = match patch {
+        Value::Null => return None,
+        Value::Object(map) if map.contains_key("$ref") && target.is_some() => {
+            resolved(patch).unwrap_or_else(|| patch.clone())
+        }
+        other => other.clone(),
+    };
+    let Value::Object(patch) = patch else {
+        return Some(patch);
+    };
+    let target = match target {
+        Some(Value::Object(map)) if map.contains_key("$ref") => resolved(&Value::Object(map)),
+        other => other,
+    };
+    let mut out = match target {
+        Some(Value::Object(map)) if depth < MAX_DEPTH => map,
+        _ => Map::new(),
+    };
+    for (key, value) in patch {
+        let merged = merge(parsed, out.remove(&key), &value, depth + 1);
+        if let Some(merged) = merged {
+            out.insert(key, merged);
+        }
+    }
+    Some(Value::Object(out))
+}
