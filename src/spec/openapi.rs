@@ -495,7 +495,12 @@ fn read_operation(
                 }),
                 Target::Unresolved(reference, why) => Err((reference, why)),
             };
-            responses.insert(code.to_ascii_uppercase(), response);
+            // `2xx` is `2XX`; `default` stays as people write it.
+            let code = match code.as_str() {
+                "default" => code.clone(),
+                _ => code.to_ascii_uppercase(),
+            };
+            responses.insert(code, response);
         }
     }
     let security = match (op.get("security"), parsed.root.get("security")) {
@@ -1255,5 +1260,20 @@ mod tests {
                 (2, "post".to_owned(), "/p post a {$url}".to_owned()),
             ]
         );
+    }
+
+    #[test]
+    fn response_ranges_read_in_capitals_and_default_as_written() {
+        let text = "openapi: 3.0.3\ninfo: {title: T, version: 1.0.0}\npaths:\n  /p:\n    get:\n      \
+            responses:\n        2xx: {description: ok}\n        default: {description: error}\n";
+        let load = |_: &str| Err("no files".to_owned());
+        let parsed = super::super::document::read("o.yaml", text, &load)
+            .expect("read")
+            .expect("judged");
+        let codes: Vec<String> = operations(&parsed)
+            .into_values()
+            .flat_map(|op| op.responses.into_keys())
+            .collect();
+        assert_eq!(codes, ["2XX", "default"]);
     }
 }
