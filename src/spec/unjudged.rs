@@ -1,6 +1,6 @@
 //! The parts of a specification the walkers do not judge: what a security scheme says beyond
 //! how credentials are presented, and AsyncAPI servers (and which a channel is on), bindings,
-//! channel parameters, operation security and a message's correlation id. A change there
+//! channel parameters, operation security, where a reply goes and a message's correlation id. A change there
 //! is never "no change": it is an unknown part with the reason, so the verdict says it could
 //! not judge everything. Each part is compared with its `$ref`s followed and its documentation
 //! (`description`, `summary`, `title`, `externalDocs`, `x-` extensions) left out; a server or
@@ -393,6 +393,16 @@ fn operation(pair: &mut Pair<'_>, old: (&Value, &str), new: (&Value, &str), name
         let what = format!("the {member} of {name}");
         pair.check(part(old, member), part(new, member), (&what, area));
     }
+    // A reply only added goes to requesters that never waited for one.
+    if let Some(old_reply) = reply(pair.old, old) {
+        let new_reply = reply(pair.new, new);
+        let what = format!("where {name} replies");
+        let (old_reply, new_reply) = (
+            (&old_reply.0, old_reply.1),
+            new_reply.as_ref().map(|(v, at)| (v, at.clone())),
+        );
+        pair.check(Some(old_reply), new_reply, (&what, "where replies go"));
+    }
     if let (Some((m, m_at)), Some((n, n_at))) = (message(pair.old, old), message(pair.new, new)) {
         // Named as the walker names a 2.x message: its id, its name, or its components key.
         let written = old.0.get("message");
@@ -408,6 +418,24 @@ fn operation(pair: &mut Pair<'_>, old: (&Value, &str), new: (&Value, &str), name
         };
         message_parts(pair, (m, &m_at), (n, &n_at), &what);
     }
+}
+
+/// Where a 3.x operation's replies go: its reply's `address` and the address of its reply
+/// channel, refs followed (the reply's messages are judged in their roles).
+fn reply(doc: &Parsed, operation: (&Value, &str)) -> Option<(Value, String)> {
+    let (reply, at) = part(operation, "reply")?;
+    let (reply, at) = resolved(doc, reply, &at);
+    let address = reply
+        .get("address")
+        .map(|a| resolved(doc, a, &child(&at, "address")).0.clone());
+    let channel = reply.get("channel").map(|c| {
+        let (channel, _) = resolved(doc, c, &child(&at, "channel"));
+        channel.get("address").cloned().unwrap_or(Value::Null)
+    });
+    Some((
+        serde_json::json!({ "address": address, "channel": channel }),
+        at,
+    ))
 }
 
 /// A message's bindings and where its correlation id is found.
