@@ -41,15 +41,20 @@ fn holders(parsed: &Parsed) -> Vec<String> {
     };
     let members = |value, at: &str, key: &str| members(parsed, value, at, key);
     let components = root.get("components").unwrap_or(&Value::Null);
-    let channel_sets = [
-        members(root, "", "channels"),
-        members(components, "/components", "channels"),
-    ];
+    // Each channel where its refs lead.
+    let channels: Vec<(&Value, String)> = members(root, "", "channels")
+        .into_iter()
+        .chain(members(components, "/components", "channels"))
+        .filter_map(|(channel, at)| match follow(parsed, channel, &at) {
+            Target::Found(channel, at) => Some((channel, at)),
+            Target::Unresolved(..) => None,
+        })
+        .collect();
     for (message, at) in members(components, "/components", "messages") {
         add(message, at);
     }
     if parsed.kind == Kind::AsyncApi3 {
-        for (channel, at) in channel_sets.iter().flatten() {
+        for (channel, at) in &channels {
             for (message, at) in members(channel, at, "messages") {
                 add(message, at);
             }
@@ -63,7 +68,7 @@ fn holders(parsed: &Parsed) -> Vec<String> {
         }
         return found;
     }
-    for (channel, at) in channel_sets.iter().flatten() {
+    for (channel, at) in &channels {
         for action in ["publish", "subscribe"] {
             let Some(operation) = channel.get(action) else {
                 continue;
@@ -196,4 +201,48 @@ fn merge(parsed: &Parsed, target: Option<Value>, patch: &Value, depth: usize) ->
         }
     }
     Some(Value::Object(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::document::read;
+
+    fn applied(text: &str) -> serde_json::Value {
+        let load = |_: &str| Err("no files".to_owned());
+        let parsed = read("a.yaml", text, &load).expect("read").expect("judged");
+        parsed.root["components"]["messages"]["M"].clone()
+    }
+
+    #[test]
+    fn in_3x_the_message_wins_then_the_later_trait() {
+        let message = applied(
+            "asyncapi: 3.0.0\ninfo: {title: T, version: '1'}\ncomponents:\n  messages:\n    M:\n      \
+             contentType: application/json\n      traits:\n        - {contentType: text/plain, \
+             schemaFormat: a, headers: {properties: {x: {type: string}}}}\n        - {schemaFormat: b}\n",
+        );
+        assert_eq!(message["contentType"], "application/json");
+        assert_eq!(message["schemaFormat"], "b");
+        // One trait alone gives the headers: read where that trait has them.
+        assert_eq!(
+            message["headers"],
+            json!({"$ref": "#/components/messages/M/traits/0/headers"})
+        );
+    }
+
+    #[test]
+    fn in_2x_the_trait_wins_and_objects_merge() {
+        let message = applied(
+            "asyncapi: 2.6.0\ninfo: {title: T, version: '1'}\nchannels: {}\ncomponents:\n  messages:\n    M:\n      \
+             contentType: application/json\n      headers: {properties: {x: {type: string}}}\n      \
+             traits:\n        - $ref: '#/components/messageTraits/T'\n  messageTraits:\n    T:\n      \
+             contentType: application/avro\n      headers: {properties: {y: {type: integer}}}\n",
+        );
+        assert_eq!(message["contentType"], "application/avro");
+        assert_eq!(
+            message["headers"],
+            json!({"properties": {"x": {"type": "string"}, "y": {"type": "integer"}}})
+        );
+    }
 }
