@@ -23,5 +23,7 @@ if [ ! -x "$tools/node_modules/.bin/asyncapi" ]; then
       @asyncapi/cli@6.2.0 openapi-diff@0.24.1 @useoptic/optic@1.0.9 api-smart-diff@1.0.6 js-yaml@4)
 fi
 "$tools/node_modules/.bin/asyncapi" config analytics --disable >/dev/null 2>&1 || true
-NODE_PATH="$tools/node_modules" TOOLS="$tools" node "$root/scripts/spec-tools/record.mjs" "$root" > "$root/testdata/spec-tools.json"
+# Written beside the record and moved over it, so the record is never seen half written.
+NODE_PATH="$tools/node_modules" TOOLS="$tools" node "$root/scripts/spec-tools/record.mjs" "$root" > "$root/testdata/spec-tools.json.new"
+mv "$root/testdata/spec-tools.json.new" "$root/testdata/spec-tools.json"
 echo "wrote testdata/spec-tools.json"
