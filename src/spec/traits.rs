@@ -156,9 +156,12 @@ fn applied(parsed: &Parsed, at: &str) -> Option<Map<String, Value>> {
             [(_, Some(trait_at))] => {
                 Some(serde_json::json!({ "$ref": format!("#{}", child(trait_at, key)) }))
             }
-            _ => givers.iter().fold(None, |merged, (source, _)| {
-                merge(parsed, merged, &source[key], 0)
-            }),
+            _ => {
+                let mut budget = MERGE_BUDGET;
+                givers.iter().fold(None, |merged, (source, _)| {
+                    merge(parsed, merged, &source[key], (0, &mut budget))
+                })
+            }
         };
         changed = true;
         match value {
@@ -169,16 +172,34 @@ fn applied(parsed: &Parsed, at: &str) -> Option<Map<String, Value>> {
     changed.then_some(out)
 }
 
+/// How many nodes one member's merge may visit: refs followed on both sides of a recursive
+/// schema would otherwise double the work at every level.
+const MERGE_BUDGET: usize = 4096;
+
 /// `patch` merged over `target` (RFC 7386: objects member by member, `null` removes, anything
-/// else replaces), with a `$ref` followed where its content must be merged.
-fn merge(parsed: &Parsed, target: Option<Value>, patch: &Value, depth: usize) -> Option<Value> {
+/// else replaces), with a `$ref` followed where its content must be merged. Past the depth
+/// limit or the budget, the patch replaces what it would have merged into.
+fn merge(
+    parsed: &Parsed,
+    target: Option<Value>,
+    patch: &Value,
+    (depth, budget): (usize, &mut usize),
+) -> Option<Value> {
+    *budget = budget.saturating_sub(1);
+    let room = depth < MAX_DEPTH && *budget > 0;
+    if patch.is_null() {
+        return None;
+    }
+    if !room || target.as_ref() == Some(patch) {
+        return Some(patch.clone());
+    }
     let resolved = |value: &Value| match follow(parsed, value, "") {
         Target::Found(found, _) => Some(found.clone()),
         Target::Unresolved(..) => None,
     };
+    let is_ref = |value: &Value| value.get("$ref").is_some();
     let patch = match patch {
-        Value::Null => return None,
-        Value::Object(map) if map.contains_key("$ref") && target.is_some() => {
+        Value::Object(_) if is_ref(patch) && target.is_some() => {
             resolved(patch).unwrap_or_else(|| patch.clone())
         }
         other => other.clone(),
@@ -187,16 +208,15 @@ fn merge(parsed: &Parsed, target: Option<Value>, patch: &Value, depth: usize) ->
         return Some(patch);
     };
     let target = match target {
-        Some(Value::Object(map)) if map.contains_key("$ref") => resolved(&Value::Object(map)),
+        Some(value) if is_ref(&value) => resolved(&value),
         other => other,
     };
     let mut out = match target {
-        Some(Value::Object(map)) if depth < MAX_DEPTH => map,
+        Some(Value::Object(map)) => map,
         _ => Map::new(),
     };
     for (key, value) in patch {
-        let merged = merge(parsed, out.remove(&key), &value, depth + 1);
-        if let Some(merged) = merged {
+        if let Some(merged) = merge(parsed, out.remove(&key), &value, (depth + 1, budget)) {
             out.insert(key, merged);
         }
     }
@@ -244,5 +264,26 @@ mod tests {
             message["headers"],
             json!({"properties": {"x": {"type": "string"}, "y": {"type": "integer"}}})
         );
+    }
+
+    #[test]
+    fn merging_two_recursive_schemas_ends() {
+        // Each level follows both refs into two more: without a budget, 2^128 merges.
+        let tree = |name: &str| {
+            format!(
+                "    {name}:\n      type: object\n      properties:\n        \
+                 left: {{$ref: '#/components/schemas/{name}'}}\n        \
+                 right: {{$ref: '#/components/schemas/{name}'}}\n"
+            )
+        };
+        let text = format!(
+            "asyncapi: 3.0.0\ninfo: {{title: T, version: '1'}}\ncomponents:\n  messages:\n    M:\n      \
+             headers: {{$ref: '#/components/schemas/A'}}\n      traits:\n        \
+             - headers: {{$ref: '#/components/schemas/B'}}\n  schemas:\n{}{}",
+            tree("A"),
+            tree("B")
+        );
+        let message = applied(&text);
+        assert_eq!(message["headers"]["type"], "object");
     }
 }
