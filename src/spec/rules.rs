@@ -68,10 +68,11 @@ pub const ASYNCAPI_RULES: [Rule; 13] = [
 #[rustfmt::skip]
 pub const OPENAPI_RULES: [Rule; 27] = [
     Rule { id: "operation.added", backward: Safe, forward: Safe,
-        reason: "no client called it before, so none depends on it",
+        reason: "no client used it before, so none depends on it",
         change: "Add an operation (method and path)" },
     Rule { id: "operation.removed", backward: Safe, forward: Breaks,
-        reason: "clients still on the old specification call it",
+        // Also a webhook or callback: its clients registered for the call and still wait.
+        reason: "clients still on the old specification rely on it",
         change: "Remove an operation" },
     Rule { id: "operation.deprecated", backward: Safe, forward: Safe,
         reason: "an annotation only, reported because catalogs care about it",

@@ -65,7 +65,7 @@ fn json_is_exactly_the_verdict() {
         "      \"op\": \"remove\",\n",
         "      \"path\": \"/paths/~1orders~1{orderId}/delete\",\n",
         "      \"kind\": \"operation.removed\",\n",
-        "      \"reason\": \"operation `DELETE /orders/{orderId}` was removed: clients still on the old specification call it\",\n",
+        "      \"reason\": \"operation `DELETE /orders/{orderId}` was removed: clients still on the old specification rely on it\",\n",
         "      \"breaking\": true\n",
         "    }\n",
         "  ]\n",
