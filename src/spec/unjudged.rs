@@ -1,8 +1,8 @@
 //! The parts of a specification the walkers do not judge: what a security scheme says beyond
 //! how credentials are presented, and AsyncAPI servers (and which a channel is on), bindings,
-//! channel parameters, operation security, where a reply goes and a message's correlation id. A change there
-//! is never "no change": it is an unknown part with the reason, so the verdict says it could
-//! not judge everything. Each part is compared with its `$ref`s followed and its documentation
+//! channel parameters, operation security, where a reply goes and where a message's
+//! correlation id is. A change there is never "no change": it is an unknown part with the
+//! reason, so the verdict says it could not judge everything. Each part is compared with its `$ref`s followed and its documentation
 //! (`description`, `summary`, `title`, `externalDocs`, `x-` extensions) left out; a server or
 //! scheme that is only added is no change, as nothing that worked stops working.
 //!
@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::document::{Parsed, Target, child, follow};
+use super::document::{Parsed, Target, child, follow, unescape};
 use super::{Found, openapi};
 
 const BINDINGS: &str = "protocol bindings";
@@ -346,7 +346,7 @@ fn servers_of(doc: &Parsed, channel: &Value) -> BTreeSet<String> {
                 server => {
                     let reference = server.get("$ref")?.as_str()?;
                     let name = reference.strip_prefix("#/servers/").unwrap_or(reference);
-                    Some(name.replace("~1", "/").replace("~0", "~"))
+                    Some(unescape(name))
                 }
             })
             .collect(),
@@ -394,14 +394,15 @@ fn operation(pair: &mut Pair<'_>, old: (&Value, &str), new: (&Value, &str), name
         pair.check(part(old, member), part(new, member), (&what, area));
     }
     // A reply only added goes to requesters that never waited for one.
-    if let Some(old_reply) = reply(pair.old, old) {
+    if let Some((old_reply, old_at)) = reply(pair.old, old) {
         let new_reply = reply(pair.new, new);
+        let new_reply = new_reply.as_ref().map(|(v, at)| (v, at.clone()));
         let what = format!("where {name} replies");
-        let (old_reply, new_reply) = (
-            (&old_reply.0, old_reply.1),
-            new_reply.as_ref().map(|(v, at)| (v, at.clone())),
+        pair.check(
+            Some((&old_reply, old_at)),
+            new_reply,
+            (&what, "where replies go"),
         );
-        pair.check(Some(old_reply), new_reply, (&what, "where replies go"));
     }
     if let (Some((m, m_at)), Some((n, n_at))) = (message(pair.old, old), message(pair.new, new)) {
         // Named as the walker names a 2.x message: its id, its name, or its components key.
