@@ -465,6 +465,31 @@ pub fn follow<'a>(parsed: &'a Parsed, value: &'a Value, at: &str) -> Target<'a> 
     )
 }
 
+/// The entries of map `key` of `value` (at `at`): each name, the node its refs lead to (or the
+/// entry itself, where they lead nowhere) and that node's place. A map behind a ref is followed.
+pub fn members<'v>(
+    parsed: &'v Parsed,
+    value: &'v Value,
+    at: &str,
+    key: &str,
+) -> Vec<(&'v str, &'v Value, String)> {
+    let Some(node) = value.get(key) else {
+        return Vec::new();
+    };
+    let Target::Found(Value::Object(map), at) = follow(parsed, node, &child(at, key)) else {
+        return Vec::new();
+    };
+    map.iter()
+        .map(|(name, node)| {
+            let entry_at = child(&at, name);
+            match follow(parsed, node, &entry_at) {
+                Target::Found(node, node_at) => (name.as_str(), node, node_at),
+                Target::Unresolved(..) => (name.as_str(), node, entry_at),
+            }
+        })
+        .collect()
+}
+
 /// A pointer of the bundled document as people read it: a pointer into the specification, or
 /// `file#pointer` for a node of a bundled file.
 pub fn display(pointer: &str) -> String {

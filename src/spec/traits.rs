@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use super::document::{Kind, Parsed, Target, child, follow};
+use super::document::{Kind, Parsed, Target, child, follow, members};
 use crate::schema::MAX_DEPTH;
 
 /// Applies every message's and operation's traits in `parsed`, in place.
@@ -39,17 +39,19 @@ fn holders(parsed: &Parsed) -> Vec<String> {
             found.push(at);
         }
     };
-    let members = |value, at: &str, key: &str| members(parsed, value, at, key);
+    // Each entry where its refs lead.
+    let members = |value, at: &str, key: &str| -> Vec<(&Value, String)> {
+        members(parsed, value, at, key)
+            .into_iter()
+            .map(|(_, node, at)| (node, at))
+            .collect()
+    };
     let components = root.get("components").unwrap_or(&Value::Null);
-    // Each channel where its refs lead.
-    let channels: Vec<(&Value, String)> = members(root, "", "channels")
-        .into_iter()
-        .chain(members(components, "/components", "channels"))
-        .filter_map(|(channel, at)| match follow(parsed, channel, &at) {
-            Target::Found(channel, at) => Some((channel, at)),
-            Target::Unresolved(..) => None,
-        })
-        .collect();
+    let channels = [
+        members(root, "", "channels"),
+        members(components, "/components", "channels"),
+    ]
+    .concat();
     for (message, at) in members(components, "/components", "messages") {
         add(message, at);
     }
@@ -94,22 +96,6 @@ fn holders(parsed: &Parsed) -> Vec<String> {
         }
     }
     found
-}
-
-/// The entries of map `key` of `value` (at `at`), each with its place, refs followed.
-fn members<'v>(
-    parsed: &'v Parsed,
-    value: &'v Value,
-    at: &str,
-    key: &str,
-) -> Vec<(&'v Value, String)> {
-    let at = child(at, key);
-    match follow(parsed, value.get(key).unwrap_or(&Value::Null), &at) {
-        Target::Found(Value::Object(map), at) => {
-            map.iter().map(|(k, v)| (v, child(&at, k))).collect()
-        }
-        _ => Vec::new(),
-    }
 }
 
 /// The members of the object at `at` with its traits applied; `None` when it lists none or

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::document::{Parsed, Target, child, follow, unescape};
+use super::document::{Parsed, Target, child, follow, members, unescape};
 use super::{Found, openapi};
 
 const BINDINGS: &str = "protocol bindings";
@@ -198,25 +198,6 @@ fn resolved<'v>(doc: &'v Parsed, value: &'v Value, at: &str) -> (&'v Value, Stri
     match follow(doc, value, at) {
         Target::Found(found, at) => (found, at),
         Target::Unresolved(..) => (value, at.to_owned()),
-    }
-}
-
-/// The entries of map `key` of `value`, each with its place, refs followed.
-fn members<'v>(
-    doc: &'v Parsed,
-    value: &'v Value,
-    at: &str,
-    key: &str,
-) -> Vec<(&'v str, &'v Value, String)> {
-    match value.get(key) {
-        Some(Value::Object(map)) => map
-            .iter()
-            .map(|(name, node)| {
-                let (node, node_at) = resolved(doc, node, &child(&child(at, key), name));
-                (name.as_str(), node, node_at)
-            })
-            .collect(),
-        _ => Vec::new(),
     }
 }
 
