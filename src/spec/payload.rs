@@ -167,7 +167,24 @@ pub fn compare_bodies(
             set
         })
         .collect();
+    // A ref that cannot be followed hides what its node holds: what seems to change there is
+    // covered by the unknown part the ref gives, not judged.
+    let opaque: Vec<String> = changes
+        .iter()
+        .filter(|change| is_external_ref_change(change))
+        .filter_map(|change| change.path.strip_suffix("/$ref").map(str::to_owned))
+        .collect();
     for change in changes {
+        let hidden = opaque.iter().any(|node| {
+            change.path == *node
+                || change
+                    .path
+                    .strip_prefix(node.as_str())
+                    .is_some_and(|rest| rest.starts_with('/') && rest != "/$ref")
+        });
+        if hidden && !is_external_ref_change(&change) {
+            continue;
+        }
         let covering: Vec<&Body> = json
             .iter()
             .zip(&reach)
@@ -187,14 +204,7 @@ pub fn compare_bodies(
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        if change.kind == schema_rules::ChangeKind::KeywordChanged
-            && change.keyword == "$ref"
-            && [&change.before, &change.after].iter().any(|side| {
-                side.as_ref()
-                    .and_then(Value::as_str)
-                    .is_some_and(|r| !r.starts_with('#'))
-            })
-        {
+        if is_external_ref_change(&change) {
             let reference = [&change.after, &change.before]
                 .iter()
                 .find_map(|side| {
@@ -237,6 +247,18 @@ pub fn compare_bodies(
         );
     }
     Ok(())
+}
+
+/// A `$ref` that changed and, on either side, leads out of the document: after bundling, one
+/// that could not be read.
+fn is_external_ref_change(change: &compare::Change) -> bool {
+    change.kind == schema_rules::ChangeKind::KeywordChanged
+        && change.keyword == "$ref"
+        && [&change.before, &change.after].iter().any(|side| {
+            side.as_ref()
+                .and_then(Value::as_str)
+                .is_some_and(|r| !r.starts_with('#'))
+        })
 }
 
 /// A type change that only adds or drops `null` (`nullable` in OpenAPI 3.0).
