@@ -93,6 +93,18 @@ impl Loaded {
     }
 }
 
+/// The name a file on disk is read under: the path as given, or made absolute where it starts
+/// by climbing out of the current folder (`../v1/order.proto`). What it names (imports,
+/// relative refs) is joined to the name as text, and text cannot climb above where it starts:
+/// the lookup would fall back to the current folder and find the wrong file.
+pub(super) fn disk_name(path: &Path) -> String {
+    let climbs = path.components().next() == Some(std::path::Component::ParentDir);
+    match climbs.then(|| std::path::absolute(path)) {
+        Some(Ok(absolute)) => absolute.display().to_string(),
+        _ => path.display().to_string(),
+    }
+}
+
 /// The text of a file (`what` it is, in words: "before schema"), read no further than `limit`
 /// bytes (a pipe or `/dev/zero` included), a leading byte order mark dropped.
 pub(super) fn read_bounded(what: &str, path: &Path, limit: u64) -> anyhow::Result<String> {
@@ -119,7 +131,7 @@ pub(super) fn read_bounded(what: &str, path: &Path, limit: u64) -> anyhow::Resul
 
 fn load(role: &str, path: &Path, forced: Option<Format>, limit: u64) -> anyhow::Result<Loaded> {
     let text = read_bounded(&format!("{role} schema"), path, limit)?;
-    let shown = path.display().to_string();
+    let shown = disk_name(path);
     let format = match forced {
         Some(format) => format,
         None => Format::detect(None, &shown, &text).map_err(|why| match why.kind {

@@ -10,7 +10,7 @@ use catalog_diff::spec::{self, Source};
 
 use super::diff::FailOn;
 use super::exit_code;
-use super::schema::{SchemaFormat, print_verdict, read_bounded};
+use super::schema::{SchemaFormat, disk_name, print_verdict, read_bounded};
 
 #[derive(clap::Args, Debug)]
 #[command(
@@ -77,10 +77,7 @@ fn loader(specs: [&Path; 2], limit: u64) -> impl Fn(&str) -> Result<String, Stri
 pub fn run(args: SpecArgs) -> anyhow::Result<u8> {
     let before_text = read_bounded("before specification", &args.before, args.max_file_size)?;
     let after_text = read_bounded("after specification", &args.after, args.max_file_size)?;
-    let (before_path, after_path) = (
-        args.before.display().to_string(),
-        args.after.display().to_string(),
-    );
+    let (before_path, after_path) = (disk_name(&args.before), disk_name(&args.after));
     let load = loader([&args.before, &args.after], args.max_file_size);
     let before = Source {
         path: &before_path,

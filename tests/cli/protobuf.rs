@@ -323,3 +323,35 @@ fn the_schema_command_reads_imports_beside_the_file_and_names_broken_files() {
     );
     assert!(before.is_some() && before < after, "{errors}");
 }
+
+#[test]
+fn the_schema_command_reads_the_imports_of_a_file_named_above_the_current_folder() {
+    let root = tempfile::tempdir().expect("temp dir");
+    for (version, id) in [("v1", "string"), ("v2", "int64")] {
+        let folder = root.path().join(version);
+        std::fs::create_dir(&folder).expect("mkdir");
+        let common =
+            format!("syntax = \"proto3\";\npackage acme;\nmessage Common {{ {id} id = 1; }}\n");
+        std::fs::write(folder.join("common.proto"), common).expect("write");
+        let order = "syntax = \"proto3\";\npackage acme;\nimport \"common.proto\";\nmessage Order { Common c = 1; }\n";
+        std::fs::write(folder.join("order.proto"), order).expect("write");
+    }
+    // `../v1/order.proto` imports `../v1/common.proto`, not the `common.proto` found here.
+    let output = crate::binary(root.path().join("v2"))
+        .args([
+            "schema",
+            "--format",
+            "json",
+            "../v1/order.proto",
+            "order.proto",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    assert_eq!(json(&output)["ops"][0]["path"], "/acme.Common/fields/1");
+}

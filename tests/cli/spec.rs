@@ -195,6 +195,29 @@ fn refs_outside_the_folders_are_not_read() {
 }
 
 #[test]
+fn a_specification_named_above_the_current_folder_reads_its_refs() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let api = "asyncapi: 2.6.0\ninfo: {title: t, version: '1'}\nchannels:\n  c:\n    subscribe:\n      \
+        message:\n        name: M\n        payload:\n          $ref: 'order.json'\n";
+    for (version, id) in [("v1", "string"), ("v2", "integer")] {
+        let folder = root.path().join(version);
+        std::fs::create_dir(&folder).expect("mkdir");
+        std::fs::write(folder.join("api.yaml"), api).expect("write");
+        let schema =
+            format!("{{\"type\": \"object\", \"properties\": {{\"id\": {{\"type\": \"{id}\"}}}}}}");
+        std::fs::write(folder.join("order.json"), schema).expect("write");
+    }
+    // `../v1/api.yaml` names `../v1/order.json`, which text alone cannot reach from here.
+    let out = run(
+        root.path().join("v2"),
+        &["--format", "json", "../v1/api.yaml", "api.yaml"],
+    );
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(value["breaking"], true, "{value}");
+    assert_eq!(value["ops"][0]["kind"], "type.changed", "{value}");
+}
+
+#[test]
 fn input_is_bounded() {
     let out = run(Path::new("/"), &["/dev/zero", "/dev/zero"]);
     assert_eq!(out.status.code(), Some(2));
