@@ -322,21 +322,8 @@ fn read_message(
             };
         }
     };
-    let id = if v3 {
-        key.to_owned()
-    } else {
-        str_at(message, "messageId")
-            .or_else(|| {
-                node.get("$ref")
-                    .and_then(Value::as_str)
-                    .filter(|r| r.contains("/components/messages/"))
-                    .map(|_| key)
-            })
-            .or_else(|| str_at(message, "name"))
-            .unwrap_or(key)
-            .to_owned()
-    };
-    // Traits give what the message itself leaves out.
+    // A scalar that one trait alone gives is read where the trait has it; what several give
+    // is merged into the message already (`traits`).
     let traits: Vec<(&Value, String)> = match message.get("traits") {
         Some(Value::Array(list)) => list
             .iter()
@@ -360,6 +347,21 @@ fn read_message(
                     .iter()
                     .find_map(|(t, t_at)| t.get(key).map(|v| (v, child(t_at, key))))
             })
+    };
+    let text = |key: &str| own_or_trait(key).and_then(|(v, _)| v.as_str());
+    let id = if v3 {
+        key.to_owned()
+    } else {
+        text("messageId")
+            .or_else(|| {
+                node.get("$ref")
+                    .and_then(Value::as_str)
+                    .filter(|r| r.contains("/components/messages/"))
+                    .map(|_| key)
+            })
+            .or_else(|| text("name"))
+            .unwrap_or(key)
+            .to_owned()
     };
     let content_type = own_or_trait("contentType")
         .and_then(|(v, at)| v.as_str().map(|t| (t.to_owned(), at)))
