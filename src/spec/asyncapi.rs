@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::document::{Parsed, Target, child, follow, unescape};
 use super::payload::{self, Body, Payload};
 use super::rules::Role;
-use super::{Element, Found, Spec, rule};
+use super::{Element, Found, Spec, rule, traits};
 use crate::schema::verdict::OpKind;
 
 #[derive(Debug)]
@@ -322,32 +322,7 @@ fn read_message(
             };
         }
     };
-    // A scalar that one trait alone gives is read where the trait has it; what several give
-    // is merged into the message already (`traits`).
-    let traits: Vec<(&Value, String)> = match message.get("traits") {
-        Some(Value::Array(list)) => list
-            .iter()
-            .enumerate()
-            .filter_map(|(i, t)| {
-                let trait_at = child(&child(&target, "traits"), &i.to_string());
-                match follow(parsed, t, &trait_at) {
-                    Target::Found(value, resolved) => Some((value, resolved)),
-                    Target::Unresolved(..) => None,
-                }
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
-    let own_or_trait = |key: &str| -> Option<(&Value, String)> {
-        message
-            .get(key)
-            .map(|v| (v, child(&target, key)))
-            .or_else(|| {
-                traits
-                    .iter()
-                    .find_map(|(t, t_at)| t.get(key).map(|v| (v, child(t_at, key))))
-            })
-    };
+    let own_or_trait = |key: &str| traits::member(parsed, (message, &target), key);
     let text = |key: &str| own_or_trait(key).and_then(|(v, _)| v.as_str());
     let id = if v3 {
         key.to_owned()

@@ -27,6 +27,29 @@ pub(super) fn apply(parsed: &mut Parsed) {
     }
 }
 
+/// Member `key` of `object` (at `at`) with its traits applied, and its place: its own value,
+/// else the value of the trait that gives it (what several give is merged into the object by
+/// [`apply`]; a scalar that one trait alone gives stays where that trait has it).
+pub(super) fn member<'v>(
+    parsed: &'v Parsed,
+    (object, at): (&'v Value, &str),
+    key: &str,
+) -> Option<(&'v Value, String)> {
+    if let Some(own) = object.get(key) {
+        return Some((own, child(at, key)));
+    }
+    let Some(Value::Array(listed)) = object.get("traits") else {
+        return None;
+    };
+    let traits_at = child(at, "traits");
+    listed.iter().enumerate().find_map(|(i, t)| {
+        match follow(parsed, t, &child(&traits_at, &i.to_string())) {
+            Target::Found(t, t_at) => t.get(key).map(|v| (v, child(&t_at, key))),
+            Target::Unresolved(..) => None,
+        }
+    })
+}
+
 /// Where the messages and operations that may list traits are defined (refs followed; each
 /// once).
 fn holders(parsed: &Parsed) -> Vec<String> {
@@ -136,7 +159,7 @@ fn applied(parsed: &Parsed, at: &str) -> Option<Map<String, Value>> {
             .filter(|(source, _)| source.contains_key(key))
             .collect();
         let value = match givers.as_slice() {
-            // A value of its own, or one that `own_or_trait` reads where the trait has it.
+            // A value of its own, or one that `member` reads where the trait has it.
             [(_, None)] => continue,
             [(source, Some(_))] if !source[key].is_object() => continue,
             [(_, Some(trait_at))] => {

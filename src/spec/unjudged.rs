@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::document::{Parsed, Target, child, follow, members, unescape};
-use super::{Found, openapi};
+use super::{Found, openapi, traits};
 
 const BINDINGS: &str = "protocol bindings";
 
@@ -386,14 +386,18 @@ fn operation(pair: &mut Pair<'_>, old: (&Value, &str), new: (&Value, &str), name
         );
     }
     if let (Some((m, m_at)), Some((n, n_at))) = (message(pair.old, old), message(pair.new, new)) {
-        // Named as the walker names a 2.x message: its id, its name, or its components key.
+        // Named as the walker names a 2.x message: its id, its components key, or its name
+        // (traits applied).
         let written = old.0.get("message");
         let reference = written.and_then(|w| w.get("$ref")).and_then(Value::as_str);
-        let id = [m.get("messageId"), m.get("name")]
-            .into_iter()
-            .flatten()
-            .find_map(Value::as_str)
-            .or_else(|| reference.and_then(|r| r.rsplit('/').next()));
+        let text = |key| traits::member(pair.old, (m, &m_at), key).and_then(|(v, _)| v.as_str());
+        let id = text("messageId")
+            .or_else(|| {
+                reference
+                    .filter(|r| r.contains("/components/messages/"))
+                    .and_then(|r| r.rsplit('/').next())
+            })
+            .or_else(|| text("name"));
         let what = match id {
             Some(id) => format!("message `{id}`"),
             None => format!("the message of {name}"),
