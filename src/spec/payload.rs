@@ -175,14 +175,11 @@ pub fn compare_bodies(
         .filter_map(|change| change.path.strip_suffix("/$ref").map(str::to_owned))
         .collect();
     for change in changes {
-        let hidden = opaque.iter().any(|node| {
-            change.path == *node
-                || change
-                    .path
-                    .strip_prefix(node.as_str())
-                    .is_some_and(|rest| rest.starts_with('/') && rest != "/$ref")
-        });
-        if hidden && !is_external_ref_change(&change) {
+        let under = |node: &String| {
+            (change.path.strip_prefix(node.as_str()))
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        };
+        if !is_external_ref_change(&change) && opaque.iter().any(under) {
             continue;
         }
         let covering: Vec<&Body> = json

@@ -48,6 +48,15 @@ message OrderId {
 "#;
 
 /// A catalog whose event is described in Protobuf, with a producer and a consumer.
+/// `catalog-diff schema ARGS` run in `cwd`.
+fn schema_in(cwd: &std::path::Path, args: &[&str]) -> std::process::Output {
+    crate::binary(cwd)
+        .arg("schema")
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
 fn catalog() -> TestRepo {
     let repo = TestRepo::new();
     repo.write_all(&[
@@ -259,28 +268,21 @@ fn the_schema_command_reads_imports_beside_the_file_and_names_broken_files() {
             .replace("acme.common.v1.OrderId order_id", "string order_id"),
     )
     .expect("write");
-    let schema = |args: &[&str]| {
-        crate::binary(&folder)
-            .arg("schema")
-            .args(args)
-            .output()
-            .expect("runs")
-    };
+    let schema = |args: &[&str]| schema_in(&folder, args);
     // From the event's folder, `common/ids.proto` is not there: exit 2 naming the import.
     let missing = schema(&["schema.proto", "after.proto"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("common/ids.proto"));
     // From the catalog root it is.
-    let output = crate::binary(repo.path())
-        .args([
-            "schema",
+    let output = schema_in(
+        &repo.path(),
+        &[
             "--format",
             "json",
             "events/OrderPlaced/schema.proto",
             "events/OrderPlaced/after.proto",
-        ])
-        .output()
-        .expect("runs");
+        ],
+    );
     assert_eq!(
         output.status.code(),
         Some(1),
@@ -337,16 +339,10 @@ fn the_schema_command_reads_the_imports_of_a_file_named_above_the_current_folder
         std::fs::write(folder.join("order.proto"), order).expect("write");
     }
     // `../v1/order.proto` imports `../v1/common.proto`, not the `common.proto` found here.
-    let output = crate::binary(root.path().join("v2"))
-        .args([
-            "schema",
-            "--format",
-            "json",
-            "../v1/order.proto",
-            "order.proto",
-        ])
-        .output()
-        .expect("runs");
+    let output = schema_in(
+        &root.path().join("v2"),
+        &["--format", "json", "../v1/order.proto", "order.proto"],
+    );
     assert_eq!(
         output.status.code(),
         Some(1),
