@@ -431,3 +431,35 @@ fn message_parts(pair: &mut Pair<'_>, old: (&Value, &str), new: (&Value, &str), 
         pair.check(part(old, member), part(new, member), (&what, area));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::schema::Strategy;
+    use crate::spec::{Source, compare};
+
+    #[test]
+    fn a_message_named_by_its_trait_is_named_so_in_reasons() {
+        let doc = |key: &str| {
+            format!(
+                "asyncapi: 2.6.0\ninfo: {{title: T, version: '1'}}\nchannels:\n  c:\n    subscribe:\n      \
+                 message:\n        traits:\n          - name: OrderPlaced\n        bindings:\n          \
+                 kafka:\n            key: {{type: {key}}}\n        payload: {{type: object}}\n"
+            )
+        };
+        let (before, after) = (doc("string"), doc("integer"));
+        let load = |_: &str| Err("no files".to_owned());
+        let source = |text| Source {
+            path: "a.yaml",
+            text,
+            load: &load,
+        };
+        let verdict = compare(source(&before), source(&after), Strategy::Full).expect("judged");
+        let reasons: Vec<&str> = verdict.unknown.iter().map(|u| u.reason.as_str()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "the bindings of message `OrderPlaced`: changed; catalog-diff does not judge protocol bindings"
+            ]
+        );
+    }
+}
