@@ -171,6 +171,14 @@ fn explain_error(role: &str, shown: &str, error: schema::Error) -> anyhow::Error
         } => anyhow::anyhow!(
             "{shown}:{line}: the {role} schema is not a valid {format} schema: {message}; fix it there"
         ),
+        schema::Error::Unsupported {
+            line,
+            column,
+            ref what,
+            ..
+        } => anyhow::anyhow!(
+            "{shown}:{line}:{column}: the {role} schema uses {what}, which catalog-diff cannot read yet; judge it with `buf breaking`, or write it as proto2 or proto3"
+        ),
         schema::Error::UnresolvedImport { ref import, .. } => anyhow::anyhow!(
             "{shown}: cannot find its import `{import}` beside it or from the current folder; run from the folder its imports are relative to"
         ),
@@ -214,17 +222,23 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
         )
         .map_err(|error| {
             let (role, shown) = match &error {
-                schema::Error::Parse { file, .. } | schema::Error::Invalid { file, .. }
+                schema::Error::Parse { file, .. }
+                | schema::Error::Invalid { file, .. }
+                | schema::Error::Unsupported { file, .. }
                     if *file == after.path =>
                 {
                     ("after", after.path.clone())
                 }
-                schema::Error::Parse { file, .. } | schema::Error::Invalid { file, .. }
+                schema::Error::Parse { file, .. }
+                | schema::Error::Invalid { file, .. }
+                | schema::Error::Unsupported { file, .. }
                     if *file == before.path =>
                 {
                     ("before", before.path.clone())
                 }
-                schema::Error::Parse { file, .. } => ("imported", file.clone()),
+                schema::Error::Parse { file, .. } | schema::Error::Unsupported { file, .. } => {
+                    ("imported", file.clone())
+                }
                 schema::Error::UnresolvedImport { file, .. } => ("", file.clone()),
                 // An error that names no file (too deep, say) is from the side that fails alone.
                 _ if before.format.check(before.document()).is_ok() => {

@@ -1000,6 +1000,22 @@ fn refusal(
                 "fix the schema file; until then changes to it get no verdict",
             ),
         ),
+        schema::Error::Unsupported {
+            file: named,
+            line,
+            column,
+            what,
+            ..
+        } => (
+            format!("`{named}` uses {what}, which catalog-diff cannot read yet"),
+            warning(
+                named,
+                line,
+                Some(column),
+                format!("the schema uses {what}, which catalog-diff cannot read yet"),
+                "its changes have no verdict here; `buf breaking` judges them",
+            ),
+        ),
         error => (error.to_string(), None),
     }
 }

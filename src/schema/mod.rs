@@ -204,6 +204,18 @@ pub enum Error {
     /// It parses, but it is not a schema of the format (an example payload, say).
     #[error("{}", not_a_schema(*format))]
     NotASchema { format: Format },
+    /// It is written in a form of the format that we cannot read yet (Protobuf editions): a
+    /// limit of ours, not a fault of the file.
+    #[error("{what} (line {line}) cannot be read yet")]
+    Unsupported {
+        format: Format,
+        /// The file, as the caller named it in its [`Document`].
+        file: String,
+        line: usize,
+        column: usize,
+        /// What the file uses, as a reader would name it.
+        what: String,
+    },
     /// Nesting (or a chain of `$ref`s) deeper than [`MAX_DEPTH`].
     #[error(
         "schema nests deeper than {limit} levels at {path}; flatten it or split it into definitions"

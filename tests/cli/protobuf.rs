@@ -234,6 +234,43 @@ fn a_missing_import_or_a_broken_file_is_an_unknown_verdict() {
 }
 
 #[test]
+fn an_editions_file_has_no_verdict_and_says_why() {
+    let repo = catalog();
+    let editions = SCHEMA
+        .replace("syntax = \"proto3\";", "edition = \"2023\";")
+        .replace("int64 item_count", "int32 item_count");
+    repo.write("events/OrderPlaced/schema.proto", &editions);
+    repo.commit_all("move to editions");
+    let output = run(&repo, &["HEAD~1..HEAD", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let diff = json(&output);
+    let change = &diff["schemaChanges"][0];
+    assert!(change["breaking"].is_null());
+    let reason = change["unknownReason"].as_str().expect("a reason");
+    assert!(
+        reason.contains("Protobuf editions") && reason.contains("cannot read yet"),
+        "{reason}"
+    );
+    assert_eq!(diff["diagnostics"][0]["line"], 1, "{diff}");
+
+    let folder = repo.path().join("events/OrderPlaced");
+    std::fs::write(folder.join("old.proto"), SCHEMA).expect("write");
+    let refused = schema_in(
+        &repo.path(),
+        &[
+            "events/OrderPlaced/old.proto",
+            "events/OrderPlaced/schema.proto",
+        ],
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("OrderPlaced/schema.proto:1:1: the after schema uses Protobuf editions"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn the_hook_passes_the_proto_rules_on() {
     let repo = catalog();
     let output = run(&repo, &["hook", "install", "--proto-rules", "wire"]);

@@ -516,6 +516,15 @@ fn parse_error(error: &protox::Error, path: &str, text: &str) -> Error {
                 .then_some(text.len())
         });
     let (line, column) = offset.map_or((1, 1), |offset| line_column(text, offset));
+    if let Some(edition) = offset.and_then(|offset| edition_at(text.get(offset..)?)) {
+        return Error::Unsupported {
+            format: Format::Protobuf,
+            file: path.to_owned(),
+            line,
+            column,
+            what: format!("Protobuf editions (`edition = {edition}`)"),
+        };
+    }
     if let Some(help) = error.help().map(|help| help.to_string()) {
         // protox 0.10 calls an import path it refuses an "invalid group name"; its help says
         // what is wrong.
@@ -532,6 +541,16 @@ fn parse_error(error: &protox::Error, path: &str, text: &str) -> Error {
         column,
         message,
     }
+}
+
+/// The edition an `edition = "2023";` statement at the start of `text` names, quoted as
+/// written. protox reads proto2 and proto3 only, and stops at the statement.
+fn edition_at(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("edition")?.trim_start();
+    let value = rest.strip_prefix('=')?.trim_start();
+    let quote = value.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let end = value[1..].find(quote)? + 2;
+    Some(&value[..end])
 }
 
 /// The 1-based line and column (in characters) of a byte offset.
@@ -698,6 +717,26 @@ mod tests {
             }
             other => panic!("unexpected {:?}", other.err()),
         }
+    }
+
+    #[test]
+    fn an_editions_file_is_unsupported_not_a_syntax_error() {
+        let text = "// orders\nedition = \"2023\";\nmessage A {\n  string a = 1;\n}\n";
+        match Compiled::new(Document::new("events/a.proto", text)) {
+            Err(Error::Unsupported {
+                file, line, what, ..
+            }) => {
+                assert_eq!((file.as_str(), line), ("events/a.proto", 2));
+                assert_eq!(what, "Protobuf editions (`edition = \"2023\"`)");
+            }
+            other => panic!("unexpected {:?}", other.err()),
+        }
+        // A misspelt keyword is still the file's fault.
+        let typo = "editon = \"2023\";\nmessage A {}\n";
+        assert!(matches!(
+            Compiled::new(Document::new("a.proto", typo)),
+            Err(Error::Parse { .. })
+        ));
     }
 
     #[test]
