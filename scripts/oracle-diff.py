@@ -10,8 +10,8 @@ DIR is a local build of `@eventcatalog/diff` 0.1.0's source (its `src/` folder w
 `@eventcatalog/sdk` 2.27.1 it resolves graphs with installed beside it); it is never part of this
 repository and the tests never need it. Each side's Index is the one `catalog-diff index
 --include-schema-content` prints (equal to the SDK's `buildIndex`, see tests/index_conformance.rs),
-so the recording checks the diff alone. What is stored leaves out `refs` and op reasons (our
-reasons are our own prose).
+so the recording checks the diff alone. What is stored leaves out `refs`; op reasons stay (the
+reference's words, which our JSON document repeats).
 
 * Mutation pairs: `testdata/conformance/diffs/mutations.json` lists, per catalog of
   `$CATALOGS` (default `../shared/catalogs`), edits to apply to a copy (`remove` paths; `replace`
@@ -65,9 +65,6 @@ def normalised(path):
     with open(path) as handle:
         document = json.load(handle)
     document.pop("refs")
-    for change in document["schemaChanges"]:
-        for op in change["ops"]:
-            op.pop("reason")
     return document
 
 

@@ -3,8 +3,9 @@
 //! none; a format with rule sets, such as Protobuf's categories, nests the strategies under each
 //! rule set's name). `<kind>` is the id of a row of the format's rules table, or `unchanged`. The
 //! runner finds every folder itself, so adding a case means adding a folder; it fails when a
-//! folder names a kind the table does not have, and when a row has no folder. Expected ops leave
-//! out `reason`, which is prose; when an expected op does carry a `reason`, it is compared too.
+//! folder names a kind the table does not have, and when a row has no folder. When an expected op
+//! carries a `reason` it is compared too: every JSON Schema case carries the reference's words,
+//! which the JSON document must repeat (`record_reasons.py`); other formats' reasons are prose.
 //! Ops are compared in order, verb and all: the JSON Schema expectations are the reference's
 //! (`@eventcatalog/diff` 0.1.0) op lists, recorded with `generate.py --oracle` and
 //! `reference_suite.py` (the `reference-*` folders are the reference's own test suite, one folder
@@ -300,7 +301,7 @@ mod cli {
             "      \"op\": \"replace\",\n",
             "      \"path\": \"/properties/customerId\",\n",
             "      \"kind\": \"required.removed\",\n",
-            "      \"reason\": \"`customerId` is no longer required: new messages may omit it, old readers insist on it\",\n",
+            "      \"reason\": \"property is no longer required\",\n",
             "      \"breaking\": false\n",
             "    }\n",
             "  ]\n",

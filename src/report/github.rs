@@ -33,7 +33,7 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
                 "\n{} [{}] {} ({})",
                 pointer(&op.path),
                 op.kind,
-                escape_text(&op.reason),
+                escape_text(&op.explanation),
                 fingerprint_note(&fingerprint, context.decision)
             ));
         }

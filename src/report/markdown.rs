@@ -83,7 +83,7 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
                     "  - {} \\[{}\\]: {} <!-- {} -->",
                     md(&pointer(&op.path)),
                     op.kind,
-                    md(&op.reason),
+                    md(&op.explanation),
                     fingerprint_note(&fingerprint, context.decision).replace("--", "- -")
                 );
             }

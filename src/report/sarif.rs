@@ -218,7 +218,7 @@ pub fn log(diff: &ArchitectureDiff, context: &Context<'_>) -> Log {
                 op.kind.id,
                 pointer(&op.path),
                 op.direction.map_or("?", |d| d.as_str()),
-                escape_text(&op.reason)
+                escape_text(&op.explanation)
             );
             let place = context.locations.op(change, n);
             let fingerprint = policy::op_fingerprint(change, op);

@@ -185,7 +185,7 @@ pub(super) fn markdown(diff: &ArchitectureDiff) -> String {
                     "  - {} \\[{}\\]: {}",
                     md(&pointer(&op.path)),
                     op.kind,
-                    md(&op.reason)
+                    md(&op.explanation)
                 );
             }
             for impact in &change.impact {
@@ -239,7 +239,7 @@ pub(super) fn annotations(
                         "\n{} [{}] {}",
                         pointer(&op.path),
                         op.kind,
-                        escape_text(&op.reason)
+                        escape_text(&op.explanation)
                     ));
                 }
                 for impact in &change.impact {
@@ -295,7 +295,7 @@ pub(super) fn sarif_findings(diff: &ArchitectureDiff) -> Vec<SarifFinding> {
                         op.kind.id,
                         pointer(&op.path),
                         op.direction.map_or("?", |d| d.as_str()),
-                        escape_text(&op.reason)
+                        escape_text(&op.explanation)
                     );
                     out.push((
                         (op.kind.id, op.kind.change, op.kind.reason),

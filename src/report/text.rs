@@ -274,7 +274,7 @@ pub(super) fn op_line(op: &crate::schema::Op, paint: &Paint) -> String {
         "{word} {} [{}] {}",
         pointer(&op.path),
         op.kind,
-        escape_text(&op.reason)
+        escape_text(&op.explanation)
     )
 }
 

@@ -29,9 +29,9 @@ pub fn explain(verdict: &Verdict) -> String {
             Some(direction) => out.push_str(&format!(
                 "BREAKING ({}) {path}: {}\n",
                 direction.as_str(),
-                op.reason
+                op.explanation
             )),
-            None => out.push_str(&format!("ok {path}: {}\n", op.reason)),
+            None => out.push_str(&format!("ok {path}: {}\n", op.explanation)),
         }
     }
     out

@@ -76,8 +76,11 @@ pub struct Change {
     pub op: OpKind,
     /// A pointer into the schema (each format's paths are described in `spec/formats.md`).
     pub path: String,
-    /// What happened, in words: the first half of the op's reason.
+    /// What happened, in words: the first half of the op's explanation.
     pub what: String,
+    /// The reference library's own words for the change, where a reference defines them
+    /// (JSON Schema: `@eventcatalog/diff`): the op's `reason` in the document is then these.
+    pub reference: Option<String>,
 }
 
 /// One judged change, as it appears in a SchemaChange's `ops` array.
@@ -87,8 +90,12 @@ pub struct Op {
     pub path: String,
     #[serde(serialize_with = "rule_id")]
     pub kind: &'static Rule,
-    /// What changed, then why it does or does not break.
+    /// The document's `reason`: the reference library's words where a reference defines them
+    /// (JSON Schema), else the [`Op::explanation`].
     pub reason: String,
+    /// What changed, then why it does or does not break: what reports for people print.
+    #[serde(skip)]
+    pub explanation: String,
     /// Whether this op breaks a direction the strategy checks.
     pub breaking: bool,
     /// Which of the checked directions it breaks (not part of the JSON contract).
@@ -118,9 +125,11 @@ pub fn judge(changes: Vec<Change>, strategy: Strategy) -> Verdict {
             let direction = change.rule.breaks(strategy);
             backward |= matches!(direction, Some(Direction::Backward | Direction::Both));
             forward |= matches!(direction, Some(Direction::Forward | Direction::Both));
+            let explanation = format!("{}: {}", change.what, change.rule.reason);
             Op {
                 op: change.op,
-                reason: format!("{}: {}", change.what, change.rule.reason),
+                reason: change.reference.unwrap_or_else(|| explanation.clone()),
+                explanation,
                 path: change.path,
                 kind: change.rule,
                 breaking: direction.is_some(),
@@ -182,6 +191,7 @@ mod tests {
             op: OpKind::Replace,
             path: "/x".into(),
             what: "w".into(),
+            reference: None,
         }
     }
 

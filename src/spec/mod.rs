@@ -255,6 +255,7 @@ impl Found {
             op,
             path,
             what,
+            reference: None,
         });
         self.elements.push(elements);
     }
@@ -399,9 +400,9 @@ pub fn explain(verdict: &Verdict) -> String {
                 "BREAKING ({}) {}: {}\n",
                 direction.as_str(),
                 op.path,
-                op.reason
+                op.explanation
             )),
-            None => out.push_str(&format!("ok {}: {}\n", op.path, op.reason)),
+            None => out.push_str(&format!("ok {}: {}\n", op.path, op.explanation)),
         }
     }
     for unknown in &verdict.unknown {

@@ -10,8 +10,8 @@ with the test's name and the reference's result: `[{"test", "strategy", "before"
 "result"}, ...]` (recorded by running the suite with the call recorded, outside this repository).
 DIR is the local build of the reference used by `generate.py --oracle`: each test's schemas are run
 through it under all four strategies, and the script stops if the result under the test's own
-strategy is not the one the suite saw. Reasons are left out (ours are our own prose). Folders are
-rewritten whole; the tests never need either input.
+strategy is not the one the suite saw. The reference's reasons are kept (the JSON document carries
+them). Folders are rewritten whole; the tests never need either input.
 """
 import json
 import os
@@ -45,7 +45,7 @@ def main():
     for (name, before, after, *_), (test, call), verdicts in zip(generate.CASES, tests.items(), reference):
         if verdicts[call["strategy"]] != call["result"]:
             sys.exit(f"{test}: the oracle gave {verdicts[call['strategy']]}, the suite saw {call['result']}")
-        expected = {strategy: generate.without_reasons(verdict) for strategy, verdict in verdicts.items()}
+        expected = verdicts
         ops = expected[call["strategy"]]["ops"] or expected["none"]["ops"]
         generate.write_case(ops[0]["kind"] if ops else "unchanged", name, before, after, expected)
     print(f"{len(tests)} tests of the reference's suite written")

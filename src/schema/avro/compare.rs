@@ -76,6 +76,7 @@ impl Walker<'_> {
             op,
             path,
             what,
+            reference: None,
         });
     }
 

@@ -61,6 +61,7 @@ pub fn changes(old: &Schema, new: &Schema) -> Result<Vec<Change>, Error> {
                 op: OpKind::Replace,
                 path: incompatibility.path,
                 what: incompatibility.message,
+                reference: None,
             });
         }
     }

@@ -228,7 +228,7 @@ fn escape(segment: &str) -> String {
 
 /// The entries of an object in JavaScript's `Object.keys` order: integer-like keys first, in
 /// ascending order, then the others as written. Arrays list their items under their indexes.
-fn entries(value: Option<&Value>) -> Vec<(Cow<'_, str>, &Value)> {
+pub(super) fn entries(value: Option<&Value>) -> Vec<(Cow<'_, str>, &Value)> {
     match value {
         Some(Value::Object(map)) => {
             let mut integers: Vec<(u32, &String, &Value)> = Vec::new();

@@ -123,6 +123,7 @@ pub fn changes(before: &Value, after: &Value) -> Result<Vec<Change>, Error> {
             op: change.op,
             path: change.path.clone(),
             what: rules::describe(change),
+            reference: Some(rules::reference_reason(change)),
         })
         .collect())
 }

@@ -287,6 +287,82 @@ pub fn describe(change: &Change) -> String {
     }
 }
 
+/// A value as the reference's `show` prints it in a reason: a string bare, anything else as
+/// `JSON.stringify` writes it, and `undefined` for nothing.
+fn show(value: &Option<Value>) -> String {
+    match value {
+        Some(Value::String(text)) => text.clone(),
+        Some(value) => crate::json_text::to_compact(&js_ordered(value)),
+        None => "undefined".to_owned(),
+    }
+}
+
+/// `value` with each object's keys in the order `JSON.parse` leaves them (integer-like first).
+fn js_ordered(value: &Value) -> Value {
+    match value {
+        Value::Object(_) => Value::Object(
+            super::compare::entries(Some(value))
+                .into_iter()
+                .map(|(key, item)| (key.into_owned(), js_ordered(item)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(js_ordered).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The op's `reason` as `@eventcatalog/diff` 0.1.0 words it (its rules table), so the JSON
+/// document is the reference's to the letter; [`describe`] says more, for people.
+pub fn reference_reason(change: &Change) -> String {
+    let keyword = &change.keyword;
+    let (before, after) = (show(&change.before), show(&change.after));
+    match change.kind {
+        ChangeKind::PropertyAdded => "property added".to_owned(),
+        ChangeKind::PropertyAddedToClosedObject => {
+            "property added to a closed object (old readers reject unknown properties)".to_owned()
+        }
+        ChangeKind::PropertyRemoved => "property removed".to_owned(),
+        ChangeKind::PropertyRemovedFromClosedObject => "property removed from a closed object (new readers reject old messages that still carry it)".to_owned(),
+        ChangeKind::RequiredAdded => "property became required".to_owned(),
+        ChangeKind::RequiredAddedWithDefault => {
+            "property became required but has a default".to_owned()
+        }
+        ChangeKind::RequiredRemoved => "property is no longer required".to_owned(),
+        ChangeKind::TypeWidened => format!("type widened from {before} to {after}"),
+        ChangeKind::TypeNarrowed => format!("type narrowed from {before} to {after}"),
+        ChangeKind::TypeChanged => format!("type changed from {before} to {after}"),
+        ChangeKind::EnumAdded => format!("values restricted to {after}"),
+        ChangeKind::EnumRemoved => "enum restriction removed".to_owned(),
+        ChangeKind::EnumValueAdded => format!("enum value {after} added"),
+        ChangeKind::EnumValueRemoved => format!("enum value {before} removed"),
+        ChangeKind::ConstraintTightened if change.before.is_none() => {
+            format!("{keyword} added ({after})")
+        }
+        ChangeKind::ConstraintTightened => {
+            format!("{keyword} tightened from {before} to {after}")
+        }
+        ChangeKind::ConstraintLoosened if change.after.is_none() => format!("{keyword} removed"),
+        ChangeKind::ConstraintLoosened => format!("{keyword} loosened from {before} to {after}"),
+        ChangeKind::ConstraintChanged => format!("{keyword} changed from {before} to {after}"),
+        ChangeKind::AdditionalPropertiesClosed => {
+            "additional properties are no longer allowed".to_owned()
+        }
+        ChangeKind::AdditionalPropertiesOpened => "additional properties are now allowed".to_owned(),
+        ChangeKind::TupleItemAdded => "tuple position is now constrained".to_owned(),
+        ChangeKind::TupleItemRemoved => "tuple position is no longer constrained".to_owned(),
+        ChangeKind::UnionBranchAdded => format!("{keyword} branch added"),
+        ChangeKind::UnionBranchRemoved => format!("{keyword} branch removed"),
+        ChangeKind::AllOfBranchAdded => "allOf branch added".to_owned(),
+        ChangeKind::AllOfBranchRemoved => "allOf branch removed".to_owned(),
+        ChangeKind::SchemaRestricted => "schema now accepts fewer values".to_owned(),
+        ChangeKind::SchemaRelaxed => "schema now accepts more values".to_owned(),
+        ChangeKind::SchemaDeprecated => "marked as deprecated".to_owned(),
+        ChangeKind::KeywordChanged => {
+            format!("{keyword} changed, compatibility cannot be determined")
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,6 +373,44 @@ mod tests {
         for kind in ChangeKind::ALL {
             assert_eq!(kind.rule().id, kind.id());
         }
+    }
+
+    #[test]
+    fn reasons_are_the_reference_words_with_values_as_javascript_prints_them() {
+        let reason = |before: &str, after: &str| {
+            let parse = |text| super::super::parse_text("schema.json", text).expect("JSON");
+            let verdict = super::super::judge_values(
+                &parse(before),
+                &parse(after),
+                crate::schema::Strategy::Full,
+            )
+            .expect("judged");
+            verdict
+                .ops
+                .into_iter()
+                .map(|op| op.reason)
+                .collect::<Vec<_>>()
+        };
+        // Read to the nearest double, as `JSON.parse` reads it: not rounded to 119.04.
+        assert_eq!(
+            reason(
+                r#"{"type": "number", "maximum": 119.04}"#,
+                r#"{"type": "number", "maximum": 119.03999999999999}"#
+            ),
+            ["maximum tightened from 119.04 to 119.03999999999999"]
+        );
+        // Integer-like keys first, as a JavaScript object holds them; strings bare.
+        assert_eq!(
+            reason(
+                r#"{"type": "object"}"#,
+                r#"{"type": "object", "anyOf": [{"properties": {"b": {}, "10": {}, "2": {}}}]}"#
+            ),
+            [r#"anyOf added ([{"properties":{"2":{},"10":{},"b":{}}}])"#]
+        );
+        assert_eq!(
+            reason(r#"{"type": "string"}"#, r#"{}"#),
+            ["type widened from string to any"]
+        );
     }
 
     #[test]

@@ -95,6 +95,7 @@ pub fn changes(
             op: found.op,
             path: found.path,
             what: found.what,
+            reference: None,
         })
         .collect())
 }
