@@ -299,7 +299,13 @@ fn latest<'a>(versions: &[&'a Resource]) -> Option<&'a Resource> {
         .iter()
         .copied()
         .fold(None, |best: Option<&Resource>, next| match best {
-            Some(current) if compare_versions(current.version(), next.version()).is_ge() => {
+            Some(current)
+                if compare_versions(
+                    version_text(current).as_deref(),
+                    version_text(next).as_deref(),
+                )
+                .is_ge() =>
+            {
                 Some(current)
             }
             _ => Some(next),
@@ -311,11 +317,33 @@ fn stable(value: Option<&Value>) -> String {
     crate::json_text::to_compact(value.unwrap_or(&Value::Null))
 }
 
+/// A resource's version as the document names it: text, or a user's number (see [`Version`]).
+fn version_of(resource: &Resource) -> Option<Version> {
+    resource.get("version").and_then(Version::of)
+}
+
+/// The text the library orders a resource's version by (a number's as `String` writes it).
+fn version_text(resource: &Resource) -> Option<std::borrow::Cow<'_, str>> {
+    match resource.version() {
+        Some(text) => Some(text.into()),
+        None => version_of(resource).map(|version| version.to_string().into()),
+    }
+}
+
+/// Whether two resources have the same version, as the library's `===` sees it: the text
+/// `"1.5"` is not the number `1.5`.
+fn same_version(x: &Resource, y: &Resource) -> bool {
+    match (x.version(), y.version()) {
+        (Some(a), Some(b)) => a == b,
+        _ => version_of(x) == version_of(y),
+    }
+}
+
 fn reference(resource: &Resource) -> ResourceRef {
     ResourceRef {
         kind: resource.kind().to_owned(),
         id: resource.id().to_owned(),
-        version: resource.version().map(str::to_owned),
+        version: version_of(resource),
     }
 }
 
@@ -332,7 +360,7 @@ fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
             (_, None) => changes.removed.extend(before.iter().map(|r| reference(r))),
             (Some(old), Some(new)) => {
                 let mut fields = Vec::new();
-                if old.version() != new.version() {
+                if !same_version(old, new) {
                     fields.push("version");
                 }
                 if old.get("name") != new.get("name") {
@@ -348,27 +376,27 @@ fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
                         kind: key.0.to_owned(),
                         id: key.1.to_owned(),
                         version: VersionPair {
-                            a: old.version().map(str::to_owned),
-                            b: new.version().map(str::to_owned),
+                            a: version_of(old),
+                            b: version_of(new),
                         },
                         fields,
                     });
                 }
                 // Old versions appearing or disappearing on their own; the latest ones are
                 // covered by the `changed` entry (so an in-place bump removes nothing).
-                let has = |list: &[&Resource], version: Option<&str>| {
-                    list.iter().any(|r| r.version() == version)
+                let has = |list: &[&Resource], resource: &Resource| {
+                    list.iter().any(|r| same_version(r, resource))
                 };
                 changes.added.extend(
                     after
                         .iter()
-                        .filter(|r| !std::ptr::eq(**r, new) && !has(before, r.version()))
+                        .filter(|r| !std::ptr::eq(**r, new) && !has(before, r))
                         .map(|r| reference(r)),
                 );
                 changes.removed.extend(
                     before
                         .iter()
-                        .filter(|r| !std::ptr::eq(**r, old) && !has(after, r.version()))
+                        .filter(|r| !std::ptr::eq(**r, old) && !has(after, r))
                         .map(|r| reference(r)),
                 );
             }
@@ -674,8 +702,8 @@ fn schema_change(
             kind: new.kind().to_owned(),
             id: new.id().to_owned(),
             version: VersionPair {
-                a: old.version().map(str::to_owned),
-                b: new.version().map(str::to_owned),
+                a: old.version().map(Version::from),
+                b: new.version().map(Version::from),
             },
         },
         change,

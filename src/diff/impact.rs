@@ -297,7 +297,7 @@ pub(super) fn impact(
             message: ResourceRef {
                 kind: change.message.kind.clone(),
                 id: change.message.id.clone(),
-                version: version.map(str::to_owned),
+                version: version.map(Version::from),
             },
             reason: ImpactReason::SchemaBreakingChange,
             direction: Some(direction),

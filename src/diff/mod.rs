@@ -96,16 +96,79 @@ pub struct ResourceRef {
     pub kind: String,
     pub id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
+    pub version: Option<Version>,
+}
+
+/// A resource's version as its Index gives it: text, or, on a user or team (the only resources
+/// the SDK indexes with one), a number (`version: 1.5`), which the document repeats as a number
+/// and which differs from the text `"1.5"`, as in the library. It reads as its text (a number
+/// as JavaScript's `String` writes it), which is what the library orders versions by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Version {
+    Text(String),
+    Number {
+        value: serde_json::Number,
+        text: String,
+    },
+}
+
+impl Version {
+    /// The version of an Index resource's `version` value, when it is text or a number.
+    pub fn of(value: &serde_json::Value) -> Option<Version> {
+        match value {
+            serde_json::Value::String(text) => Some(Version::Text(text.clone())),
+            serde_json::Value::Number(value) => Some(Version::Number {
+                text: crate::json_text::to_compact(value),
+                value: value.clone(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl From<String> for Version {
+    fn from(text: String) -> Self {
+        Version::Text(text)
+    }
+}
+
+impl From<&str> for Version {
+    fn from(text: &str) -> Self {
+        Version::Text(text.to_owned())
+    }
+}
+
+impl std::ops::Deref for Version {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            Version::Text(text) | Version::Number { text, .. } => text,
+        }
+    }
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl Serialize for Version {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Version::Text(text) => serializer.serialize_str(text),
+            Version::Number { value, .. } => value.serialize(serializer),
+        }
+    }
 }
 
 /// A `{a, b}` pair where either side may lack a value (the key is then omitted).
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct VersionPair {
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub a: Option<String>,
+    pub a: Option<Version>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub b: Option<String>,
+    pub b: Option<Version>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

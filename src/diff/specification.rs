@@ -329,8 +329,8 @@ fn judge(
             kind: new.kind().to_owned(),
             id: new.id().to_owned(),
             version: VersionPair {
-                a: old.version().map(str::to_owned),
-                b: new.version().map(str::to_owned),
+                a: old.version().map(Version::from),
+                b: new.version().map(Version::from),
             },
         },
         kind: kind.clone(),
@@ -502,7 +502,11 @@ fn impact(owner: &Resource, verdict: &spec::Verdict, a: &Prepared<'_>) -> Vec<Im
     for (element, flags) in broken {
         for message in owned.join(element) {
             let slot = by_message
-                .entry((message.kind, message.id, message.version))
+                .entry((
+                    message.kind,
+                    message.id,
+                    message.version.as_deref().map(str::to_owned),
+                ))
                 .or_default();
             slot.0 |= flags.0;
             slot.1 |= flags.1;
@@ -511,6 +515,7 @@ fn impact(owner: &Resource, verdict: &spec::Verdict, a: &Prepared<'_>) -> Vec<Im
     by_message
         .into_iter()
         .map(|((kind, id, version), (backward, forward))| {
+            let version = version.map(Version::from);
             (ResourceRef { kind, id, version }, backward, forward)
         })
         .map(|(message, backward, forward)| Impact {
@@ -652,7 +657,7 @@ impl<'a> Owned<'a> {
         Some(ResourceRef {
             kind: kind.to_owned(),
             id: id.to_owned(),
-            version,
+            version: version.map(Version::from),
         })
     }
 }

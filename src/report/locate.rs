@@ -44,8 +44,8 @@ fn schema_key(change: &SchemaChange) -> SchemaKey {
     (
         m.kind.clone(),
         m.id.clone(),
-        m.version.a.clone(),
-        m.version.b.clone(),
+        m.version.a.as_deref().map(str::to_owned),
+        m.version.b.as_deref().map(str::to_owned),
         change.before.as_ref().map(|f| f.path.clone()),
         change.after.as_ref().map(|f| f.path.clone()),
     )

@@ -148,7 +148,7 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         .collect();
     section(&mut out, "Compatible schema changes", &compatible);
     let r = &diff.resources;
-    let label = |kind: &str, id: &str, version: &Option<String>| {
+    let label = |kind: &str, id: &str, version: &Option<crate::diff::Version>| {
         md(format!("{kind} {id} {}", version.as_deref().unwrap_or("")).trim_end())
     };
     let resources: Vec<String> = r

@@ -88,7 +88,12 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         let _ = writeln!(out, "\nResources");
         for (verb, list) in [("added", &resources.added), ("removed", &resources.removed)] {
             for r in list {
-                let label = format!("{} {}{}", r.kind, r.id, version_suffix(&r.version));
+                let label = format!(
+                    "{} {}{}",
+                    r.kind,
+                    r.id,
+                    version_suffix(r.version.as_deref())
+                );
                 let _ = writeln!(out, "  {verb} {}", escape_text(&label));
             }
         }
@@ -294,11 +299,8 @@ fn short(commit: &str) -> &str {
     }
 }
 
-fn version_suffix(version: &Option<String>) -> String {
-    version
-        .as_deref()
-        .map(|v| format!(" {v}"))
-        .unwrap_or_default()
+fn version_suffix(version: Option<&str>) -> String {
+    version.map(|v| format!(" {v}")).unwrap_or_default()
 }
 
 /// `event OrderPlaced 1.0.0`, `(not in catalog) OrderPlaced` (escaped).
@@ -308,7 +310,7 @@ pub(super) fn end_label(end: &End) -> String {
         .as_deref()
         .map(|k| format!("{k} "))
         .unwrap_or_else(|| "(not in catalog) ".into());
-    let label = format!("{kind}{}{}", end.id, version_suffix(&end.version));
+    let label = format!("{kind}{}{}", end.id, version_suffix(end.version.as_deref()));
     escape_text(&label).into_owned()
 }
 
