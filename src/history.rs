@@ -362,13 +362,40 @@ impl Walker<'_> {
         catalog
     }
 
+    /// `job` diffed on whole builds of its parent (labelled `start`, as [`Walker::labelled`]
+    /// expects) and itself.
+    fn judged_whole(
+        &self,
+        job: &Job,
+        files: &FileSet,
+        start: Option<CommitId>,
+        verdict_cache: &VerdictCache,
+    ) -> Judged {
+        let (before, after) = (job.side(files, 0), job.side(files, 1));
+        let old = self.build(&before, start);
+        let new = self.build(&after, Some(self.commits[job.position].id));
+        let diff = diff::diff_with_files(
+            (&old.index, &before),
+            (&new.index, &after),
+            &self.options.diff,
+            verdict_cache,
+        );
+        let locations = Locations::of(&diff, (&old.index, &before), (&new.index, &after));
+        Judged {
+            diff,
+            locations,
+            found: Found::Whole(new.diagnostics),
+            before: Some(old.index),
+        }
+    }
+
     /// The diff, baseline and locations of a judged commit, now that the walk knows whether its
     /// parent was valid; brings `state` to this commit. `files` is the catalog of the last
     /// commit of its chunk.
     fn hand_over(
         &mut self,
         job: &Job,
-        judged: Judged,
+        mut judged: Judged,
         files: &FileSet,
         state: &mut Valid,
         verdict_cache: &VerdictCache,
@@ -400,6 +427,12 @@ impl Walker<'_> {
             Found::Cut { reach, found } => {
                 self.outcome.cut += 1;
                 pipeline::carry(&reach, &mut state.diagnostics, &found);
+                // As a single diff does (`pipeline::diff_files`): a catalog where the SDK
+                // indexes a resource under another's content path is diffed whole.
+                if build::has_aliases(&state.diagnostics) {
+                    self.outcome.cut -= 1;
+                    judged = self.judged_whole(job, files, state.start, verdict_cache);
+                }
             }
         }
         if has_errors(&state.diagnostics) {

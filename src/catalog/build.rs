@@ -66,6 +66,15 @@ impl Built {
     }
 }
 
+/// Whether `diagnostics` say the SDK indexes a resource under another file's content path
+/// (the same id and version): its schema entries may then lack a hash, and the library lists
+/// such an entry as changed on every diff.
+pub fn has_aliases(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics
+        .iter()
+        .any(|d| d.field.as_deref() == Some("id") && d.message.ends_with(ALIASED))
+}
+
 /// What a whole build finds besides the Index: the catalog's problems and how many resources
 /// it holds. A diff needs no more of a side it does not build whole, so it is kept by the
 /// catalog's [`fingerprint`], and a catalog an earlier run summed up is not built whole again.
@@ -78,6 +87,9 @@ pub struct Summary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub absent: Option<Absent>,
 }
+
+/// How the warning for a resource the SDK indexes under another file's content path ends.
+const ALIASED: &str = "so the SDK gives it that file's content path";
 
 impl Summary {
     pub fn of(built: &Built) -> Summary {
@@ -1156,7 +1168,7 @@ impl<'a> Builder<'a> {
                     draft.source_path,
                     Some("id"),
                     format!(
-                        "{} `{id}` has the same id and version as `{}`, so the SDK gives it that file's content path",
+                        "{} `{id}` has the same id and version as `{}`, {ALIASED}",
                         draft.kind, draft.content_path
                     ),
                 ));

@@ -439,3 +439,48 @@ fn examples_default_walk_equals_pairwise_diffs() {
         );
     }
 }
+
+#[test]
+fn a_catalog_the_sdk_aliases_lists_its_hashless_schema_on_every_step() {
+    // A command and a service share id and version, so the SDK gives the command the service's
+    // content path: its schema entry has no hash, and the library lists it on every diff.
+    let repo = TestRepo::new();
+    let mut files = vec![
+        (
+            "commands/a2/index.mdx".to_owned(),
+            "---\nid: a2\nversion: 1.0.0\nschemaPath: schema.json\n---\n".to_owned(),
+        ),
+        ("commands/a2/schema.json".to_owned(), BASE.to_owned()),
+        (
+            "services/a2/index.mdx".to_owned(),
+            "---\nid: a2\nversion: 1.0.0\n---\n".to_owned(),
+        ),
+    ];
+    files.extend((0..8).map(|i| {
+        (
+            format!("events/E{i}/index.mdx"),
+            format!("---\nid: E{i}\nversion: 1.0.0\n---\n"),
+        )
+    }));
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (&**p, &**t)).collect();
+    repo.write_all(&files);
+    repo.commit_all("catalog");
+    for name in ["F", "G"] {
+        repo.write(
+            &format!("events/{name}/index.mdx"),
+            &format!("---\nid: {name}\nversion: 1.0.0\n---\n"),
+        );
+        repo.commit_all(name);
+    }
+    let output = run(repo.path(), &["--format", "json"]);
+    let entries = lines(&output);
+    let steps: Vec<&Value> = entries.iter().skip(1).collect();
+    assert_eq!(steps.len(), 2, "{}", stderr(&output));
+    for step in steps {
+        let changes = &step["diff"]["schemaChanges"];
+        assert_eq!(changes[0]["message"]["id"], "a2", "{step}");
+        assert_eq!(changes[0]["change"], "modified");
+        assert!(changes[0]["breaking"].is_null());
+        assert_eq!(step["diff"]["resources"]["added"][0]["type"], "event");
+    }
+}
