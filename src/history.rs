@@ -428,8 +428,8 @@ impl Walker<'_> {
                 self.outcome.cut += 1;
                 pipeline::carry(&reach, &mut state.diagnostics, &found);
                 // As a single diff does (`pipeline::diff_files`): a catalog where the SDK
-                // indexes a resource under another's content path is diffed whole.
-                if build::has_aliases(&state.diagnostics) {
+                // indexes a message under another's content path is diffed whole.
+                if build::has_aliased_messages(&state.diagnostics) {
                     self.outcome.cut -= 1;
                     judged = self.judged_whole(job, files, state.start, verdict_cache);
                 }

@@ -520,7 +520,7 @@ pub fn diff_files(
     let Some((cut, absent)) = cut else {
         return whole(whole_after);
     };
-    // A resource the SDK indexes under another's content path may have schema entries without
+    // A message the SDK indexes under another's content path may have schema entries without
     // a hash, which the library lists on every diff, in the reach of the change or not: such a
     // catalog is diffed whole. Outside the reach the two sides are the same, so one tells.
     let diagnostics = match (&summed, &whole_after) {
@@ -528,7 +528,7 @@ pub fn diff_files(
         (_, Some(built)) => &built.diagnostics,
         ([None, None], None) => &Vec::new(),
     };
-    if build::has_aliases(diagnostics) {
+    if build::has_aliased_messages(diagnostics) {
         return whole(whole_after);
     }
     let diff = compare(&cut.before.index, &cut.after.index);

@@ -66,13 +66,17 @@ impl Built {
     }
 }
 
-/// Whether `diagnostics` say the SDK indexes a resource under another file's content path
+/// Whether `diagnostics` say the SDK indexes a message under another file's content path
 /// (the same id and version): its schema entries may then lack a hash, and the library lists
-/// such an entry as changed on every diff.
-pub fn has_aliases(diagnostics: &[Diagnostic]) -> bool {
-    diagnostics
-        .iter()
-        .any(|d| d.field.as_deref() == Some("id") && d.message.ends_with(ALIASED))
+/// such an entry as changed on every diff. (A channel or a flow aliased so has no schemas.)
+pub fn has_aliased_messages(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(|d| {
+        d.field.as_deref() == Some("id")
+            && d.message.ends_with(ALIASED)
+            && ["event `", "command `", "query `"]
+                .iter()
+                .any(|kind| d.message.starts_with(kind))
+    })
 }
 
 /// What a whole build finds besides the Index: the catalog's problems and how many resources
