@@ -18,6 +18,8 @@
 //!   the removed edges are listed, for direct `sends` / `receives` edges to a message none of
 //!   whose versions was removed. Parties are sorted by id then version and never merged.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::assemble::MESSAGE_TYPES;
@@ -34,10 +36,14 @@ pub(super) struct GraphEdge<'a> {
     direction: &'static str,
     via: Option<&'static str>,
     from: &'a str,
-    from_version: Option<&'a str>,
+    /// The holding entity's version as text (a user's or team's number as JavaScript writes
+    /// it), and as its Index gives it.
+    from_version: Option<Cow<'a, str>>,
+    from_version_value: &'a Value,
     to: &'a str,
     /// The target's version when the pointer resolved to a versioned target.
-    resolved: Option<&'a str>,
+    resolved: Option<Cow<'a, str>>,
+    resolved_value: &'a Value,
     is_resolved: bool,
 }
 
@@ -75,8 +81,9 @@ pub(super) struct Graph<'a> {
     edges: Vec<GraphEdge<'a>>,
     entities: Vec<EntityInfo<'a>>,
     first_by_id: FastMap<&'a str, usize>,
-    /// Keyed by id and version (`""` for none); the last entity wins.
-    by_id_version: FastMap<(&'a str, &'a str), usize>,
+    /// Keyed by id and version (as [`version_text`] writes it, `""` for none); the last
+    /// entity wins.
+    by_id_version: FastMap<(&'a str, Cow<'a, str>), usize>,
     /// Edge positions by target id, in graph order.
     by_target: FastMap<&'a str, Vec<usize>>,
 }
@@ -98,7 +105,8 @@ impl<'a> Graph<'a> {
         let mut by_id_version = FastMap::default();
         for (i, entity) in entities.iter().enumerate() {
             first_by_id.entry(entity.id).or_insert(i);
-            by_id_version.insert((entity.id, entity.version.unwrap_or_default()), i);
+            let version = entity.resource.get("version").and_then(version_text);
+            by_id_version.insert((entity.id, version.unwrap_or_default()), i);
         }
         let edges: Vec<GraphEdge> = resolved
             .edges
@@ -107,9 +115,11 @@ impl<'a> Graph<'a> {
                 direction: edge.direction,
                 via: edge.via,
                 from: edge.from,
-                from_version: edge.from_version.as_str(),
+                from_version: version_text(edge.from_version),
+                from_version_value: edge.from_version,
                 to: edge.to,
-                resolved: edge.resolved.as_str(),
+                resolved: version_text(edge.resolved),
+                resolved_value: edge.resolved,
                 is_resolved: edge.status == EdgeStatus::Resolved,
             })
             .collect();
@@ -130,24 +140,28 @@ impl<'a> Graph<'a> {
     fn find(&self, id: &str, version: Option<&str>) -> Option<&EntityInfo<'a>> {
         let at = match version {
             None => self.first_by_id.get(id),
-            Some(version) => self.by_id_version.get(&(id, version)),
+            Some(version) => self.by_id_version.get(&(id, Cow::Borrowed(version))),
         };
         at.map(|&i| &self.entities[i])
     }
 
-    fn end(&self, id: &str, version: Option<&str>) -> End {
+    fn end(&self, id: &str, version: Option<&str>, value: &Value) -> End {
         End {
             kind: self.find(id, version).map(|entity| entity.kind.to_owned()),
             id: id.to_owned(),
-            version: version.map(str::to_owned),
+            version: Version::of(value),
         }
     }
 
     fn public(&self, edge: &GraphEdge) -> Edge {
         Edge {
             direction: edge.direction.to_owned(),
-            from: self.end(edge.from, edge.from_version),
-            to: self.end(edge.to, edge.resolved),
+            from: self.end(
+                edge.from,
+                edge.from_version.as_deref(),
+                edge.from_version_value,
+            ),
+            to: self.end(edge.to, edge.resolved.as_deref(), edge.resolved_value),
             via: edge.via.map(str::to_owned),
         }
     }
@@ -187,9 +201,11 @@ impl<'a> Graph<'a> {
                 edge.direction == direction
                     && edge.via.is_none()
                     && edge.to == id
-                    && (edge.resolved.is_none() || version.is_none() || edge.resolved == version)
+                    && (edge.resolved.is_none()
+                        || version.is_none()
+                        || edge.resolved.as_deref() == version)
             })
-            .filter_map(|edge| self.find(edge.from, edge.from_version))
+            .filter_map(|edge| self.find(edge.from, edge.from_version.as_deref()))
             .map(EntityInfo::party)
             .collect();
         sort_parties(parties)
@@ -209,9 +225,22 @@ impl Graph<'_> {
             .iter()
             .map(|&i| &self.edges[i])
             .find(|e| {
-                e.via.is_none() && e.is_resolved && e.from == from.0 && e.from_version == from.1
+                e.via.is_none()
+                    && e.is_resolved
+                    && e.from == from.0
+                    && e.from_version.as_deref() == from.1
             })
-            .map(|e| e.resolved.map(str::to_owned))
+            .map(|e| e.resolved.as_deref().map(str::to_owned))
+    }
+}
+
+/// A version as the library's string templates write it (`${version}`): text as it is, a
+/// number as JavaScript writes it; `None` for `null`.
+fn version_text(value: &Value) -> Option<Cow<'_, str>> {
+    match value {
+        Value::Null => None,
+        Value::String(text) => Some(Cow::Borrowed(text)),
+        other => Some(Cow::Owned(crate::json_text::to_compact(other))),
     }
 }
 

@@ -147,6 +147,23 @@ impl std::ops::Deref for Version {
     }
 }
 
+/// By text, then text before number: an order for sorted sets, not the library's version order
+/// (`order::compare_versions`).
+impl Ord for Version {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let is_number = |v: &Version| matches!(v, Version::Number { .. });
+        (**self)
+            .cmp(&**other)
+            .then_with(|| is_number(self).cmp(&is_number(other)))
+    }
+}
+
+impl PartialOrd for Version {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl std::fmt::Display for Version {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self)
@@ -202,7 +219,7 @@ pub struct End {
     pub kind: Option<String>,
     pub id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
+    pub version: Option<Version>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
