@@ -61,7 +61,6 @@ impl<'a> GraphEdge<'a> {
 struct EntityInfo<'a> {
     kind: &'a str,
     id: &'a str,
-    version: Option<&'a str>,
     resource: &'a Resource,
 }
 
@@ -70,7 +69,7 @@ impl EntityInfo<'_> {
         Party {
             kind: self.kind.to_owned(),
             id: self.id.to_owned(),
-            version: self.version.map(str::to_owned),
+            version: self.resource.get("version").and_then(Version::of),
             owners: owner_ids(self.resource),
         }
     }
@@ -97,7 +96,6 @@ impl<'a> Graph<'a> {
             .map(|entity| EntityInfo {
                 kind: entity.resource.kind(),
                 id: entity.resource.id(),
-                version: entity.resource.version(),
                 resource: entity.resource,
             })
             .collect();

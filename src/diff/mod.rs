@@ -296,7 +296,7 @@ pub struct Party {
     pub kind: String,
     pub id: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
+    pub version: Option<Version>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub owners: Option<Vec<String>>,
 }
