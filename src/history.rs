@@ -425,13 +425,13 @@ impl Walker<'_> {
         match judged.found {
             Found::Whole(found) => state.diagnostics = found,
             Found::Cut { reach, found } => {
-                self.outcome.cut += 1;
                 pipeline::carry(&reach, &mut state.diagnostics, &found);
                 // As a single diff does (`pipeline::diff_files`): a catalog where the SDK
                 // indexes a message under another's content path is diffed whole.
                 if build::has_aliased_messages(&state.diagnostics) {
-                    self.outcome.cut -= 1;
                     judged = self.judged_whole(job, files, state.start, verdict_cache);
+                } else {
+                    self.outcome.cut += 1;
                 }
             }
         }

@@ -99,10 +99,10 @@ pub struct ResourceRef {
     pub version: Option<Version>,
 }
 
-/// A resource's version as its Index gives it: text, or, on a user or team (the only resources
-/// the SDK indexes with one), a number (`version: 1.5`), which the document repeats as a number
-/// and which differs from the text `"1.5"`, as in the library. It reads as its text (a number
-/// as JavaScript's `String` writes it), which is what the library orders versions by.
+/// A resource's version as its Index gives it: text, or, on a user or team (the only resources the
+/// SDK indexes with a numeric one), a number (`version: 1.5`), which the document repeats as a
+/// number and which differs from the text `"1.5"`, as in the library. It reads as its text (a
+/// number as JavaScript's `String` writes it), which is what the library orders versions by.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Version {
     Text(String),
