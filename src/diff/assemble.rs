@@ -326,7 +326,7 @@ fn version_of(resource: &Resource) -> Option<Version> {
 fn version_text(resource: &Resource) -> Option<std::borrow::Cow<'_, str>> {
     match resource.version() {
         Some(text) => Some(text.into()),
-        None => version_of(resource).map(|version| version.to_string().into()),
+        None => resource.get("version").and_then(Version::text_of),
     }
 }
 

@@ -80,7 +80,7 @@ pub(super) struct Graph<'a> {
     edges: Vec<GraphEdge<'a>>,
     entities: Vec<EntityInfo<'a>>,
     first_by_id: FastMap<&'a str, usize>,
-    /// Keyed by id and version (as [`version_text`] writes it, `""` for none); the last
+    /// Keyed by id and version (as [`Version::text_of`] writes it, `""` for none); the last
     /// entity wins.
     by_id_version: FastMap<(&'a str, Cow<'a, str>), usize>,
     /// Edge positions by target id, in graph order.
@@ -103,7 +103,7 @@ impl<'a> Graph<'a> {
         let mut by_id_version = FastMap::default();
         for (i, entity) in entities.iter().enumerate() {
             first_by_id.entry(entity.id).or_insert(i);
-            let version = entity.resource.get("version").and_then(version_text);
+            let version = entity.resource.get("version").and_then(Version::text_of);
             by_id_version.insert((entity.id, version.unwrap_or_default()), i);
         }
         let edges: Vec<GraphEdge> = resolved
@@ -113,10 +113,10 @@ impl<'a> Graph<'a> {
                 direction: edge.direction,
                 via: edge.via,
                 from: edge.from,
-                from_version: version_text(edge.from_version),
+                from_version: Version::text_of(edge.from_version),
                 from_version_value: edge.from_version,
                 to: edge.to,
-                resolved: version_text(edge.resolved),
+                resolved: Version::text_of(edge.resolved),
                 resolved_value: edge.resolved,
                 is_resolved: edge.status == EdgeStatus::Resolved,
             })
@@ -229,16 +229,6 @@ impl Graph<'_> {
                     && e.from_version.as_deref() == from.1
             })
             .map(|e| e.resolved.as_deref().map(str::to_owned))
-    }
-}
-
-/// A version as the library's string templates write it (`${version}`): text as it is, a
-/// number as JavaScript writes it; `None` for `null`.
-fn version_text(value: &Value) -> Option<Cow<'_, str>> {
-    match value {
-        Value::Null => None,
-        Value::String(text) => Some(Cow::Borrowed(text)),
-        other => Some(Cow::Owned(crate::json_text::to_compact(other))),
     }
 }
 

@@ -124,6 +124,16 @@ impl Version {
             _ => None,
         }
     }
+
+    /// A `version` value as the library's string templates (`${version}`) and version order
+    /// read it: text as it is, a number as JavaScript writes it; `None` for anything else.
+    pub fn text_of(value: &serde_json::Value) -> Option<std::borrow::Cow<'_, str>> {
+        match value {
+            serde_json::Value::String(text) => Some(text.as_str().into()),
+            serde_json::Value::Number(_) => Some(crate::json_text::to_compact(value).into()),
+            _ => None,
+        }
+    }
 }
 
 impl From<String> for Version {
