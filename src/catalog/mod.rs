@@ -378,11 +378,17 @@ pub struct Diagnostic {
     pub hint: Option<String>,
 }
 
-/// Catalog text made safe to print: control characters (newlines, ESC, BEL, C1 controls) and
-/// the invisible bidirectional overrides are shown as `\u{1b}` instead of acting.
+/// Catalog text made safe to print: control characters (newlines, ESC, BEL, C1 controls), the
+/// line and paragraph separators, and the invisible bidirectional marks and overrides are shown
+/// as `\u{1b}` instead of acting.
 pub fn escape_text(text: &str) -> Cow<'_, str> {
-    let unsafe_char =
-        |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    let unsafe_char = |c: char| {
+        c.is_control()
+            || matches!(
+                c,
+                '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+            )
+    };
     if !text.chars().any(unsafe_char) {
         return Cow::Borrowed(text);
     }

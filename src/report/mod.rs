@@ -342,6 +342,10 @@ mod tests {
             "a\\u{a}::error file=x::forged\\u{1b}[2J\\u{7}"
         );
         assert_eq!(escape_text("\u{9b}31m\u{202e}"), "\\u{9b}31m\\u{202e}");
+        assert_eq!(
+            escape_text("a\u{2028}b\u{2029}\u{200f}\u{61c}"),
+            "a\\u{2028}b\\u{2029}\\u{200f}\\u{61c}"
+        );
     }
 
     #[test]
