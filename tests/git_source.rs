@@ -211,6 +211,17 @@ fn ranges_follow_the_cli_table() {
     let only_head = repo.first_parent_walk(Some("HEAD^!")).unwrap();
     assert_eq!(only_head.len(), 1);
     assert_eq!(only_head[0].id, id("HEAD"));
+    // A root commit has no parent: alone, it is compared with the empty catalog before it.
+    for shorthand in [format!("{c1}^!"), "v1^-".to_owned(), "v1^-1".to_owned()] {
+        let sides = repo.parse_range(Some(&shorthand), false).unwrap();
+        assert_eq!(sides, Sides::Root(id(&c1)), "{shorthand}");
+        assert_eq!(sides.baseline(), Side::Unborn);
+        assert_eq!(sides.candidate(), Side::Commit(id(&c1)));
+        let walk = repo.first_parent_walk(Some(&shorthand)).unwrap();
+        assert_eq!(walk.len(), 1);
+        assert_eq!(walk[0].id, id(&c1));
+    }
+    assert!(repo.parse_range(Some("v1^-2"), false).is_err());
     let sides = repo.parse_range(Some("main..feature"), false).unwrap();
     assert_eq!(sides.baseline(), Side::Commit(id("main")));
     assert_eq!(sides.candidate(), Side::Commit(id(&f2)));

@@ -39,9 +39,12 @@ impl Repo {
         &self,
         range: Option<&str>,
     ) -> Result<(Vec<CommitInfo>, Option<String>)> {
+        let root = self.root_alone(range)?;
         let range = range.map(|r| super::parent_shorthand(r.trim()));
         let mut note = None;
         let (hidden, tip) = match range.as_deref().filter(|r| !r.is_empty()) {
+            // A root commit alone: the walk from it holds only it.
+            _ if let Some(root) = root => (None, root),
             None => match self.head_commit()? {
                 Some(head) => (None, head),
                 None => return Ok((Vec::new(), None)),

@@ -250,7 +250,12 @@ impl Side {
 /// without commits yet: it reads as an empty catalog ([`Side::Unborn`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sides {
-    Commits { a: CommitId, b: CommitId },
+    Commits {
+        a: CommitId,
+        b: CommitId,
+    },
+    /// A root commit against the empty catalog before it (`ROOT^!`), as `git show` shows it.
+    Root(CommitId),
     CommitVsWorktree(Option<CommitId>),
     CommitVsStaged(Option<CommitId>),
 }
@@ -259,6 +264,7 @@ impl Sides {
     pub fn baseline(&self) -> Side {
         match *self {
             Sides::Commits { a, .. } => Side::Commit(a),
+            Sides::Root(_) => Side::Unborn,
             Sides::CommitVsWorktree(a) | Sides::CommitVsStaged(a) => {
                 a.map_or(Side::Unborn, Side::Commit)
             }
@@ -266,7 +272,7 @@ impl Sides {
     }
     pub fn candidate(&self) -> Side {
         match *self {
-            Sides::Commits { b, .. } => Side::Commit(b),
+            Sides::Commits { b, .. } | Sides::Root(b) => Side::Commit(b),
             Sides::CommitVsWorktree(_) => Side::Worktree,
             Sides::CommitVsStaged(_) => Side::Staged,
         }
@@ -687,6 +693,9 @@ impl Repo {
         range: Option<&str>,
         staged: bool,
     ) -> Result<(Sides, Option<String>)> {
+        if let Some(root) = self.root_alone(range)? {
+            return Ok((Sides::Root(root), None));
+        }
         let range = range.map(|r| parent_shorthand(r.trim()));
         let Some(range) = range.as_deref().filter(|r| !r.is_empty()) else {
             let head = self.head_commit()?;
@@ -725,6 +734,27 @@ impl Repo {
             Sides::CommitVsWorktree(Some(rev))
         };
         Ok((sides, None))
+    }
+
+    /// The commit `range` names when it is `REV^!` or `REV^-` (REV against its first parent)
+    /// and REV is a root commit: it has no parent, so git's `REV^` fails, and it is compared
+    /// with the empty catalog instead, as `git show REV` and `git log REV^!` take it.
+    pub(crate) fn root_alone(&self, range: Option<&str>) -> Result<Option<CommitId>> {
+        let Some(range) = range.map(str::trim) else {
+            return Ok(None);
+        };
+        let Some(rev) = ["^!", "^-", "^-1"]
+            .iter()
+            .find_map(|suffix| range.strip_suffix(suffix))
+        else {
+            return Ok(None);
+        };
+        let id = self.resolve_commit(rev)?;
+        let commit = self
+            .repo
+            .find_commit(id.0)
+            .map_err(|e| self.object_error(&id.0, "commit", e))?;
+        Ok(commit.parent_ids().next().is_none().then_some(id))
     }
 
     /// Every best merge base of `a` and `b`, the one `A...B` uses (as git does) first.
