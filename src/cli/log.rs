@@ -35,7 +35,8 @@ pub struct LogArgs {
     /// Judge every commit against this one revision instead of its parent.
     #[arg(long, value_name = "REV")]
     pub against: Option<String>,
-    /// Stop at and print the first commit where the selection broke.
+    /// Stop at and print the first commit where the selection broke (exit 1, or 0 under
+    /// `--fail-on never`).
     #[arg(long)]
     pub first_breaking: bool,
     #[command(flatten)]
@@ -201,7 +202,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
             state.broke
         );
     }
-    if args.first_breaking && !state.tripped {
+    if args.first_breaking && state.broke == 0 {
         stderr!(
             "never broke: no commit in the range broke{}",
             args.message
@@ -282,7 +283,8 @@ impl State {
         self.tripped |= tripped;
         let stop_here = args.first_breaking && breaking;
         let flow = if stop_here {
-            self.tripped = true;
+            // Found, and that is the answer's exit code, unless exit codes are turned off.
+            self.tripped |= settings.fail_on != FailOn::Never;
             ControlFlow::Break(())
         } else {
             self.strict_flow(step, strict_stop)

@@ -146,6 +146,11 @@ fn first_breaking_stops_at_the_first_break() {
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     assert_eq!(commits(&entries), [&h.first_break].map(String::as_str));
     assert_eq!(entries[0]["subject"], "require note");
+    // Exit codes turned off: found all the same, and exit 0.
+    let (output, entries) = log_json(&h, &["--first-breaking", "--fail-on", "never"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(commits(&entries), [&h.first_break].map(String::as_str));
+    assert!(!stderr(&output).contains("never broke"));
 
     // Before the first break, it never broke.
     let range = format!("{}..{}", h.base, h.compatible);
