@@ -1,5 +1,6 @@
 //! GitHub Actions workflow commands (`::error file=...,line=...::...`): an `::error` for every
-//! breaking finding (a breaking schema change, a message removed while in use), a `::warning`
+//! breaking finding (a breaking op of a schema or specification change, at the line of the node
+//! it changed; a message removed while in use), a `::warning`
 //! for every schema change without a verdict and every catalog problem, a `::notice` for every
 //! other change, each on the catalog file that declares it (the schema file at the line of the
 //! changed node, or the resource file), and a closing summary notice.
@@ -23,31 +24,25 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         } else {
             format!(" against {}", against_label(change))
         };
-        let mut body = format!(
-            "Breaking ({}) schema change{against}.",
-            change.direction.map(|d| d.as_str()).unwrap_or("?")
-        );
-        for op in change.ops.iter().filter(|o| o.breaking) {
+        let direction = change.direction.map(|d| d.as_str()).unwrap_or("?");
+        let hurt = impact_of(diff, change)
+            .map(|impact| format!("\nhurt: {}", hurt_line(impact)))
+            .unwrap_or_default();
+        // One error per breaking op, at the line of the node it changed.
+        for (n, op) in change.ops.iter().enumerate().filter(|(_, o)| o.breaking) {
             let fingerprint = crate::policy::op_fingerprint(change, op);
-            body.push_str(&format!(
-                "\n{} [{}] {} ({})",
+            let body = format!(
+                "Breaking ({direction}) schema change{against}: {} [{}] {}\n{}{hurt}",
                 pointer(&op.path),
                 op.kind,
                 escape_text(&op.explanation),
                 fingerprint_note(&fingerprint, context.decision)
-            ));
+            );
+            let place = locations.op(change, n);
+            out.push("error", place.as_ref(), &message_label(change), &body);
         }
-        if let Some(impact) = impact_of(diff, change) {
-            body.push_str(&format!("\nhurt: {}", hurt_line(impact)));
-        }
-        out.push(
-            "error",
-            locations.schema(change),
-            &message_label(change),
-            &body,
-        );
     }
-    for (level, place, title, body) in super::specification::annotations(diff) {
+    for (level, place, title, body) in super::specification::annotations(diff, context.decision) {
         out.push(level, place.as_ref(), &title, &body);
     }
     for impact in &findings.removed_in_use {
@@ -62,10 +57,14 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         out.push("error", place.as_ref(), &impact_label(impact), &body);
     }
     for &change in &findings.unknown {
-        let body = format!(
+        let mut body = format!(
             "No verdict: {}.",
             escape_text(change.unknown_reason.as_deref().unwrap_or("unknown"))
         );
+        let fingerprint = crate::policy::unknown_fingerprint(change);
+        if let Some(note) = unknown_note(&fingerprint, context.decision) {
+            body.push_str(&format!("\n{note}"));
+        }
         out.push(
             "warning",
             locations.schema(change),

@@ -33,10 +33,13 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     let md = escape_markdown;
     let mut out = String::new();
     let s = &diff.summary;
+    let unjudged = unjudged(s);
     let verdict = if diff.is_breaking() {
-        ":x: **Breaking changes**"
+        ":x: **Breaking changes**".to_owned()
+    } else if unjudged > 0 {
+        format!(":warning: **No breaking changes found; {unjudged} change(s) without a verdict**")
     } else {
-        ":white_check_mark: **No breaking changes**"
+        ":white_check_mark: **No breaking changes**".to_owned()
     };
     let _ = writeln!(out, "### catalog-diff: {verdict}\n");
     let _ = writeln!(
@@ -64,7 +67,7 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         s.edges_added,
         s.edges_removed
     );
-    out.push_str(&super::specification::markdown(diff));
+    out.push_str(&super::specification::markdown(diff, context.decision));
 
     if !findings.breaking.is_empty() {
         let _ = writeln!(out, "#### Breaking schema changes\n");
@@ -80,11 +83,11 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
                 let fingerprint = crate::policy::op_fingerprint(change, op);
                 let _ = writeln!(
                     out,
-                    "  - {} \\[{}\\]: {} <!-- {} -->",
+                    "  - {} \\[{}\\]: {}{}",
                     md(&pointer(&op.path)),
                     op.kind,
                     md(&op.explanation),
-                    fingerprint_note(&fingerprint, context.decision).replace("--", "- -")
+                    hidden(&fingerprint_note(&fingerprint, context.decision))
                 );
             }
             if let Some(impact) = impact_of(diff, change) {
@@ -97,8 +100,17 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         .transitive
         .iter()
         .map(|c| {
+            let notes: String = c
+                .ops
+                .iter()
+                .filter(|op| op.breaking)
+                .map(|op| {
+                    let fingerprint = crate::policy::op_fingerprint(c, op);
+                    hidden(&fingerprint_note(&fingerprint, context.decision))
+                })
+                .collect();
             format!(
-                "**{}** ({}, against {}): {} breaking op(s)",
+                "**{}** ({}, against {}): {} breaking op(s){notes}",
                 md(&message_label(c)),
                 md(&schema_file(c, context.locations)),
                 md(&against_label(c)),
@@ -114,18 +126,30 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     let removed: Vec<String> = findings
         .removed_in_use
         .iter()
-        .map(|i| format!("**{}**: {}", md(&impact_label(i)), md(&hurt_line(i))))
+        .map(|i| {
+            let fingerprint = crate::policy::impact_fingerprint(i);
+            format!(
+                "**{}**: {}{}",
+                md(&impact_label(i)),
+                md(&hurt_line(i)),
+                hidden(&fingerprint_note(&fingerprint, context.decision))
+            )
+        })
         .collect();
     section(&mut out, "Messages removed while in use", &removed);
     let unknown: Vec<String> = findings
         .unknown
         .iter()
         .map(|&c| {
+            let fingerprint = crate::policy::unknown_fingerprint(c);
             format!(
-                "{} ({}): {}",
+                "{} ({}): {}{}",
                 md(&message_label(c)),
                 md(&schema_file(c, context.locations)),
-                md(c.unknown_reason.as_deref().unwrap_or("no verdict"))
+                md(c.unknown_reason.as_deref().unwrap_or("no verdict")),
+                unknown_note(&fingerprint, context.decision)
+                    .map(|note| hidden(&note))
+                    .unwrap_or_default()
             )
         })
         .collect();
@@ -200,6 +224,12 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     section(&mut out, "Catalog problems", &problems);
     let _ = writeln!(out, "{}", summary_line(diff));
     out
+}
+
+/// A note kept out of the rendered comment (a fingerprint): an HTML comment, which `--` would
+/// end early.
+pub(super) fn hidden(note: &str) -> String {
+    format!(" <!-- {} -->", note.replace("--", "- -"))
 }
 
 pub(super) fn section(out: &mut String, title: &str, items: &[String]) {

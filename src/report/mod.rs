@@ -223,6 +223,12 @@ pub fn summary_line(diff: &ArchitectureDiff) -> String {
         .filter(|c| c.breaking == Some(true))
         .count();
     if !diff.is_breaking() {
+        let unknown = unjudged(s);
+        if unknown > 0 {
+            return format!(
+                "NOT JUDGED: {unknown} change(s) without a verdict, none breaking; {counts} [strategy {strategy}]"
+            );
+        }
         return format!("compatible: {counts} [strategy {strategy}]");
     }
     let removed = diff
@@ -256,6 +262,14 @@ pub fn summary_line(diff: &ArchitectureDiff) -> String {
         "BREAKING: {}; {counts} [strategy {strategy}]",
         broke.join(", ")
     )
+}
+
+/// How many schema and specification changes have no verdict.
+pub fn unjudged(s: &crate::diff::Summary) -> usize {
+    s.schema_unknown
+        + s.specifications
+            .as_ref()
+            .map_or(0, |specs| specs.specification_unknown)
 }
 
 /// `1 schema change(s) (1 breaking, 0 unknown), resources +0 -0 ~0, edges +0 -0`, then the
@@ -318,6 +332,16 @@ pub fn fingerprint_note(fingerprint: &str, decision: Option<&crate::policy::Deci
         "fingerprint {fingerprint} ({state}{by}{until}: {})",
         escape_text(&ack.reason)
     )
+}
+
+/// The fingerprint note of a change without a verdict, when the policy counts it as a break
+/// (`--fail-on unknown`); otherwise there is nothing to acknowledge.
+pub fn unknown_note(
+    fingerprint: &str,
+    decision: Option<&crate::policy::Decision>,
+) -> Option<String> {
+    decision?.find(fingerprint)?;
+    Some(fingerprint_note(fingerprint, decision))
 }
 
 /// A JSON pointer for display, escaped; the empty pointer is the document root.

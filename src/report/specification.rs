@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::markdown::escape_markdown;
+use super::markdown::{escape_markdown, hidden};
 use super::text::{Paint, op_line};
 use super::*;
 use crate::diff::SpecificationChange;
@@ -69,7 +69,11 @@ fn hurt(impact: &Impact) -> String {
 }
 
 /// The breaking specification changes, for the text report and `log`.
-pub(super) fn text_breaking(diff: &ArchitectureDiff, paint: &Paint) -> String {
+pub(super) fn text_breaking(
+    diff: &ArchitectureDiff,
+    decision: Option<&crate::policy::Decision>,
+    paint: &Paint,
+) -> String {
     let mut out = String::new();
     let mut changes = breaking(diff).peekable();
     if changes.peek().is_none() {
@@ -87,6 +91,14 @@ pub(super) fn text_breaking(diff: &ArchitectureDiff, paint: &Paint) -> String {
         );
         for op in &change.ops {
             let _ = writeln!(out, "    {}", op_line(op, paint));
+            if op.breaking {
+                let fingerprint = crate::policy::specification_op_fingerprint(change, op);
+                let _ = writeln!(
+                    out,
+                    "           {}",
+                    fingerprint_note(&fingerprint, decision)
+                );
+            }
         }
         for part in &change.unknown {
             let _ = writeln!(
@@ -107,7 +119,11 @@ pub(super) fn text_breaking(diff: &ArchitectureDiff, paint: &Paint) -> String {
 }
 
 /// The other specification changes: without a verdict, then compatible.
-pub(super) fn text_rest(diff: &ArchitectureDiff, paint: &Paint) -> String {
+pub(super) fn text_rest(
+    diff: &ArchitectureDiff,
+    decision: Option<&crate::policy::Decision>,
+    paint: &Paint,
+) -> String {
     let mut out = String::new();
     let mut none = unknown(diff).peekable();
     if none.peek().is_some() {
@@ -122,6 +138,10 @@ pub(super) fn text_rest(diff: &ArchitectureDiff, paint: &Paint) -> String {
                 file(change),
                 why(change)
             );
+            let fingerprint = crate::policy::specification_unknown_fingerprint(change);
+            if let Some(note) = unknown_note(&fingerprint, decision) {
+                let _ = writeln!(out, "    {note}");
+            }
             for op in &change.ops {
                 let _ = writeln!(out, "    {}", op_line(op, paint));
             }
@@ -157,7 +177,10 @@ fn file_change(change: crate::diff::FileChange) -> &'static str {
 }
 
 /// The Markdown sections (empty without specification changes).
-pub(super) fn markdown(diff: &ArchitectureDiff) -> String {
+pub(super) fn markdown(
+    diff: &ArchitectureDiff,
+    decision: Option<&crate::policy::Decision>,
+) -> String {
     let md = escape_markdown;
     let mut out = String::new();
     let Some(counts) = &diff.summary.specifications else {
@@ -180,12 +203,14 @@ pub(super) fn markdown(diff: &ArchitectureDiff) -> String {
                 md(&file(change))
             );
             for op in change.ops.iter().filter(|op| op.breaking) {
+                let fingerprint = crate::policy::specification_op_fingerprint(change, op);
                 let _ = writeln!(
                     out,
-                    "  - {} \\[{}\\]: {}",
+                    "  - {} \\[{}\\]: {}{}",
                     md(&pointer(&op.path)),
                     op.kind,
-                    md(&op.explanation)
+                    md(&op.explanation),
+                    hidden(&fingerprint_note(&fingerprint, decision))
                 );
             }
             for impact in &change.impact {
@@ -195,7 +220,17 @@ pub(super) fn markdown(diff: &ArchitectureDiff) -> String {
         out.push('\n');
     }
     let none: Vec<String> = unknown(diff)
-        .map(|c| format!("{} ({}): {}", md(&label(c)), md(&file(c)), md(&why(c))))
+        .map(|c| {
+            let fingerprint = crate::policy::specification_unknown_fingerprint(c);
+            let note = unknown_note(&fingerprint, decision).map(|note| hidden(&note));
+            format!(
+                "{} ({}): {}{}",
+                md(&label(c)),
+                md(&file(c)),
+                md(&why(c)),
+                note.unwrap_or_default()
+            )
+        })
         .collect();
     super::markdown::section(
         &mut out,
@@ -216,9 +251,11 @@ pub(super) fn markdown(diff: &ArchitectureDiff) -> String {
     out
 }
 
-/// One annotation per specification change: (level, place, title, body).
+/// The annotations of the specification changes: (level, place, title, body), one per
+/// breaking op (at its line) and one per other change.
 pub(super) fn annotations(
     diff: &ArchitectureDiff,
+    decision: Option<&crate::policy::Decision>,
 ) -> Vec<(&'static str, Option<Place>, String, String)> {
     let place = |change: &SpecificationChange| {
         change.place.as_ref().map(|(file, line)| Place {
@@ -230,24 +267,33 @@ pub(super) fn annotations(
     for change in &diff.specification_changes {
         let (level, body) = match change.breaking {
             Some(true) => {
-                let mut body = format!(
-                    "Breaking ({}) specification change.",
-                    change.direction.map_or("?", |d| d.as_str())
-                );
-                for op in change.ops.iter().filter(|o| o.breaking) {
-                    body.push_str(&format!(
-                        "\n{} [{}] {}",
+                let direction = change.direction.map_or("?", |d| d.as_str());
+                let hurt: String = change
+                    .impact
+                    .iter()
+                    .map(|impact| format!("\nhurt: {}", hurt(impact)))
+                    .collect();
+                for (n, op) in change.ops.iter().enumerate().filter(|(_, o)| o.breaking) {
+                    let fingerprint = crate::policy::specification_op_fingerprint(change, op);
+                    let body = format!(
+                        "Breaking ({direction}) specification change: {} [{}] {}\n{}{hurt}",
                         pointer(&op.path),
                         op.kind,
-                        escape_text(&op.explanation)
-                    ));
+                        escape_text(&op.explanation),
+                        fingerprint_note(&fingerprint, decision)
+                    );
+                    let at = op_place(change, n).or_else(|| place(change));
+                    out.push(("error", at, label(change), body));
                 }
-                for impact in &change.impact {
-                    body.push_str(&format!("\nhurt: {}", hurt(impact)));
-                }
-                ("error", body)
+                continue;
             }
-            None => ("warning", format!("No verdict: {}.", why(change))),
+            None => {
+                let fingerprint = crate::policy::specification_unknown_fingerprint(change);
+                let note = unknown_note(&fingerprint, decision)
+                    .map(|note| format!("\n{note}"))
+                    .unwrap_or_default();
+                ("warning", format!("No verdict: {}.{note}", why(change)))
+            }
             Some(false) => (
                 "notice",
                 format!(
@@ -259,6 +305,15 @@ pub(super) fn annotations(
         out.push((level, place(change), label(change), body));
     }
     out
+}
+
+/// Where the `n`th op of `change` changed the specification.
+fn op_place(change: &SpecificationChange, n: usize) -> Option<Place> {
+    let (file, line) = change.op_places.get(n)?;
+    Some(Place {
+        file: file.clone(),
+        line: Some(*line),
+    })
 }
 
 /// A SARIF result: the rule (id, short text, help), level, message, place, fingerprint.
@@ -285,10 +340,7 @@ pub(super) fn sarif_findings(diff: &ArchitectureDiff) -> Vec<SarifFinding> {
         match change.breaking {
             Some(true) => {
                 for (n, op) in change.ops.iter().enumerate().filter(|(_, op)| op.breaking) {
-                    let place = change.op_places.get(n).map(|(file, line)| Place {
-                        file: file.clone(),
-                        line: Some(*line),
-                    });
+                    let place = op_place(change, n);
                     let message = format!(
                         "{}: {} at {} breaks the {} direction: {}",
                         label(change),

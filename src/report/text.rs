@@ -64,6 +64,10 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
                 schema_file(change, context.locations),
                 escape_text(why)
             );
+            let fingerprint = crate::policy::unknown_fingerprint(change);
+            if let Some(note) = unknown_note(&fingerprint, context.decision) {
+                let _ = writeln!(out, "    {note}");
+            }
         }
     }
     if !findings.compatible.is_empty() {
@@ -80,7 +84,11 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
             }
         }
     }
-    out.push_str(&super::specification::text_rest(diff, &paint));
+    out.push_str(&super::specification::text_rest(
+        diff,
+        context.decision,
+        &paint,
+    ));
 
     let resources = &diff.resources;
     if !(resources.added.is_empty() && resources.removed.is_empty() && resources.changed.is_empty())
@@ -148,6 +156,8 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     let summary = summary_line(diff);
     let summary = if diff.is_breaking() {
         paint.red(&summary)
+    } else if unjudged(&diff.summary) > 0 {
+        paint.yellow(&summary)
     } else {
         paint.green(&summary)
     };
@@ -234,7 +244,7 @@ fn breaking_sections(
             let _ = writeln!(out, "    {}", fingerprint_note(&fingerprint, decision));
         }
     }
-    out.push_str(&super::specification::text_breaking(diff, paint));
+    out.push_str(&super::specification::text_breaking(diff, decision, paint));
     out
 }
 

@@ -561,3 +561,65 @@ fn a_policy_file_edited_but_not_committed_is_named() {
         "{said}"
     );
 }
+
+/// Under `--fail-on unknown` a change without a verdict is a break to acknowledge: every
+/// report names its fingerprint, and the last line says it was not judged, never "compatible".
+#[test]
+fn every_report_names_an_unjudged_change_under_fail_on_unknown() {
+    let repo = two_events();
+    repo.write("catalog-diff.toml", "fail-on = \"unknown\"\n");
+    // An example payload, not a schema: no verdict.
+    repo.write("events/OrderPaid/schema.json", r#"{"id": "o-1"}"#);
+    let breaks = fingerprints(&run(&repo, &["--format", "json"]));
+    assert_eq!(breaks.len(), 1);
+    let note = format!("fingerprint {}", breaks[0]);
+    for format in ["text", "markdown", "github"] {
+        let out = run(&repo, &["--format", format]);
+        assert_eq!(out.status.code(), Some(1), "{format}");
+        let stdout = text(&out.stdout);
+        assert!(stdout.contains(&note), "{format}: {stdout}");
+        assert!(!stdout.contains("compatible:"), "{format}: {stdout}");
+    }
+    let out = run(&repo, &[]);
+    let stdout = text(&out.stdout);
+    let last = stdout.lines().last().expect("a summary");
+    assert!(
+        last.starts_with("NOT JUDGED: 1 change(s) without a verdict"),
+        "{last}"
+    );
+
+    let out = run(
+        repo.path(),
+        &["ack", &breaks[0], "--reason", "an example, on purpose"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = run(&repo, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains(&format!("{note} (acknowledged: an example, on purpose)")));
+}
+
+/// GitHub annotations: one error per breaking op, each at the line of the node it changed.
+#[test]
+fn github_annotates_each_breaking_op_at_its_line() {
+    let repo = two_events();
+    repo.write(
+        "events/OrderPaid/schema.json",
+        "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"a\": {\"type\": \"string\"},\n    \"b\": {\"type\": \"string\"}\n  }\n}\n",
+    );
+    repo.commit_all("a and b");
+    repo.write(
+        "events/OrderPaid/schema.json",
+        "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"a\": {\"type\": \"integer\"},\n    \"b\": {\"type\": \"integer\"}\n  }\n}\n",
+    );
+    let out = run(&repo, &["--format", "github"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    let errors: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("::error"))
+        .collect();
+    assert_eq!(errors.len(), 2, "{stdout}");
+    assert!(errors[0].contains("schema.json,line=4,"), "{}", errors[0]);
+    assert!(errors[1].contains("schema.json,line=5,"), "{}", errors[1]);
+    assert!(errors[0].contains("/properties/a/type") && errors[1].contains("/properties/b/type"));
+}
