@@ -81,6 +81,24 @@ impl Settings {
             (Err(error), _) | (_, Err(error)) => return Err(error),
         };
         let from_files = config != Config::default() || !acks.is_empty();
+        let message_strategies = config.message_strategies();
+        if let Some(strategy) = flags.strategy
+            && !message_strategies.is_empty()
+        {
+            // Said, so a report headed by the flag's strategy does not hide the others.
+            let own: Vec<String> = message_strategies
+                .iter()
+                .map(|(id, own)| {
+                    let place = message_places.get(id).map_or("", String::as_str);
+                    format!("`{}` ({}, {place})", escape_text(id), own.as_str())
+                })
+                .collect();
+            stderr!(
+                "note: --strategy {} sets the default; messages the configuration gives a strategy of their own keep it: {}",
+                strategy.as_str(),
+                own.join(", ")
+            );
+        }
         Ok(Settings {
             strategy: flags.strategy.or(config.strategy).unwrap_or_default(),
             fail_on: flags
@@ -92,7 +110,7 @@ impl Settings {
                 .map(str::to_owned)
                 .or(config.dir.as_ref().map(|dir| dir.get_ref().clone())),
             dir_place: dir_place.filter(|_| dir.is_none()),
-            message_strategies: config.message_strategies(),
+            message_strategies,
             message_places,
             history: config.history.unwrap_or(false),
             proto_rules: flags.proto_rules.or(config.proto_rules).unwrap_or_default(),

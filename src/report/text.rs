@@ -58,8 +58,9 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
             let why = change.unknown_reason.as_deref().unwrap_or("no verdict");
             let _ = writeln!(
                 out,
-                "  NO VERDICT {} ({}) {}: {}",
+                "  NO VERDICT {}{} ({}) {}: {}",
                 message_label(change),
+                own_strategy(diff, change),
                 file_change(change.change),
                 schema_file(change, context.locations),
                 escape_text(why)
@@ -75,8 +76,9 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         for &change in &findings.compatible {
             let _ = writeln!(
                 out,
-                "  ok {}  {}",
+                "  ok {}{}  {}",
                 message_label(change),
+                own_strategy(diff, change),
                 schema_file(change, context.locations)
             );
             for op in &change.ops {
@@ -185,9 +187,10 @@ fn breaking_sections(
             let direction = change.direction.map(|d| d.as_str()).unwrap_or("?");
             let _ = writeln!(
                 out,
-                "  {} {} ({direction})  {}",
+                "  {} {}{} ({direction})  {}",
                 paint.red("BREAKING"),
                 message_label(change),
+                own_strategy(diff, change),
                 schema_file(change, locations)
             );
             for op in &change.ops {
@@ -246,6 +249,15 @@ fn breaking_sections(
     }
     out.push_str(&super::specification::text_breaking(diff, decision, paint));
     out
+}
+
+/// ` [strategy backward]` for a change judged under a strategy of its own (set per message),
+/// not the one the summary line names.
+fn own_strategy(diff: &ArchitectureDiff, change: &crate::diff::SchemaChange) -> String {
+    if change.strategy == diff.compatibility.strategy {
+        return String::new();
+    }
+    format!(" [strategy {}]", change.strategy)
 }
 
 /// `policy: 2 break(s) acknowledged, 1 open, 1 acknowledgement expired; 1 unused`.

@@ -73,6 +73,20 @@ fn a_per_message_strategy_passes_one_message_while_another_still_fails() {
     // A flag wins over the file.
     let out = run(&repo, &["--fail-on", "never"]);
     assert_eq!(out.status.code(), Some(0));
+    // `--strategy` sets the default; the message's own strategy stays, and both are said.
+    let out = run(&repo, &["--strategy", "forward"]);
+    assert_eq!(out.status.code(), Some(1));
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(
+        stdout.contains("ok event OrderCreated 1.0.0 [strategy backward]"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("[strategy forward]"), "{stdout}");
+    assert!(
+        stderr.contains("note: --strategy forward sets the default")
+            && stderr.contains("`OrderCreated` (backward, catalog-diff.toml:2)"),
+        "{stderr}"
+    );
 }
 
 #[test]
