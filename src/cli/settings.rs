@@ -179,12 +179,16 @@ impl Settings {
 
 /// The policy files are read from the side checked (a revision, the staged index), so an
 /// edit still in the working tree is not used: easy to miss after `catalog-diff ack` or a
-/// change to the configuration, so it is said. Line endings are not a difference.
+/// change to the configuration, so it is said. Line endings are not a difference. A commit
+/// other than HEAD was not made from this working tree: its files differ from it by design.
 fn note_unread_edit(repo: &Repo, side: Side, name: &str, read: Option<&[u8]>) {
     let (side, to_use) = match side {
         Side::Worktree | Side::Unborn => return,
         Side::Staged => ("the staged index".to_owned(), "`git add` it"),
-        Side::Commit(id) => (format!("commit {}", &id.to_string()[..12]), "commit it"),
+        Side::Commit(id) if matches!(repo.head_commit(), Ok(Some(head)) if head == id) => {
+            (format!("commit {}", &id.to_string()[..12]), "commit it")
+        }
+        Side::Commit(_) => return,
     };
     let Ok(here) = repo.read_root_file(Side::Worktree, name) else {
         return; // a bare repository has no working tree to differ

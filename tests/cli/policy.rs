@@ -574,6 +574,8 @@ fn a_policy_file_edited_but_not_committed_is_named() {
             && said.contains("catalog-diff.ack.toml in the working tree is not in commit "),
         "{said}"
     );
+    // A commit other than HEAD was not made from this working tree: nothing to say.
+    assert!(!note(&["HEAD~2..HEAD~1"]).contains("note:"));
 }
 
 /// Under `--fail-on unknown` a change without a verdict is a break to acknowledge: every
