@@ -140,6 +140,7 @@ pub fn compare_revisions(
         report("b", labels.1, after_summary),
     ];
     let mut diff = compared.diff;
+    let mut locations = compared.locations;
     if request.history
         && let git::Side::Commit(baseline) = request.sides.baseline()
     {
@@ -148,7 +149,7 @@ pub fn compare_revisions(
             baseline,
             &dir,
             &diff,
-            &compared.locations,
+            &mut locations,
             after,
             &request.diff,
         )?;
@@ -171,7 +172,7 @@ pub fn compare_revisions(
     repo.check_reads()?;
     Ok(Compared {
         diff,
-        locations: compared.locations,
+        locations,
         dir,
         sides,
         misnamed,
@@ -245,13 +246,13 @@ pub fn misnamed_messages<'a>(
 /// Under a transitive strategy with `--history`: each changed schema file of a message is
 /// judged against every distinct version the file had in the first-parent history of
 /// `baseline` (by the same path), besides those the catalog compares already. Each entry names
-/// the newest commit that held that version (`againstCommit`).
+/// the newest commit that held that version (`againstCommit`), and is placed in `locations`.
 fn history_checks(
     repo: &Repo,
     baseline: git::CommitId,
     dir: &str,
     diff: &ArchitectureDiff,
-    locations: &Locations,
+    locations: &mut Locations,
     after: &FileSet,
     options: &diff::Options,
 ) -> git::Result<Vec<crate::diff::SchemaChange>> {
@@ -265,7 +266,8 @@ fn history_checks(
         if !strategy.is_transitive() {
             continue;
         }
-        let Some(data) = after.get(&place.file).map(Blob::data) else {
+        let place = place.file.clone();
+        let Some(data) = after.get(&place).map(Blob::data) else {
             continue;
         };
         let Ok(text) = std::str::from_utf8(&data) else {
@@ -281,7 +283,8 @@ fn history_checks(
                     .filter_map(|c| c.before.as_ref()?.hash.as_deref()),
             )
             .collect();
-        let repo_path = git::join(dir, &place.file);
+        let repo_path = git::join(dir, &place);
+        let format = Format::detect(None, &file.path, text).map_err(|why| why.reason);
         for (commit, blob) in repo.file_history(baseline, &repo_path)? {
             let hash = crate::catalog::build::content_hash(&blob.data());
             if known.contains(&hash.as_str()) {
@@ -295,20 +298,18 @@ fn history_checks(
                 Document::new(&file.path, old_text),
                 Document::new(&file.path, text),
             );
-            let judged = Format::detect(None, &file.path, text)
-                .map_err(|why| why.reason)
-                .and_then(|format| {
-                    format
-                        .compare(old, new, strategy, &options.schema)
-                        .map_err(|e| e.to_string())
-                });
+            let judged = format.clone().and_then(|format| {
+                format
+                    .compare(old, new, strategy, &options.schema)
+                    .map_err(|e| e.to_string())
+            });
             let (breaking, direction, ops, unknown_reason) = match judged {
                 Ok(verdict) => (Some(verdict.breaking), verdict.direction, verdict.ops, None),
                 Err(reason) => (None, None, Vec::new(), Some(reason)),
             };
             let mut message = change.message.clone();
             message.version.a = None;
-            checks.push(crate::diff::SchemaChange {
+            let check = crate::diff::SchemaChange {
                 message,
                 change: crate::diff::FileChange::Modified,
                 before: Some(crate::diff::SchemaFile {
@@ -326,7 +327,11 @@ fn history_checks(
                 ops,
                 unknown_reason,
                 against_commit: Some(commit.to_string()),
-            });
+            };
+            if let Ok(format) = &format {
+                locations.place_schema(&check, &place, *format, text);
+            }
+            checks.push(check);
         }
     }
     Ok(checks)

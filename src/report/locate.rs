@@ -29,10 +29,12 @@ pub struct Place {
 
 type Key = (String, String, Option<String>);
 
-/// A schema change's identity: message type and id, both versions, both file paths.
+/// A schema change's identity: message type and id, both versions, both file paths, and the
+/// commit a check against the history compares with.
 type SchemaKey = (
     String,
     String,
+    Option<String>,
     Option<String>,
     Option<String>,
     Option<String>,
@@ -48,6 +50,7 @@ fn schema_key(change: &SchemaChange) -> SchemaKey {
         m.version.b.as_deref().map(str::to_owned),
         change.before.as_ref().map(|f| f.path.clone()),
         change.after.as_ref().map(|f| f.path.clone()),
+        change.against_commit.clone(),
     )
 }
 
@@ -118,6 +121,18 @@ impl Locations {
             .map(|(place, _)| place)
     }
 
+    /// Places a schema change judged beside the Indexes (a transitive check against the
+    /// history) in catalog file `file`, whose text after the change is `text`, of `format`.
+    pub fn place_schema(&mut self, change: &SchemaChange, file: &str, format: Format, text: &str) {
+        let paths: Vec<&str> = change.ops.iter().map(|op| op.path.as_str()).collect();
+        let lines = format.lines_of(text, &paths);
+        let place = Place {
+            file: file.to_owned(),
+            line: first_line(change, &lines),
+        };
+        self.schemas.insert(schema_key(change), (place, lines));
+    }
+
     /// The schema file of a schema change and the line of its `op`th op.
     pub fn op(&self, change: &SchemaChange, op: usize) -> Option<Place> {
         let (place, lines) = self.schemas.get(&schema_key(change))?;
@@ -183,11 +198,16 @@ fn schema_place(
             Some(format.lines_of(&text, &paths))
         })
         .unwrap_or_default();
+    let line = first_line(change, &lines);
+    Some((Place { file: path, line }, lines))
+}
+
+/// The line of a change's first breaking op (else of its first op), given each op's line.
+fn first_line(change: &SchemaChange, lines: &[usize]) -> Option<usize> {
     let first = change
         .ops
         .iter()
         .position(|op| op.breaking)
         .or((!change.ops.is_empty()).then_some(0));
-    let line = first.and_then(|n| lines.get(n).copied());
-    Some((Place { file: path, line }, lines))
+    first.and_then(|n| lines.get(n).copied())
 }

@@ -639,3 +639,44 @@ fn github_annotates_each_breaking_op_at_its_line() {
     assert!(errors[1].contains("schema.json,line=5,"), "{}", errors[1]);
     assert!(errors[0].contains("/properties/a/type") && errors[1].contains("/properties/b/type"));
 }
+
+/// A break `--history` finds against an earlier commit is placed like any other: the schema
+/// file's path in the catalog, and the line of the node it changed (text, SARIF, GitHub).
+#[test]
+fn a_break_against_the_history_is_placed_in_its_file() {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("events/E/index.mdx", &event("E", "1.0.0")),
+        ("events/E/schema.json", OPTIONAL_ID),
+    ]);
+    repo.commit_all("id optional");
+    repo.write("events/E/schema.json", REQUIRED_ID);
+    repo.commit_all("id required");
+    repo.write(
+        "events/E/schema.json",
+        "{\n  \"type\": \"object\",\n  \"properties\": {\"id\": {\"type\": \"string\"}, \"note\": {\"type\": \"string\"}},\n  \"required\": [\"id\"]\n}\n",
+    );
+    let args = ["--strategy", "backward-transitive", "--history"];
+    let out = run(&repo, &args);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("against commit"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(line.ends_with("  events/E/schema.json"), "{line}");
+    let sarif = json(&run(&repo, &[&args[..], &["--format", "sarif"]].concat()));
+    let result = &sarif["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "required.added");
+    let location = &result["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "events/E/schema.json");
+    assert_eq!(
+        location["region"]["startLine"], 3,
+        "`/properties/id` is on line 3"
+    );
+    let github = text(&run(&repo, &[&args[..], &["--format", "github"]].concat()).stdout);
+    assert!(
+        github.contains("::error file=events/E/schema.json,line=3,"),
+        "{github}"
+    );
+}
