@@ -76,6 +76,14 @@ pub struct MessageConfig {
 impl Config {
     /// Reads `text` (the file `file`); every unknown key and bad value is named with its line.
     pub fn parse(file: &str, text: &str) -> Result<Config, Errors> {
+        let (config, problems) = Config::parse_partly(file, text)?;
+        in_line_order(config, problems)
+    }
+
+    /// [`Config::parse`], keeping the settings that read well beside the problems of the
+    /// others, so that what they name can be checked too before every problem is reported.
+    /// A file that is not TOML at all is only its problems.
+    pub fn parse_partly(file: &str, text: &str) -> Result<(Config, Vec<Error>), Errors> {
         let document = parse_document(file, text)?;
         let mut config = Config::default();
         let mut problems = Vec::new();
@@ -101,7 +109,7 @@ impl Config {
                 }
             }
         }
-        in_line_order(config, problems)
+        Ok((config, problems))
     }
 
     /// The settings `part` holds, which this configuration lacks.

@@ -189,10 +189,12 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     };
     let mut compared = pipeline::compare_revisions(&repo, revisions, &request)?;
     cache.save();
-    if failed(&compared.sides, args.catalog.strict) {
+    // The catalog's problems are printed, then the policy files' are refused with them.
+    let failed = failed(&compared.sides, args.catalog.strict);
+    settings.check_messages(&compared.misnamed)?;
+    if failed {
         return Ok(exit_code::ERROR);
     }
-    settings.check_messages(&compared.misnamed)?;
     // A folder named on purpose that holds no catalog on either side is a mistake, not an
     // empty diff to pass.
     if settings.dir.is_some() && compared.sides.iter().all(|side| !side.has_resources) {

@@ -35,6 +35,9 @@ pub struct Settings {
     pub acks: Vec<Ack>,
     /// A configuration or acknowledgements file was read: the JSON carries the decision.
     pub from_files: bool,
+    /// The policy files' problems, held back until the message ids the configuration names
+    /// are checked against the catalog ([`Settings::check_messages`]), so one run names all.
+    problems: Option<String>,
     pub today: Date,
 }
 
@@ -57,15 +60,15 @@ impl Settings {
         };
         let config = match config {
             Some((file, bytes)) => utf8(&file, bytes).and_then(|text| {
-                let config = Config::parse(&file, &text)?;
+                let (config, problems) = Config::parse_partly(&file, &text)?;
                 let places = config
                     .message_lines(&text)
                     .map(|(id, line)| (id.to_owned(), format!("{file}:{line}")))
                     .collect();
                 let dir_place = config.dir_line(&text).map(|line| format!("{file}:{line}"));
-                Ok((config, places, dir_place))
+                Ok((config, places, dir_place, problems))
             }),
-            None => Ok((Config::default(), BTreeMap::new(), None)),
+            None => Ok((Config::default(), BTreeMap::new(), None, Vec::new())),
         };
         let ack_bytes = repo.read_root_file(candidate, policy::ACK_FILE)?;
         note_unread_edit(repo, candidate, policy::ACK_FILE, ack_bytes.as_deref());
@@ -74,14 +77,30 @@ impl Settings {
                 .and_then(|text| Ok(policy::parse_acks(policy::ACK_FILE, &text)?)),
             None => Ok(Vec::new()),
         };
-        // Both files are read before either is refused, so one run names every problem.
-        let ((config, message_places, dir_place), acks) = match (config, acks) {
-            (Ok(config), Ok(acks)) => (config, acks),
+        // Both files are read before either is refused, so one run names every problem; the
+        // message ids a configuration with problems names are checked before it is refused.
+        let ((config, message_places, dir_place, problems), acks) = match (config, acks) {
             (Err(config), Err(acks)) => anyhow::bail!("{config:#}\nerror: {acks:#}"),
-            (Err(error), _) | (_, Err(error)) => return Err(error),
+            (Err(error), _) => return Err(error),
+            (Ok(config), acks) => (config, acks),
         };
-        let from_files = config != Config::default() || !acks.is_empty();
+        let mut said = Vec::new();
+        if !problems.is_empty() {
+            said.push(policy::Errors(problems).to_string());
+        }
+        let acks = acks.unwrap_or_else(|error| {
+            said.push(format!("{error:#}"));
+            Vec::new()
+        });
+        let problems = (!said.is_empty()).then(|| said.join("\nerror: "));
         let message_strategies = config.message_strategies();
+        if let Some(problems) = &problems
+            && message_strategies.is_empty()
+        {
+            // No message ids to check against the catalog: refused at once.
+            anyhow::bail!("{problems}");
+        }
+        let from_files = config != Config::default() || !acks.is_empty();
         if let Some(strategy) = flags.strategy
             && !message_strategies.is_empty()
         {
@@ -116,6 +135,7 @@ impl Settings {
             proto_rules: flags.proto_rules.or(config.proto_rules).unwrap_or_default(),
             acks,
             from_files,
+            problems,
             today: today(),
         })
     }
@@ -141,10 +161,14 @@ impl Settings {
     }
 
     /// An error naming, where the configuration sets them, the message ids that name no
-    /// message of the catalog: a strategy set for a typo would never apply.
+    /// message of the catalog (a strategy set for a typo would never apply), after the policy
+    /// files' other problems.
     pub fn check_messages(&self, misnamed: &[Misnamed]) -> anyhow::Result<()> {
         if misnamed.is_empty() {
-            return Ok(());
+            return match &self.problems {
+                Some(problems) => anyhow::bail!("{problems}"),
+                None => Ok(()),
+            };
         }
         let lines: Vec<String> = misnamed
             .iter()
@@ -170,8 +194,12 @@ impl Settings {
                 )
             })
             .collect();
+        let problems = self
+            .problems
+            .as_ref()
+            .map_or_else(String::new, |problems| format!("{problems}\nerror: "));
         anyhow::bail!(
-            "{}\n  hint: [messages.\"ID\"] takes a message id, as in its front matter; correct or remove the entry",
+            "{problems}{}\n  hint: [messages.\"ID\"] takes a message id, as in its front matter; correct or remove the entry",
             lines.join("\n")
         )
     }

@@ -438,6 +438,24 @@ fn malformed_policy_files_name_the_line() {
     ] {
         assert!(stderr.contains(place), "{place}: {stderr}");
     }
+
+    // A message id that names no message is checked against the catalog, and named beside
+    // the other problems, in the diff and in `log`.
+    repo.remove("catalog-diff.ack.toml");
+    repo.write(
+        "catalog-diff.toml",
+        "strategy = \"full\"\nfoo = 1\n[messages.\"OrderPayd\"]\nstrategy = \"none\"\n",
+    );
+    repo.commit_all("a configuration with two mistakes");
+    for args in [&[][..], &["log"]] {
+        let stderr = refused(&repo, args);
+        assert!(
+            stderr.contains("error: catalog-diff.toml:2: unknown field `foo`")
+                && stderr.contains("catalog-diff.toml:3: [messages.\"OrderPayd\"]")
+                && stderr.contains("OrderPaid"),
+            "{args:?}: {stderr}"
+        );
+    }
 }
 
 #[test]
