@@ -112,7 +112,8 @@ fn reads_again(reads: &Reads, files: Option<&dyn Files>) -> bool {
 
 #[derive(Clone, Debug)]
 enum Judgement {
-    Judged(Verdict),
+    /// A verdict, and a warning for each side's file read with U+FFFD (not UTF-8 text).
+    Judged(Verdict, Vec<SideDiagnostic>),
     Unknown(String),
     /// Unknown because a side's file does not compile: the reason, and the problem of each
     /// side that does not as a diagnostic of that side, pointing at the file and line.
@@ -688,7 +689,8 @@ fn schema_change(
     };
     let mut problems = Vec::new();
     let (breaking, direction, ops, unknown_reason) = match judgement {
-        Judgement::Judged(verdict) => {
+        Judgement::Judged(verdict, warnings) => {
+            problems = warnings;
             (Some(verdict.breaking), verdict.direction, verdict.ops, None)
         }
         Judgement::Unknown(reason) => (None, None, Vec::new(), Some(reason)),
@@ -729,18 +731,22 @@ struct SchemaSide<'e, 'r> {
 
 impl<'e> SchemaSide<'e, '_> {
     /// The schema's text: the Index's `content`, or else the file read from the side's files
-    /// (a catalog built without content holds each schema once, in its blob).
-    /// `Err` holds where a file that is not UTF-8 text stops being so: its bytes there cannot
-    /// be judged, only guessed at.
-    fn text(&self) -> Option<Result<std::borrow::Cow<'e, str>, usize>> {
+    /// (a catalog built without content holds each schema once, in its blob). A file that is
+    /// not UTF-8 text is read as the SDK reads it, each bad sequence as U+FFFD, and judged so,
+    /// as the reference judges it; the second value is where it stops being UTF-8 text.
+    fn text(&self) -> Option<(std::borrow::Cow<'e, str>, Option<usize>)> {
+        let not_utf8_at = |bytes: &[u8]| std::str::from_utf8(bytes).err().map(|e| e.valid_up_to());
         if let Some(content) = self.entry.str("content") {
-            return Some(Ok(content.into()));
+            // The SDK's content shows U+FFFD where its file is not UTF-8 text.
+            let at = content
+                .contains('\u{fffd}')
+                .then(|| not_utf8_at(&self.files?.read(&self.catalog_path())?))
+                .flatten();
+            return Some((content.into(), at));
         }
         let bytes = self.files?.read(&self.catalog_path())?;
-        Some(match std::str::from_utf8(&bytes) {
-            Ok(text) => Ok(text.to_owned().into()),
-            Err(error) => Err(error.valid_up_to()),
-        })
+        let at = not_utf8_at(&bytes);
+        Some((String::from_utf8_lossy(&bytes).into_owned().into(), at))
     }
 
     /// The schema file's catalog path: its entry's `path` from the resource's folder.
@@ -832,13 +838,9 @@ fn judge(
     judgement
 }
 
-/// Why a schema file of `side` that stops being UTF-8 text at byte `at` has no verdict, and a
-/// warning naming its file, line and column.
-fn not_utf8(
-    schema: &SchemaSide<'_, '_>,
-    side: &'static str,
-    at: usize,
-) -> (String, SideDiagnostic) {
+/// A warning naming the file, line and column where a schema file of `side` stops being UTF-8
+/// text (at byte `at`): it was read with U+FFFD there.
+fn not_utf8(schema: &SchemaSide<'_, '_>, side: &'static str, at: usize) -> SideDiagnostic {
     let file = schema.catalog_path();
     let bytes = schema
         .files
@@ -857,14 +859,12 @@ fn not_utf8(
         line: Some(line),
         column: Some(column),
         field: Some("schemas".into()),
-        message: format!("the schema is not UTF-8 text from byte {at} on"),
+        message: format!(
+            "the schema is not UTF-8 text from byte {at} on; it is read with U+FFFD there, as the SDK reads it"
+        ),
         hint: Some("save the file as UTF-8 text".to_owned()),
     };
-    let reason = format!(
-        "the {} schema is not UTF-8 text (line {line}, column {column})",
-        if side == "a" { "baseline" } else { "candidate" }
-    );
-    (reason, SideDiagnostic { side, diagnostic })
+    SideDiagnostic { side, diagnostic }
 }
 
 /// The judgement on a pair where some sides could not be read: the first side's reason, and
@@ -890,16 +890,8 @@ fn judge_uncached(
     strategy: Strategy,
     options: &Options,
 ) -> Judgement {
-    let (old_text, new_text) = match (before.text(), after.text()) {
-        (old @ Some(Err(_)), new) | (old, new @ Some(Err(_))) => {
-            let (old, new) = (old.and_then(Result::err), new.and_then(Result::err));
-            let failures = [(&before, "a", old), (&after, "b", new)]
-                .into_iter()
-                .filter_map(|(schema, side, at)| Some(not_utf8(schema, side, at?)))
-                .map(|(reason, diagnostic)| (reason, Some(diagnostic)));
-            return refused(failures.collect());
-        }
-        (Some(Ok(old)), Some(Ok(new))) => (old, new),
+    let ((old_text, old_at), (new_text, new_at)) = match (before.text(), after.text()) {
+        (Some(old), Some(new)) => (old, new),
         (old, new) => {
             let path = after.entry.str("path").unwrap_or_default();
             // Read from the catalog, a text is missing only where its file is.
@@ -911,8 +903,50 @@ fn judge_uncached(
             return Judgement::Unknown(reason);
         }
     };
-    let old = Document::new(before.entry.str("path").unwrap_or_default(), &old_text);
-    let new = Document::new(after.entry.str("path").unwrap_or_default(), &new_text);
+    let warnings = [(&before, "a", old_at), (&after, "b", new_at)]
+        .into_iter()
+        .filter_map(|(schema, side, at)| Some(not_utf8(schema, side, at?)))
+        .collect();
+    let (old, new) = (
+        Document::new(before.entry.str("path").unwrap_or_default(), &old_text),
+        Document::new(after.entry.str("path").unwrap_or_default(), &new_text),
+    );
+    with_warnings(
+        judge_texts(
+            (before, old, old_files),
+            (after, new, new_files),
+            strategy,
+            options,
+        ),
+        warnings,
+    )
+}
+
+/// `judgement`, with `warnings` among its diagnostics.
+fn with_warnings(judgement: Judgement, warnings: Vec<SideDiagnostic>) -> Judgement {
+    if warnings.is_empty() {
+        return judgement;
+    }
+    match judgement {
+        Judgement::Judged(verdict, mut diagnostics) => {
+            diagnostics.extend(warnings);
+            Judgement::Judged(verdict, diagnostics)
+        }
+        Judgement::Unknown(reason) => Judgement::Invalid(reason, warnings),
+        Judgement::Invalid(reason, mut diagnostics) => {
+            diagnostics.extend(warnings);
+            Judgement::Invalid(reason, diagnostics)
+        }
+    }
+}
+
+/// The judgement of a pair of schema texts, `old` of side `before` and `new` of `after`.
+fn judge_texts(
+    (before, old, old_files): (SchemaSide<'_, '_>, Document<'_>, &dyn Files),
+    (after, new, new_files): (SchemaSide<'_, '_>, Document<'_>, &dyn Files),
+    strategy: Strategy,
+    options: &Options,
+) -> Judgement {
     // Each side is of the format its own entry declares or its own file shows, as the
     // reference reads them: a pair of two formats has no verdict.
     let format = match (
@@ -936,7 +970,7 @@ fn judge_uncached(
         Format::JsonSchema | Format::Avro => (old, new),
     };
     let error = match format.compare(old, new, strategy, &options.schema) {
-        Ok(verdict) => return Judgement::Judged(verdict),
+        Ok(verdict) => return Judgement::Judged(verdict, Vec::new()),
         Err(error) => error,
     };
     // Both sides usually share a path, so the error alone cannot say which side it is from;

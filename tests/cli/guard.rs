@@ -384,11 +384,13 @@ fn item_9_and_10_nesting_and_byte_order_marks_are_named() {
     );
 }
 
-/// A schema file that is not UTF-8 text is not judged from a guess at its bytes: two enum
-/// values that differ only in a byte no decoding keeps are a change without a verdict, with a
-/// warning naming the file, line and column.
+/// A schema file that is not UTF-8 text is read as the SDK reads it, each bad sequence as
+/// U+FFFD, and judged so, as `@eventcatalog/diff` judges it: two enum values that differ only
+/// in such a byte are a changed file (its hash is of the bytes) that reads the same, so it is
+/// compatible; a warning names the file, line and column. The same with the schema text in the
+/// Index (`--include-schema-content`), which is read the same way.
 #[test]
-fn a_schema_that_is_not_utf8_gets_no_verdict() {
+fn a_schema_that_is_not_utf8_is_judged_as_the_sdk_reads_it() {
     let repo = catalog();
     let schema = |byte: u8| {
         let mut bytes = br#"{"type": "string",
@@ -401,18 +403,28 @@ fn a_schema_that_is_not_utf8_gets_no_verdict() {
     std::fs::write(&path, schema(0xfe)).expect("write");
     repo.commit_all("a byte that is not UTF-8");
     std::fs::write(&path, schema(0xff)).expect("write");
-    let out = run(repo.path(), &["--fail-on", "unknown"]);
+    for args in [&["--fail-on", "unknown"][..], &["--include-schema-content"]] {
+        let out = run(repo.path(), args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+        let stdout = text(&out.stdout);
+        assert!(
+            stdout.contains(
+                "both sides: warning: events/OrderPlaced/schema.json:2:14: `schemas`: the schema is not UTF-8 text from byte 32 on; it is read with U+FFFD there"
+            ),
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains("1 schema change(s) (0 breaking, 0 unknown)"),
+            "{stdout}"
+        );
+    }
+    // A change of structure in such a file is judged.
+    let mut broken = schema(0xff);
+    broken.splice(10..16, *b"number");
+    std::fs::write(&path, broken).expect("write");
+    let out = run(repo.path(), &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
-    let stdout = text(&out.stdout);
-    assert!(
-        stdout.contains("the baseline schema is not UTF-8 text (line 2, column 14)"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("events/OrderPlaced/schema.json:2:14: `schemas`: the schema is not UTF-8"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("0 breaking, 1 unknown"), "{stdout}");
+    assert!(text(&out.stdout).contains("[type.changed]"));
 }
 
 /// A file or folder whose name is not UTF-8 text cannot be named by any catalog file: each way
