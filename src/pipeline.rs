@@ -270,9 +270,8 @@ fn history_checks(
         let Some(data) = after.get(&place).map(Blob::data) else {
             continue;
         };
-        let Ok(text) = std::str::from_utf8(&data) else {
-            continue;
-        };
+        // Read as the diff reads schema files: U+FFFD where it is not UTF-8 text.
+        let text = &*String::from_utf8_lossy(&data);
         let known: Vec<&str> = [&change.before, &change.after]
             .into_iter()
             .flatten()
@@ -291,9 +290,7 @@ fn history_checks(
                 continue;
             }
             let data = blob.data();
-            let Ok(old_text) = std::str::from_utf8(&data) else {
-                continue;
-            };
+            let old_text = &*String::from_utf8_lossy(&data);
             let (old, new) = (
                 Document::new(&file.path, old_text),
                 Document::new(&file.path, text),

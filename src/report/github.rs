@@ -17,13 +17,7 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         dir: context.dir,
     };
     for &change in findings.breaking.iter().chain(&findings.transitive) {
-        let against = if change.message.version.a == change.message.version.b
-            || diff.schema_changes.iter().any(|c| std::ptr::eq(c, change))
-        {
-            String::new()
-        } else {
-            format!(" against {}", against_label(change))
-        };
+        let against = against(diff, change);
         let direction = change.direction.map(|d| d.as_str()).unwrap_or("?");
         let hurt = impact_of(diff, change)
             .map(|impact| format!("\nhurt: {}", hurt_line(impact)))
@@ -58,7 +52,8 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     }
     for &change in &findings.unknown {
         let mut body = format!(
-            "No verdict: {}.",
+            "No verdict{}: {}.",
+            against(diff, change),
             escape_text(change.unknown_reason.as_deref().unwrap_or("unknown"))
         );
         let fingerprint = crate::policy::unknown_fingerprint(change);

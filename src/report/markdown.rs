@@ -33,7 +33,7 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     let md = escape_markdown;
     let mut out = String::new();
     let s = &diff.summary;
-    let unjudged = unjudged(s);
+    let unjudged = unjudged(diff);
     let verdict = if diff.is_breaking() {
         ":x: **Breaking changes**".to_owned()
     } else if unjudged > 0 {
@@ -143,8 +143,9 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         .map(|&c| {
             let fingerprint = crate::policy::unknown_fingerprint(c);
             format!(
-                "{} ({}): {}{}",
+                "{}{} ({}): {}{}",
                 md(&message_label(c)),
+                md(&against(diff, c)),
                 md(&schema_file(c, context.locations)),
                 md(c.unknown_reason.as_deref().unwrap_or("no verdict")),
                 unknown_note(&fingerprint, context.decision)

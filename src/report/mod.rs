@@ -67,7 +67,7 @@ pub struct Findings<'a> {
     pub transitive: Vec<&'a SchemaChange>,
     /// Message versions removed while something still sends or receives them.
     pub removed_in_use: Vec<&'a Impact>,
-    /// Schema changes without a verdict.
+    /// Schema changes and transitive checks without a verdict.
     pub unknown: Vec<&'a SchemaChange>,
     /// Schema changes judged compatible.
     pub compatible: Vec<&'a SchemaChange>,
@@ -98,7 +98,10 @@ impl<'a> Findings<'a> {
                 .filter(|c| c.breaking == Some(true))
                 .collect(),
             removed_in_use: impacts(&|r| r == ImpactReason::MessageRemoved),
-            unknown: changes().filter(|c| c.breaking.is_none()).collect(),
+            unknown: changes()
+                .chain(&diff.transitive_checks)
+                .filter(|c| c.breaking.is_none())
+                .collect(),
             compatible: changes().filter(|c| c.breaking == Some(false)).collect(),
             stopped_using: impacts(&|r| {
                 matches!(
@@ -223,7 +226,7 @@ pub fn summary_line(diff: &ArchitectureDiff) -> String {
         .filter(|c| c.breaking == Some(true))
         .count();
     if !diff.is_breaking() {
-        let unknown = unjudged(s);
+        let unknown = unjudged(diff);
         if unknown > 0 {
             return format!(
                 "NOT JUDGED: {unknown} change(s) without a verdict, none breaking; {counts} [strategy {strategy}]"
@@ -264,12 +267,24 @@ pub fn summary_line(diff: &ArchitectureDiff) -> String {
     )
 }
 
-/// How many schema and specification changes have no verdict.
-pub fn unjudged(s: &crate::diff::Summary) -> usize {
+/// How many schema changes, transitive checks and specification changes have no verdict.
+pub fn unjudged(diff: &ArchitectureDiff) -> usize {
+    let s = &diff.summary;
+    let checks = diff.transitive_checks.iter();
     s.schema_unknown
+        + checks.filter(|c| c.breaking.is_none()).count()
         + s.specifications
             .as_ref()
             .map_or(0, |specs| specs.specification_unknown)
+}
+
+/// ` against 1.0.0` (or ` against commit 0123abcd`) for a transitive check of `diff`, which
+/// compares with an earlier version than the baseline's; nothing for a schema change.
+pub fn against(diff: &ArchitectureDiff, change: &SchemaChange) -> String {
+    if diff.schema_changes.iter().any(|c| std::ptr::eq(c, change)) {
+        return String::new();
+    }
+    format!(" against {}", against_label(change))
 }
 
 /// `1 schema change(s) (1 breaking, 0 unknown), resources +0 -0 ~0, edges +0 -0`, then the

@@ -246,8 +246,9 @@ pub fn log(diff: &ArchitectureDiff, context: &Context<'_>) -> Log {
     for change in &findings.unknown {
         let rule = builder.rule(UNKNOWN);
         let message = format!(
-            "{}: no verdict: {}",
+            "{}{}: no verdict: {}",
             message_label(change),
+            against(diff, change),
             escape_text(change.unknown_reason.as_deref().unwrap_or("unknown"))
         );
         let place = context.locations.schema(change).cloned();

@@ -58,9 +58,10 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
             let why = change.unknown_reason.as_deref().unwrap_or("no verdict");
             let _ = writeln!(
                 out,
-                "  NO VERDICT {}{} ({}) {}: {}",
+                "  NO VERDICT {}{}{} ({}) {}: {}",
                 message_label(change),
                 own_strategy(diff, change),
+                against(diff, change),
                 file_change(change.change),
                 schema_file(change, context.locations),
                 escape_text(why)
@@ -158,7 +159,7 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     let summary = summary_line(diff);
     let summary = if diff.is_breaking() {
         paint.red(&summary)
-    } else if unjudged(&diff.summary) > 0 {
+    } else if unjudged(diff) > 0 {
         paint.yellow(&summary)
     } else {
         paint.green(&summary)

@@ -698,3 +698,50 @@ fn a_break_against_the_history_is_placed_in_its_file() {
         "{github}"
     );
 }
+
+/// A check against the history that has no verdict (the schema did not parse back then) is
+/// reported as every change without a verdict is, never left out of the reports.
+#[test]
+fn a_check_against_the_history_without_a_verdict_is_reported() {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("events/E/index.mdx", &event("E", "1.0.0")),
+        ("events/E/schema.json", OPTIONAL_ID),
+    ]);
+    repo.commit_all("base");
+    repo.write("events/E/schema.json", "{\"type\": \"object\", broken");
+    repo.commit_all("broken");
+    repo.write("events/E/schema.json", OPTIONAL_ID);
+    repo.commit_all("fixed");
+    repo.write(
+        "events/E/schema.json",
+        REQUIRED_ID
+            .replace("\"required\": [\"id\"]", "\"required\": []")
+            .as_str(),
+    );
+    let args = [
+        "--strategy",
+        "full-transitive",
+        "--history",
+        "--fail-on",
+        "unknown",
+    ];
+    let out = run(&repo, &args);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("NO VERDICT event E 1.0.0 against commit ")
+            && stdout.contains("invalid JSON"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("NOT JUDGED: 1 change(s) without a verdict"),
+        "{stdout}"
+    );
+    let sarif = json(&run(&repo, &[&args[..], &["--format", "sarif"]].concat()));
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    assert!(
+        results.iter().any(|r| r["ruleId"] == "schema.unknown"),
+        "{results:?}"
+    );
+}
