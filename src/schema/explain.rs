@@ -2,8 +2,10 @@
 //! sentence per op. This is formatting only; every decision was already made by a rules table.
 
 use super::Verdict;
+use crate::catalog::escape_text;
 
-/// A summary line, then `BREAKING (direction) path: reason` or `ok path: reason` per op.
+/// A summary line, then `BREAKING (direction) path: reason` or `ok path: reason` per op; the
+/// names the schemas hold are escaped, as in every report.
 pub fn explain(verdict: &Verdict) -> String {
     let mut out = String::new();
     let breaking = verdict.ops.iter().filter(|op| op.breaking).count();
@@ -20,18 +22,14 @@ pub fn explain(verdict: &Verdict) -> String {
     out.push_str(&summary);
     out.push('\n');
     for op in &verdict.ops {
-        let path = if op.path.is_empty() {
-            "/"
-        } else {
-            op.path.as_str()
-        };
+        let path = escape_text(if op.path.is_empty() { "/" } else { &op.path });
+        let explanation = escape_text(&op.explanation);
         match op.direction {
             Some(direction) => out.push_str(&format!(
-                "BREAKING ({}) {path}: {}\n",
-                direction.as_str(),
-                op.explanation
+                "BREAKING ({}) {path}: {explanation}\n",
+                direction.as_str()
             )),
-            None => out.push_str(&format!("ok {path}: {}\n", op.explanation)),
+            None => out.push_str(&format!("ok {path}: {explanation}\n")),
         }
     }
     out
@@ -53,5 +51,15 @@ mod tests {
             text.contains("BREAKING (forward) /properties/customerId: `customerId` is no longer required: new messages may omit it, old readers insist on it"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn names_from_the_schema_are_escaped() {
+        let before = json!({"type": "object", "properties": {}});
+        let after = json!({"type": "object", "properties": {"x\u{1b}[31m\n::error::y": {}}});
+        let verdict = judge_values(&before, &after, Strategy::Full).unwrap();
+        let text = explain(&verdict);
+        assert!(!text.contains('\u{1b}'), "{text}");
+        assert!(text.contains("x\\u{1b}[31m\\u{a}::error::y"), "{text}");
     }
 }

@@ -371,8 +371,10 @@ pub fn line_of(text: &str, path: &str) -> usize {
     lines::locate(text).map_or(1, |root| root.pointer_line(pointer))
 }
 
-/// A one-line summary, then one sentence per op and per part that could not be judged.
+/// A one-line summary, then one sentence per op and per part that could not be judged; the
+/// names the specifications hold are escaped, as in every report.
 pub fn explain(verdict: &Verdict) -> String {
+    use crate::catalog::escape_text;
     let total = verdict.ops.len();
     let breaking = verdict.ops.iter().filter(|op| op.breaking).count();
     let mut out = match (verdict.breaking, verdict.direction) {
@@ -386,7 +388,7 @@ pub fn explain(verdict: &Verdict) -> String {
         (Some(false), _) => format!("Compatible: {total} change(s), none breaking."),
         (None, _) if total == 0 && verdict.unknown.is_empty() => format!(
             "No verdict: {}.",
-            verdict.unknown_reason.as_deref().unwrap_or("unknown")
+            escape_text(verdict.unknown_reason.as_deref().unwrap_or("unknown"))
         ),
         (None, _) => format!(
             "No verdict: {} part(s) could not be judged; {total} change(s), none breaking.",
@@ -395,18 +397,18 @@ pub fn explain(verdict: &Verdict) -> String {
     };
     out.push('\n');
     for op in &verdict.ops {
+        let (path, explanation) = (escape_text(&op.path), escape_text(&op.explanation));
         match op.direction {
             Some(direction) => out.push_str(&format!(
-                "BREAKING ({}) {}: {}\n",
-                direction.as_str(),
-                op.path,
-                op.explanation
+                "BREAKING ({}) {path}: {explanation}\n",
+                direction.as_str()
             )),
-            None => out.push_str(&format!("ok {}: {}\n", op.path, op.explanation)),
+            None => out.push_str(&format!("ok {path}: {explanation}\n")),
         }
     }
     for unknown in &verdict.unknown {
-        out.push_str(&format!("unknown {}: {}\n", unknown.path, unknown.reason));
+        let (path, reason) = (escape_text(&unknown.path), escape_text(&unknown.reason));
+        out.push_str(&format!("unknown {path}: {reason}\n"));
     }
     out
 }
