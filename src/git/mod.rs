@@ -398,7 +398,10 @@ impl Repo {
     /// Finds the repository holding `path`, searching upwards like git does. `GIT_DIR`,
     /// `GIT_WORK_TREE` and `GIT_INDEX_FILE` are honoured (a pre-commit hook runs with them).
     pub fn discover(path: &Path) -> Result<Repo> {
-        let mut repo = gix::discover_with_environment_overrides(path)
+        // Through its real path, as git finds it from its working folder: a repository reached
+        // by a symbolic link has a working tree that is a folder, not a link.
+        let real = path.canonicalize();
+        let mut repo = gix::discover_with_environment_overrides(real.as_deref().unwrap_or(path))
             .map_err(|source| Repo::not_opened(path, source))?;
         repo.object_cache_size_if_unset(OBJECT_CACHE_BYTES);
         // Git reads the index without checking its trailing checksum (only `git fsck` does),

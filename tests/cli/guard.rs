@@ -498,3 +498,25 @@ fn a_name_that_is_not_utf8_is_an_error_naming_it() {
         "{stdout}"
     );
 }
+
+/// A repository reached through a symbolic link (`-C link`) is the repository it leads to, as
+/// for git: its working tree is read, not refused as a link.
+#[cfg(unix)]
+#[test]
+fn a_repository_reached_through_a_symbolic_link_is_read() {
+    let repo = catalog();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(repo.path(), &link).expect("a symlink");
+    let link = link.to_str().expect("utf-8");
+    repo.write("events/OrderPlaced/schema.json", "{\"type\": \"string\"}");
+    let out = run(dir.path(), &["-C", link]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("BREAKING"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run(dir.path(), &["index", "--worktree", "-C", link]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
