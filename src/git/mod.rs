@@ -135,10 +135,21 @@ pub enum Error {
         #[source]
         source: gix::Error,
     },
+    /// Folders nested deeper than git allows (made with plumbing): reading on would exhaust the
+    /// stack.
+    #[error(
+        "`{}`: folders nested more than {MAX_DEPTH} deep, deeper than git itself reads (`core.maxTreeDepth`)\n  hint: a catalog's folders are a few levels deep; remove this tree (made by a tool, or by mistake) from the catalog",
+        crate::catalog::escape_text(path)
+    )]
+    TooDeep { path: String },
     /// More than one of the above, each reported (two unknown revisions of a range).
     #[error("{}", each_with_causes(errors))]
     Several { errors: Vec<Error> },
 }
+
+/// The deepest folder nesting read in a catalog tree: git's own limit (`core.maxTreeDepth`),
+/// beyond which git cannot stage or check out a tree either.
+pub const MAX_DEPTH: usize = 2048;
 
 /// An empty end of `A..B` or `A...B` is HEAD, as in git.
 fn or_head(end: &str) -> String {

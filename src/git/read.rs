@@ -418,6 +418,12 @@ impl Repo {
         dir: &str,
         prefix: &str,
     ) -> Result<(Vec<TreeEntry>, Vec<String>)> {
+        if prefix.split('/').count() > super::MAX_DEPTH {
+            let shown: Vec<&str> = prefix.split('/').take(8).collect();
+            return Err(Error::TooDeep {
+                path: format!("{}/...", join(dir, &shown.join("/"))),
+            });
+        }
         let repo_path = join(dir, prefix);
         let tree = self
             .repo

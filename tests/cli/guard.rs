@@ -520,3 +520,43 @@ fn a_repository_reached_through_a_symbolic_link_is_read() {
     let out = run(dir.path(), &["index", "--worktree", "-C", link]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
+
+/// A tree nested deeper than git itself reads (made with plumbing) is an error naming where,
+/// never a stack overflow: in the diff, `index` and `log`.
+#[test]
+fn folders_nested_deeper_than_git_reads_are_an_error() {
+    use std::io::Write;
+    let repo = catalog();
+    let path = format!("events/Deep/{}index.mdx", "d/".repeat(2100));
+    let body = "---\nid: Deep\nversion: 1.0.0\n---\n";
+    let stream = format!(
+        "commit refs/heads/deep\ncommitter t <t@t> 0 +0000\ndata 4\ndeep\nfrom refs/heads/main\nM 100644 inline {path}\ndata {}\n{body}\n",
+        body.len()
+    );
+    let mut import = std::process::Command::new("git")
+        .args(["fast-import", "--quiet"])
+        .current_dir(repo.path())
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("git fast-import");
+    import
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stream.as_bytes())
+        .expect("the stream");
+    assert!(import.wait().expect("it ends").success());
+    for args in [
+        &["main..deep"][..],
+        &["index", "deep"],
+        &["log", "main..deep"],
+    ] {
+        let out = run(repo.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("`events/Deep/d/d/d/d/d/d/...`: folders nested more than 2048 deep"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
