@@ -541,6 +541,21 @@ fn shallow_clone_reports_missing_history() {
         msg.contains("shallow") && msg.contains("--unshallow"),
         "{msg}"
     );
+    // The merge base of two branches fetched one commit deep was not fetched: said so, not
+    // "use A..B", which would compare the wrong baseline.
+    t.git(&["checkout", "-q", "-b", "side", "v1"]);
+    t.write("events/E/index.mdx", "side");
+    t.commit_all("side");
+    let shallow = t.clone_with(&["--depth", "1", "--no-local", "--no-single-branch"]);
+    let repo = open(&shallow);
+    let msg = repo
+        .parse_range(Some("origin/main...origin/side"), false)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        msg.contains("no merge base in this shallow clone") && msg.contains("--unshallow"),
+        "{msg}"
+    );
 }
 
 /// A repository that is there but cannot be opened is named as such, never taken for "no

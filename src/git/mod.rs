@@ -82,6 +82,11 @@ pub enum Error {
         "`{a}` and `{b}` have no merge base, so `{a}...{b}` has no baseline\n  hint: use `{a}..{b}` to compare the two commits directly"
     )]
     NoMergeBase { a: String, b: String },
+    /// No merge base in a shallow clone: it may be in the history that was not fetched.
+    #[error(
+        "`{a}` and `{b}` have no merge base in this shallow clone, so `{a}...{b}` has no baseline\n  hint: the merge base may be in the history that was not fetched: run `git fetch --unshallow` (in CI: `fetch-depth: 0`)"
+    )]
+    ShallowMergeBase { a: String, b: String },
     #[error(
         "the catalog directory `{dir}` does not exist {where_}{}\n  hint: --dir is relative to the repository root{}",
         if *is_file { " (it is a file)" } else { "" },
@@ -725,7 +730,11 @@ impl Repo {
             let (ca, cb) = self.resolve_both(&a, &b)?;
             let bases = self.merge_bases((&a, ca), (&b, cb))?;
             let Some(&base) = bases.first() else {
-                return Err(Error::NoMergeBase { a, b });
+                return Err(if self.is_shallow() {
+                    Error::ShallowMergeBase { a, b }
+                } else {
+                    Error::NoMergeBase { a, b }
+                });
             };
             let note = (bases.len() > 1).then(|| {
                 let others: Vec<String> = bases[1..].iter().map(ToString::to_string).collect();
