@@ -511,6 +511,25 @@ fn symlinks_and_submodules_are_special() {
             "{side:?}"
         );
     }
+    // On disk, the submodule checked out and a repository of its own that is none: git
+    // takes none of the latter's files, and neither is read as a folder.
+    t.write(
+        "events/vendored/.git",
+        "gitdir: ../../.git/modules/vendored",
+    );
+    t.write("events/vendored/index.mdx", "v");
+    t.write("events/Embedded/index.mdx", "x");
+    t.git(&["-C", "events/Embedded", "init", "-q"]);
+    let set = repo.read(Side::Worktree, "").unwrap();
+    assert_eq!(paths(&set), ["events/E/index.mdx"]);
+    assert_eq!(
+        set.special.into_iter().collect::<Vec<_>>(),
+        [
+            ("events/E/link.mdx".to_owned(), SpecialEntry::Symlink),
+            ("events/Embedded".to_owned(), SpecialEntry::Repository),
+            ("events/vendored".to_owned(), SpecialEntry::Submodule),
+        ]
+    );
     let plain = git::read_dir(&t.path(), catalog_diff::catalog::DEFAULT_MAX_FILE_SIZE).unwrap();
     assert_eq!(
         plain.special.get("events/E/link.mdx"),

@@ -843,6 +843,10 @@ impl<'a> Builder<'a> {
                     "a submodule inside the catalog cannot be indexed".to_owned(),
                     "when the catalog lives in the submodule, run catalog-diff inside it (`-C` and its folder); otherwise move the submodule out of the catalog folder".to_owned(),
                 ),
+                SpecialEntry::Repository => (
+                    "a git repository of its own inside the catalog (the folder holds `.git`): git takes none of its files".to_owned(),
+                    "remove its `.git` to make its files part of the catalog, or move it out of the catalog folder".to_owned(),
+                ),
                 SpecialEntry::NameNotUtf8 => (
                     "the name is not UTF-8 text (shown with U+FFFD), so no catalog file can refer to it"
                         .to_owned(),

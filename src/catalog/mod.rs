@@ -209,6 +209,9 @@ impl fmt::Debug for Blob {
 pub enum SpecialEntry {
     Symlink,
     Submodule,
+    /// A working-tree folder that is a repository of its own (it holds `.git`) and no
+    /// submodule yet: git lists none of its files (`git add` records it as a submodule).
+    Repository,
     /// A file or folder whose name is not UTF-8 text (its path shows U+FFFD for each bad
     /// byte): no catalog file can refer to it, and two such names could read as one.
     NameNotUtf8,

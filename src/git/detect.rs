@@ -293,6 +293,7 @@ impl Repo {
                 let mut out: Vec<String> = self
                     .worktree_paths(&workdir, "", true)?
                     .into_iter()
+                    .filter(|(_, kind)| !matches!(kind, super::read::FsKind::Repository))
                     .map(|(p, _)| p)
                     .collect();
                 // Outside a sparse checkout, the index stands in for the working tree.

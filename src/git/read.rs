@@ -780,6 +780,9 @@ impl Repo {
                 FsKind::NameNotUtf8 => {
                     special.insert(path.to_owned(), SpecialEntry::NameNotUtf8);
                 }
+                FsKind::Repository => {
+                    special.insert(path.to_owned(), SpecialEntry::Repository);
+                }
             }
         }
         // Tracked files hidden by ignore rules, and submodules, come from the index; so do
@@ -806,7 +809,11 @@ impl Repo {
                 let Some(path) = strip_dir(&repo_path, dir) else {
                     continue;
                 };
-                if seen.contains(path) {
+                // A checked-out submodule is a repository of its own on disk, too.
+                if seen.contains(path)
+                    && !(entry.mode.is_submodule()
+                        && special.get(path) == Some(&SpecialEntry::Repository))
+                {
                     continue;
                 }
                 let on_disk = workdir.join(&repo_path);
@@ -880,6 +887,8 @@ impl Repo {
         }
         let root = workdir.to_owned();
         let dir_owned = dir.to_owned();
+        let repositories = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let found = Arc::clone(&repositories);
         builder.filter_entry(move |entry| {
             if entry.file_name() == ".git" {
                 return false;
@@ -906,8 +915,13 @@ impl Repo {
             if !on_path {
                 return false;
             }
-            // A nested repository is not part of this work tree (submodules come from the index).
-            !(is_dir && entry.path().join(".git").exists())
+            // A nested repository is not part of this work tree: not entered, and kept (with a
+            // submodule, which comes from the index, it is one entry).
+            let nested = is_dir && entry.path().join(".git").exists();
+            if nested {
+                super::lock(&found).push(rel);
+            }
+            !nested
         });
         let mut out = Vec::new();
         let mut not_utf8 = BTreeSet::new();
@@ -930,6 +944,12 @@ impl Repo {
             }
         }
         out.extend(not_utf8.into_iter().map(|rel| (rel, FsKind::NameNotUtf8)));
+        let repositories = std::mem::take(&mut *super::lock(&repositories));
+        out.extend(
+            repositories
+                .into_iter()
+                .map(|rel| (rel, FsKind::Repository)),
+        );
         Ok(out)
     }
 
@@ -1073,6 +1093,8 @@ fn root_file(set: FileSet, name: &str) -> Result<Option<Vec<u8>>> {
 pub(crate) enum FsKind {
     File,
     Symlink,
+    /// A folder that is a repository of its own, not entered.
+    Repository,
     /// A file or folder whose name is not UTF-8 text (shown with U+FFFD), not entered.
     NameNotUtf8,
 }
