@@ -921,6 +921,10 @@ impl<'a> Builder<'a> {
         self.diagnostics.extend(unordered_versions(&resources));
         let assets = self.assets();
         let mut diagnostics = self.diagnostics;
+        let files = self.files;
+        super::lint::place_fields(&mut diagnostics, |file| {
+            Some(String::from_utf8_lossy(&files.get(file)?.data()).into_owned())
+        });
         diagnostics.sort();
         diagnostics.dedup();
         Built {

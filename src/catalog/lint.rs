@@ -139,6 +139,27 @@ fn block_lines(text: &str) -> Option<(Vec<(usize, &str)>, usize)> {
     None
 }
 
+/// Gives each problem with a front matter field but no line the line where its file writes
+/// that field (`schemas` may be written `schemaPath`); `text_of` reads a file.
+pub(crate) fn place_fields(
+    diagnostics: &mut [Diagnostic],
+    text_of: impl Fn(&str) -> Option<String>,
+) {
+    for diagnostic in diagnostics.iter_mut().filter(|d| d.line.is_none()) {
+        let Some(field) = diagnostic.field.as_deref() else {
+            continue;
+        };
+        let keys: &[&str] = match field {
+            "schemas" => &["schemas", "schemaPath"],
+            other => &[other],
+        };
+        let Some(text) = text_of(&diagnostic.file) else {
+            continue;
+        };
+        diagnostic.line = keys.iter().find_map(|key| key_line(&text, key));
+    }
+}
+
 /// The line of a top-level `key:` in the front matter block.
 fn key_line(text: &str, key: &str) -> Option<usize> {
     let (block, _) = block_lines(text)?;
