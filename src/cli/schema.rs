@@ -265,6 +265,15 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
                 None => first,
             }
         })?;
+    for file in [&before, &after] {
+        for (line, why) in file.format.notes(&file.text) {
+            stderr!(
+                "warning: {}:{line}: {}",
+                file.path,
+                catalog_diff::catalog::escape_text(&why)
+            );
+        }
+    }
     print_verdict(args.format, &verdict, || schema::explain(&verdict))?;
     Ok(if verdict.breaking {
         exit_code::POLICY

@@ -970,7 +970,27 @@ fn judge_texts(
         Format::JsonSchema | Format::Avro => (old, new),
     };
     let error = match format.compare(old, new, strategy, &options.schema) {
-        Ok(verdict) => return Judgement::Judged(verdict, Vec::new()),
+        Ok(verdict) => {
+            // What the verdict rests on that the writer may not expect, on the side that has it.
+            let notes = [("a", &old_path, old.text), ("b", &new_path, new.text)]
+                .into_iter()
+                .flat_map(|(side, file, text)| {
+                    format.notes(text).into_iter().map(move |(line, why)| {
+                        let diagnostic = Diagnostic {
+                            severity: Severity::Warning,
+                            file: file.clone(),
+                            line: Some(line),
+                            column: None,
+                            field: Some("schemas".into()),
+                            message: why,
+                            hint: Some("define what it names, or correct the reference".into()),
+                        };
+                        SideDiagnostic { side, diagnostic }
+                    })
+                })
+                .collect();
+            return Judgement::Judged(verdict, notes);
+        }
         Err(error) => error,
     };
     // Both sides usually share a path, so the error alone cannot say which side it is from;

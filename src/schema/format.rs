@@ -240,6 +240,24 @@ impl Format {
         }
     }
 
+    /// What a verdict on `text` rests on that its writer may not expect (JSON Schema: a `$ref`
+    /// that names nothing), each as (1-based line, why); empty for a text that does not parse.
+    pub fn notes(self, text: &str) -> Vec<(usize, String)> {
+        let notes = match self {
+            Format::JsonSchema => json_schema::notes(text),
+            Format::Avro | Format::Protobuf => Vec::new(),
+        };
+        if notes.is_empty() {
+            return Vec::new();
+        }
+        let paths: Vec<&str> = notes.iter().map(|(path, _)| path.as_str()).collect();
+        let lines = self.lines_of(text, &paths);
+        lines
+            .into_iter()
+            .zip(notes.into_iter().map(|(_, why)| why))
+            .collect()
+    }
+
     /// Compare two texts of this format and judge the changes under `strategy`.
     pub fn compare(
         self,

@@ -560,3 +560,36 @@ fn folders_nested_deeper_than_git_reads_are_an_error() {
         );
     }
 }
+
+/// A `$ref` that names nothing in its schema is judged as accepting anything, as
+/// `@eventcatalog/diff` judges it, and said: a warning at its line, in the diff and `schema`.
+#[test]
+fn a_ref_that_names_nothing_is_judged_as_the_reference_does_and_said() {
+    let repo = catalog();
+    let schema = |target: &str| {
+        format!(
+            "{{\n  \"type\": \"object\",\n  \"properties\": {{\n    \"x\": {{\"$ref\": \"#/definitions/{target}\"}}\n  }}\n}}\n"
+        )
+    };
+    repo.write("events/OrderPlaced/schema.json", &schema("Adress"));
+    repo.commit_all("a ref with a typo");
+    repo.write("events/OrderPlaced/schema.json", &schema("Adresss"));
+    let out = run(repo.path(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("baseline: warning: events/OrderPlaced/schema.json:4: `schemas`: `$ref` `#/definitions/Adress` names nothing in the schema")
+            && stdout.contains("candidate: warning: events/OrderPlaced/schema.json:4: `schemas`: `$ref` `#/definitions/Adresss` names nothing"),
+        "{stdout}"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("a.json"), schema("A")).expect("write");
+    std::fs::write(dir.path().join("b.json"), schema("B")).expect("write");
+    let out = run(dir.path(), &["schema", "a.json", "b.json"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stderr).contains("warning: b.json:4: `$ref` `#/definitions/B` names nothing"),
+        "{}",
+        text(&out.stderr)
+    );
+}

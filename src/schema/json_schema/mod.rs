@@ -114,6 +114,23 @@ pub fn parse(path: &str, text: &str) -> Result<Value, Error> {
     }
 }
 
+/// What a judge reads by a convention the writer may not expect: each local `$ref` that names
+/// nothing in the schema, read as accepting anything (path of the node, and why).
+pub fn notes(text: &str) -> Vec<(String, String)> {
+    let Ok(root) = parse_text("", text) else {
+        return Vec::new();
+    };
+    compare::dangling_refs(&root)
+        .into_iter()
+        .map(|(at, reference)| {
+            let why = format!(
+                "`$ref` `{reference}` names nothing in the schema, so it is judged as accepting anything, as @eventcatalog/diff judges it"
+            );
+            (at, why)
+        })
+        .collect()
+}
+
 /// Every change between two parsed documents, each pointing at its row of the rules table.
 pub fn changes(before: &Value, after: &Value) -> Result<Vec<Change>, Error> {
     Ok(compare::compare(before, after)?
