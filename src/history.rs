@@ -255,10 +255,17 @@ impl Walker<'_> {
         on_step: &mut dyn FnMut(Step) -> ControlFlow<()>,
     ) -> git::Result<ControlFlow<()>> {
         let mut scope = Scope::new(&self.files, self.parse_cache, None).indexed();
+        let diagnostics = self.build(&self.files, start).diagnostics;
+        // A range may start after an invalid commit: its first commit is diffed against the last
+        // valid one before, as within the range.
+        let last = match has_errors(&diagnostics) {
+            true => Some(self.last_valid_before(start)?),
+            false => None,
+        };
         let mut state = Valid {
             start,
-            diagnostics: self.build(&self.files, start).diagnostics,
-            last: None,
+            diagnostics,
+            last,
         };
         let verdict_cache = std::mem::take(&mut self.verdict_cache);
         let (commits, options, parse_cache) = (self.commits, self.options, self.parse_cache);
@@ -311,6 +318,33 @@ impl Walker<'_> {
         });
         rayon::spawn(move || drop((scope, state, verdict_cache)));
         flow
+    }
+
+    /// The last commit before `start` (an invalid catalog) on the first-parent line whose
+    /// catalog is valid, with its Index and files; the empty catalog before the root (or
+    /// before the edge of a shallow clone) when there is none.
+    fn last_valid_before(
+        &self,
+        start: Option<CommitId>,
+    ) -> git::Result<(Option<CommitId>, Index, FileSet)> {
+        let mut at = start;
+        while let Some(commit) = at {
+            let Some(parent) = self
+                .repo
+                .first_parent(commit)?
+                .filter(|p| self.repo.has_commit(*p))
+            else {
+                break;
+            };
+            let files = read_at(self.repo, Some(parent), self.options)?;
+            let built = self.build(&files, Some(parent));
+            if !has_errors(&built.diagnostics) {
+                return Ok((Some(parent), built.index, files));
+            }
+            at = Some(parent);
+        }
+        let empty = FileSet::default();
+        Ok((None, self.build(&empty, None).index, empty))
     }
 
     /// Reads the commits of `chunk` in order, moving `scope` along, and returns them (each

@@ -773,11 +773,17 @@ impl Repo {
             return Ok(None);
         };
         let id = self.resolve_commit(rev)?;
-        let commit = self
+        Ok(self.first_parent(id)?.is_none().then_some(id))
+    }
+
+    /// The first parent of `commit`, as the commit names it (`None` for a root commit; at the
+    /// edge of a shallow clone the parent is named but not there, [`Repo::has_commit`]).
+    pub fn first_parent(&self, commit: CommitId) -> Result<Option<CommitId>> {
+        let found = self
             .repo
-            .find_commit(id.0)
-            .map_err(|e| self.object_error(&id.0, "commit", e))?;
-        Ok(commit.parent_ids().next().is_none().then_some(id))
+            .find_commit(commit.0)
+            .map_err(|e| self.object_error(&commit.0, "commit", e))?;
+        Ok(found.parent_ids().next().map(|id| CommitId(id.detach())))
     }
 
     /// Every best merge base of `a` and `b`, the one `A...B` uses (as git does) first.

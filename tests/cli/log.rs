@@ -489,3 +489,38 @@ fn a_catalog_the_sdk_aliases_lists_its_hashless_schema_on_every_step() {
         assert_eq!(step["diff"]["resources"]["added"][0]["type"], "event");
     }
 }
+
+/// A range that starts after an invalid commit diffs its first commit against the last valid
+/// one before it, as the walk does within a range: never against the invalid catalog (phantom
+/// changes), and the entry names it (`against`).
+#[test]
+fn a_range_starting_after_an_invalid_commit_is_diffed_against_the_last_valid_one() {
+    let repo = TestRepo::new();
+    let event = "catalog/events/OrderCreated/index.mdx";
+    repo.write_all(&[
+        ("catalog/eventcatalog.config.js", "export default {};\n"),
+        (event, EVENT),
+        ("catalog/events/OrderCreated/schema.json", BASE),
+        ("catalog/services/Payments/index.mdx", SERVICE),
+    ]);
+    let valid = repo.commit_all("valid");
+    repo.write(event, "---\nid: [OrderCreated\n---\n");
+    repo.commit_all("broken front matter");
+    repo.write(event, EVENT);
+    let fixed = repo.commit_all("fixed: the catalog is the valid one again");
+    let output = run(&repo, &["HEAD^!", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let entries = lines(&output);
+    assert_eq!(commits(&entries), [fixed]);
+    assert_eq!(entries[0]["against"], valid.as_str());
+    assert_eq!(entries[0]["diff"]["refs"]["a"]["commit"], valid.as_str());
+    let summary = &entries[0]["diff"]["summary"];
+    assert_eq!(
+        (
+            summary["resourcesAdded"].as_u64(),
+            summary["edgesAdded"].as_u64()
+        ),
+        (Some(0), Some(0)),
+        "{summary}"
+    );
+}
