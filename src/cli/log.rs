@@ -253,12 +253,15 @@ impl State {
         let has_problems = !step.diagnostics.is_empty();
         let strict_stop = args.catalog.strict && has_problems;
         let Some(diff) = &step.diff else {
-            // An invalid catalog cannot be judged: always shown, and an unknown for the policy.
+            // An invalid catalog cannot be judged: an unknown for the policy, shown unless only
+            // breaks are asked for and unknowns do not count as such.
             self.changed += 1;
-            self.tripped |= settings.fail_on == FailOn::Unknown;
+            let unknown_trips = settings.fail_on == FailOn::Unknown;
+            self.tripped |= unknown_trips;
             let flow = self.strict_flow(step, strict_stop);
+            let only_breaks = args.breaking_only || args.first_breaking;
             return Decision {
-                shown: Some(None),
+                shown: (unknown_trips || !only_breaks).then_some(None),
                 flow,
             };
         };

@@ -524,3 +524,30 @@ fn a_range_starting_after_an_invalid_commit_is_diffed_against_the_last_valid_one
         "{summary}"
     );
 }
+
+/// `--breaking-only` and `--first-breaking` show breaks only: an invalid commit before the
+/// break is left out (it counts, and shows, under `--fail-on unknown`, where it trips).
+#[test]
+fn breaks_only_leave_out_invalid_commits() {
+    let repo = TestRepo::new();
+    let event = "catalog/events/OrderCreated/index.mdx";
+    let schema = "catalog/events/OrderCreated/schema.json";
+    repo.write_all(&[
+        ("catalog/eventcatalog.config.js", "export default {};\n"),
+        (event, EVENT),
+        (schema, BASE),
+    ]);
+    repo.commit_all("valid");
+    repo.write(event, "---\nid: [OrderCreated\n---\n");
+    let broken = repo.commit_all("broken front matter");
+    repo.write(event, EVENT);
+    repo.write(schema, NOTE_REQUIRED);
+    let breaking = repo.commit_all("fixed, and note required");
+    for flag in ["--first-breaking", "--breaking-only"] {
+        let output = run(&repo, &[flag, "--format", "json"]);
+        assert_eq!(output.status.code(), Some(1), "{flag}: {}", stderr(&output));
+        assert_eq!(commits(&lines(&output)), [breaking.clone()], "{flag}");
+        let output = run(&repo, &[flag, "--format", "json", "--fail-on", "unknown"]);
+        assert_eq!(commits(&lines(&output))[0], broken, "{flag}");
+    }
+}
