@@ -807,12 +807,19 @@ pub fn select(diff: &ArchitectureDiff, selection: &Selection) -> ArchitectureDif
     let Some(id) = selection.message.as_deref() else {
         return diff.clone();
     };
+    // The message, not a flow or data product that shares its id.
+    let is_message = |kind: &str| diff::MESSAGE_TYPES.contains(&kind);
     let resources = ResourceChanges {
-        added: keep(&diff.resources.added, |r| r.id == id),
-        removed: keep(&diff.resources.removed, |r| r.id == id),
-        changed: keep(&diff.resources.changed, |r| r.id == id),
+        added: keep(&diff.resources.added, |r| r.id == id && is_message(&r.kind)),
+        removed: keep(&diff.resources.removed, |r| {
+            r.id == id && is_message(&r.kind)
+        }),
+        changed: keep(&diff.resources.changed, |r| {
+            r.id == id && is_message(&r.kind)
+        }),
     };
-    let touches = |e: &diff::Edge| e.from.id == id || e.to.id == id;
+    let names = |end: &diff::End| end.id == id && end.kind.as_deref().is_none_or(is_message);
+    let touches = |e: &diff::Edge| names(&e.from) || names(&e.to);
     let edges = EdgeChanges {
         added: keep(&diff.edges.added, touches),
         removed: keep(&diff.edges.removed, touches),

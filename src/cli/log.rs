@@ -187,11 +187,8 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     }
     if let Some(id) = args.message.as_deref().filter(|_| !state.message_seen) {
         let tip = commits.last().map(|c| c.id);
-        if let Some(nearby) = missing_message(&repo, &options, [start, tip], id)? {
-            anyhow::bail!(
-                "no resource `{id}` in the range{}\n  hint: --message takes a message id, as in its front matter",
-                catalog_diff::suggest::hint(&nearby.iter().map(String::as_str).collect::<Vec<_>>())
-            );
+        if let Some(why) = missing_message(&repo, &options, [start, tip], id)? {
+            anyhow::bail!("{why}\n  hint: --message takes a message id, as in its front matter");
         }
     }
     if !outcome.stopped {
@@ -313,24 +310,42 @@ impl State {
 
 /// `None` when a resource `id` is in the catalog at one of `commits` (the ends of the walk);
 /// else the closest ids there.
+/// Why `--message id` names no message of the range's ends (`commits`): the kind of resource
+/// it names instead, or the message ids near it; `None` when one end has that message.
 fn missing_message(
     repo: &Repo,
     options: &history::Options,
     commits: [Option<catalog_diff::git::CommitId>; 2],
     id: &str,
-) -> anyhow::Result<Option<Vec<String>>> {
-    let mut ids = Vec::new();
+) -> anyhow::Result<Option<String>> {
+    let mut messages = Vec::new();
+    let mut other_kind = None;
     for commit in commits.into_iter().flatten() {
         let built = history::build_at(repo, Some(commit), options, &ParseCache::default())?;
-        ids.extend(built.index.resources.iter().map(|r| r.id().to_owned()));
+        for resource in &built.index.resources {
+            if diff::MESSAGE_TYPES.contains(&resource.kind()) {
+                messages.push(resource.id().to_owned());
+            } else if resource.id() == id {
+                other_kind.get_or_insert_with(|| resource.kind().to_owned());
+            }
+        }
     }
-    if ids.iter().any(|known| known == id) {
+    if messages.iter().any(|known| known == id) {
         return Ok(None);
     }
-    ids.sort();
-    ids.dedup();
-    let nearby = catalog_diff::suggest::closest(id, ids.iter().map(String::as_str));
-    Ok(Some(nearby.into_iter().map(str::to_owned).collect()))
+    let shown = catalog_diff::catalog::escape_text(id);
+    if let Some(kind) = other_kind {
+        return Ok(Some(format!(
+            "`{shown}` is a {kind}, not an event, command or query"
+        )));
+    }
+    messages.sort();
+    messages.dedup();
+    let nearby = catalog_diff::suggest::closest(id, messages.iter().map(String::as_str));
+    Ok(Some(format!(
+        "no message `{shown}` in the range{}",
+        catalog_diff::suggest::hint(&nearby)
+    )))
 }
 
 fn empty_range_note(range: Option<&str>) -> String {

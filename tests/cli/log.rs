@@ -551,3 +551,41 @@ fn breaks_only_leave_out_invalid_commits() {
         assert_eq!(commits(&lines(&output))[0], broken, "{flag}");
     }
 }
+
+/// `--message` selects the message: a flow sharing its id is not it, and a service id is
+/// refused as one.
+#[test]
+fn message_selects_messages_not_other_resources_with_the_id() {
+    let repo = TestRepo::new();
+    let flow =
+        |version: &str| format!("---\nid: OrderCreated\nversion: {version}\nname: a flow\n---\n");
+    repo.write_all(&[
+        ("catalog/eventcatalog.config.js", "export default {};\n"),
+        ("catalog/events/OrderCreated/index.mdx", EVENT),
+        ("catalog/events/OrderCreated/schema.json", BASE),
+        // Not the event's version: the SDK finds a content path by id and version.
+        ("catalog/flows/OrderCreated/index.mdx", &flow("0.1.0")),
+        ("catalog/services/Payments/index.mdx", SERVICE),
+    ]);
+    let added = repo.commit_all("event and flow");
+    repo.write("catalog/flows/OrderCreated/index.mdx", &flow("0.2.0"));
+    repo.commit_all("only the flow");
+    let output = run(&repo, &["--message", "OrderCreated", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let entries = lines(&output);
+    assert_eq!(commits(&entries), [added]);
+    let kinds: Vec<&str> = entries[0]["diff"]["resources"]["added"]
+        .as_array()
+        .expect("added")
+        .iter()
+        .map(|r| r["type"].as_str().expect("a type"))
+        .collect();
+    assert_eq!(kinds, ["event"]);
+    let output = run(&repo, &["--message", "Payments"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("`Payments` is a service, not an event, command or query"),
+        "{}",
+        stderr(&output)
+    );
+}
