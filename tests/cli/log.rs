@@ -546,7 +546,11 @@ fn breaks_only_leave_out_invalid_commits() {
     for flag in ["--first-breaking", "--breaking-only"] {
         let output = run(&repo, &[flag, "--format", "json"]);
         assert_eq!(output.status.code(), Some(1), "{flag}: {}", stderr(&output));
-        assert_eq!(commits(&lines(&output)), [breaking.clone()], "{flag}");
+        assert_eq!(
+            commits(&lines(&output)),
+            std::slice::from_ref(&breaking),
+            "{flag}"
+        );
         let output = run(&repo, &[flag, "--format", "json", "--fail-on", "unknown"]);
         assert_eq!(commits(&lines(&output))[0], broken, "{flag}");
     }
