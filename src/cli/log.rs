@@ -262,7 +262,7 @@ impl State {
                 flow,
             };
         };
-        let view = history::select(diff, selection);
+        let mut view = history::select(diff, selection);
         self.message_seen |= selection.message.is_some() && !history::is_empty(&view);
         // A commit that makes the catalog valid again is shown even when nothing else changed.
         if history::is_empty(&view) && step.errors().next().is_none() && step.against.is_none() {
@@ -274,8 +274,15 @@ impl State {
         if breaking {
             self.broke += 1;
         }
-        let tripped =
-            policy::decide(&view, settings.fail_on, &settings.acks, settings.today).tripped;
+        let mut decision = policy::decide(&view, settings.fail_on, &settings.acks, settings.today);
+        let tripped = decision.tripped;
+        // An acknowledgement is for one commit of the range: the others have no use for it.
+        decision.unused_acks.clear();
+        // As the diff does: the decision goes with the entry when a policy file is used, so
+        // an acknowledged break is shown as such.
+        if settings.from_files {
+            view.policy = Some(decision);
+        }
         if (args.breaking_only || args.first_breaking) && !breaking {
             let flow = self.strict_flow(step, strict_stop);
             return Decision { shown: None, flow };

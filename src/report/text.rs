@@ -169,9 +169,17 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
 }
 
 /// The breaking schema changes (each op explained, who is hurt) and the messages removed while
-/// in use: the part of the report `log` repeats under each breaking commit.
+/// in use: the part of the report `log` repeats under each breaking commit, each break's
+/// fingerprint with its acknowledgement when the diff carries the policy's decision.
 pub fn breaking_details(diff: &ArchitectureDiff, locations: &Locations, color: bool) -> String {
-    breaking_sections(diff, &Findings::of(diff), locations, None, &Paint(color))
+    let decision = diff.policy.as_ref();
+    breaking_sections(
+        diff,
+        &Findings::of(diff),
+        locations,
+        decision,
+        &Paint(color),
+    )
 }
 
 fn breaking_sections(

@@ -593,3 +593,50 @@ fn message_selects_messages_not_other_resources_with_the_id() {
         stderr(&output)
     );
 }
+
+/// An acknowledged break is shown as acknowledged in `log` (text and JSON), as in the diff.
+#[test]
+fn acknowledged_breaks_are_shown_as_such() {
+    let h = history();
+    let (_, entries) = log_json(&h, &[]);
+    let breaking = entries
+        .iter()
+        .find(|e| e["commit"] == h.first_break.as_str())
+        .expect("the first break");
+    let sarif = crate::binary(h.repo.path())
+        .args([&format!("{}^!", h.first_break), "--strategy", "backward"])
+        .args(["--format", "sarif"])
+        .output()
+        .expect("the binary runs");
+    let sarif: Value = serde_json::from_slice(&sarif.stdout).expect("SARIF");
+    let fingerprint = sarif["runs"][0]["results"][0]["partialFingerprints"]["catalogDiff/v1"]
+        .as_str()
+        .expect("a fingerprint")
+        .to_owned();
+    assert!(
+        breaking["diff"].get("policy").is_none(),
+        "no policy file yet"
+    );
+    let acked = crate::binary(h.repo.path())
+        .args(["ack", &fingerprint, "--reason", "consumers migrated"])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(acked.status.code(), Some(0), "{}", stderr(&acked));
+    h.repo.commit_all("acknowledged");
+    let (_, entries) = log_json(&h, &[]);
+    let breaking = entries
+        .iter()
+        .find(|e| e["commit"] == h.first_break.as_str())
+        .expect("the first break");
+    let breaks = &breaking["diff"]["policy"]["breaks"];
+    assert_eq!(breaks[0]["fingerprint"], fingerprint.as_str());
+    assert_eq!(breaks[0]["status"], "acknowledged");
+    let output = run(h.repo.path(), &["--strategy", "backward"]);
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains(&format!(
+            "fingerprint {fingerprint} (acknowledged: consumers migrated)"
+        )),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}
