@@ -88,6 +88,9 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     let tip = commits.last().map_or(Side::Unborn, |c| Side::Commit(c.id));
     let settings = Settings::load(&repo, tip, &args.policy, args.catalog.dir.as_deref())?;
     let dir = settings.blame_dir(repo.detect_catalog_dir_in(&ids, settings.dir.as_deref()))?;
+    if settings.dir.is_none() {
+        note_moved_catalog(&repo, &ids, &dir);
+    }
     let mut options = history::Options {
         source: source_name(&repo, &args.catalog),
         dir,
@@ -353,6 +356,34 @@ fn missing_message(
         "no message `{shown}` in the range{}",
         catalog_diff::suggest::hint(&nearby)
     )))
+}
+
+/// The catalog folder is found at the range's last commit; when the range's first commit has
+/// its catalog elsewhere (the folder moved), the walk reads that part as an empty catalog, and
+/// a note says so.
+fn note_moved_catalog(repo: &Repo, commits: &[catalog_diff::git::CommitId], dir: &str) {
+    let Some(&first) = commits.first() else {
+        return;
+    };
+    if !matches!(repo.tree_id(first, dir), Ok(None)) {
+        return;
+    }
+    if let Ok(earlier) = repo.detect_catalog_dir(Side::Commit(first), None)
+        && earlier != dir
+        && matches!(repo.tree_id(first, &earlier), Ok(Some(_)))
+    {
+        let shown = |dir: &str| {
+            catalog_diff::catalog::escape_text(if dir.is_empty() { "." } else { dir }).into_owned()
+        };
+        stderr!(
+            "note: the catalog is in `{}` at the end of the range but in `{}` at {}: the walk reads `{}`, where that part of the history has no catalog\n  hint: walk that part with --dir {}",
+            shown(dir),
+            shown(&earlier),
+            short(&first.to_string()),
+            shown(dir),
+            shown(&earlier)
+        );
+    }
 }
 
 fn empty_range_note(range: Option<&str>) -> String {

@@ -640,3 +640,29 @@ fn acknowledged_breaks_are_shown_as_such() {
         String::from_utf8_lossy(&output.stdout)
     );
 }
+
+/// The catalog folder is found at the end of the range; when it lay elsewhere at the start
+/// (it moved), a note says that part of the history is read as no catalog, and how to walk it.
+#[test]
+fn a_catalog_that_moved_is_noted() {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("docs/eventcatalog.config.js", "export default {};\n"),
+        ("docs/events/OrderCreated/index.mdx", EVENT),
+        ("docs/events/OrderCreated/schema.json", BASE),
+    ]);
+    repo.commit_all("catalog in docs");
+    repo.git(&["mv", "docs", "site"]);
+    repo.commit_all("moved to site");
+    let output = run(&repo, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output)
+            .contains("note: the catalog is in `site` at the end of the range but in `docs` at ")
+            && stderr(&output).contains("hint: walk that part with --dir docs"),
+        "{}",
+        stderr(&output)
+    );
+    let output = run(&repo, &["--dir", "site"]);
+    assert!(!stderr(&output).contains("note: the catalog is in"));
+}
