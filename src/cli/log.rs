@@ -388,6 +388,10 @@ fn note_moved_catalog(repo: &Repo, commits: &[catalog_diff::git::CommitId], dir:
 
 fn empty_range_note(range: Option<&str>) -> String {
     match range.and_then(|r| r.split_once("..")) {
+        Some((a, b)) if a == b.trim_start_matches('.') => format!(
+            "no commits in `{}`: it is empty, both ends being the same revision",
+            range.unwrap_or_default()
+        ),
         Some((a, b)) => {
             let b = b.trim_start_matches('.');
             format!(

@@ -292,7 +292,11 @@ fn empty_reversed_and_unknown_ranges() {
     let same = format!("{}..{}", h.fix, h.fix);
     let output = run(h.repo.path(), &[&same]);
     assert_eq!(output.status.code(), Some(0));
-    assert!(stderr(&output).contains("empty"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("empty, both ends being the same revision"),
+        "{}",
+        stderr(&output)
+    );
 
     let reversed = format!("{}..{}", h.second_break, h.base);
     let output = run(h.repo.path(), &[&reversed]);
