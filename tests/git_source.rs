@@ -313,6 +313,28 @@ fn first_parent_walk_is_oldest_first() {
     assert_eq!(repo.first_parent_walk(Some("v1")).unwrap().len(), 1);
 }
 
+/// A commit written in ISO-8859-1 (its `encoding` header says so) is read as git reads it.
+#[cfg(unix)]
+#[test]
+fn a_latin1_commit_is_read_as_latin1() {
+    use std::os::unix::ffi::OsStrExt;
+    let t = TestRepo::new();
+    t.write("events/E/index.mdx", "e");
+    t.git(&["add", "-A"]);
+    let status = std::process::Command::new("git")
+        .current_dir(t.path())
+        .env("GIT_AUTHOR_NAME", std::ffi::OsStr::from_bytes(b"Jos\xe9"))
+        .args(["-c", "i18n.commitEncoding=ISO-8859-1", "commit", "-q", "-m"])
+        .arg(std::ffi::OsStr::from_bytes(b"caf\xe9 added"))
+        .status()
+        .expect("git runs");
+    assert!(status.success());
+    let repo = open(&t);
+    let walk = repo.first_parent_walk(None).unwrap();
+    assert_eq!(walk[0].subject, "café added");
+    assert!(walk[0].author.starts_with("José <"), "{}", walk[0].author);
+}
+
 #[test]
 fn tree_id_is_stable_when_the_catalog_does_not_change() {
     let (t, [c1, c2, f1, f2, _]) = branchy();

@@ -26,6 +26,16 @@ impl CommitInfo {
     }
 }
 
+/// Whether a commit's `encoding` header names ISO-8859-1, the one encoding besides UTF-8 that
+/// git commits are written in often enough to read (others are read as UTF-8, with U+FFFD).
+fn is_latin1(encoding: &gix::bstr::BStr) -> bool {
+    let name = encoding
+        .to_string()
+        .to_ascii_lowercase()
+        .replace(['-', '_'], "");
+    matches!(name.as_str(), "iso88591" | "latin1" | "l1")
+}
+
 impl Repo {
     /// The first-parent history selected by `range`, oldest first: `None` is all of HEAD's
     /// history (empty while HEAD is unborn); `REV` all of REV's; `A..B` the commits of B not
@@ -91,11 +101,22 @@ impl Repo {
             let parents = commit.parent_ids().map(|p| CommitId(p.detach())).collect();
             let author = commit.author().map_err(what)?;
             let time = author.time().map_err(|e| what(gix::Error::from_error(e)))?;
-            let subject = commit.message().map_err(what)?.summary().to_string();
+            let message = commit.message().map_err(what)?;
+            let latin1 = commit
+                .decode()
+                .map_err(|e| what(gix::Error::from_error(e)))?
+                .encoding
+                .is_some_and(is_latin1);
+            let text = |bytes: &[u8]| match latin1 {
+                // Each byte is the code point of its character.
+                true => bytes.iter().map(|&b| char::from(b)).collect(),
+                false => String::from_utf8_lossy(bytes).into_owned(),
+            };
+            let subject = text(&message.summary());
             out.push(CommitInfo {
                 id: CommitId(info.id),
                 parents,
-                author: format!("{} <{}>", author.name, author.email),
+                author: format!("{} <{}>", text(author.name), text(author.email)),
                 date: time.format_or_unix(gix::date::time::format::ISO8601_STRICT),
                 time: time.seconds,
                 subject,
