@@ -387,6 +387,15 @@ fn is_global(path: &str) -> bool {
     path == ".eventcatalogignore" || ROOTS.iter().any(|root| path.starts_with(root))
 }
 
+/// A YAML or JSON file in a folder of the catalog (not at its root, where `package.json` and
+/// the like live), which a specification may bundle.
+fn is_shared_document(path: &str) -> bool {
+    path.contains('/')
+        && [".yml", ".yaml", ".json"]
+            .iter()
+            .any(|extension| path.to_ascii_lowercase().ends_with(extension))
+}
+
 /// A reach wider than this share of the catalog's resource files is [`Scope::is_wide`] (unless
 /// it is narrower than [`ALWAYS_CUT`] files, where the cut costs nothing either way).
 const WIDEST_REACH: usize = 4;
@@ -649,6 +658,11 @@ impl Scope {
                 // A file below no resource (a config file, a shared schema) reaches only the
                 // resources naming files outside their folder, which are added below.
                 let above = resource_files_above(path, &before, after);
+                // A specification anywhere may bundle a shared YAML or JSON file by a relative
+                // `$ref`, which its front matter does not name: such a file reaches everywhere.
+                if above.is_empty() && is_shared_document(path) {
+                    unreachable = true;
+                }
                 let nearest = above.first().cloned();
                 readers.extend(nearest);
                 readers.extend(

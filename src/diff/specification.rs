@@ -227,6 +227,67 @@ fn pair_entries<'a>(
     pairs
 }
 
+/// The most files a specification's bundle is followed through to tell whether it changed.
+const MOST_BUNDLED: usize = 1024;
+
+/// Whether a specification whose own text did not change (`before` and `after`, one path)
+/// bundles a file that did: one it names by a relative `$ref`, or one such a file names. The
+/// two bundles are the same when every file reached from the candidate's is the same on both
+/// sides, since the same texts name the same files.
+fn bundle_changed(
+    old: &Resource,
+    new: &Resource,
+    before: Entry<'_>,
+    after: Entry<'_>,
+    a: &Prepared<'_>,
+    b: &Prepared<'_>,
+) -> bool {
+    let path = |resource, entry| catalog_path(resource, field(entry, "path")?);
+    let (Some(start), Some(a_files), Some(b_files)) = (path(new, after), a.files, b.files) else {
+        return false;
+    };
+    if path(old, before).as_ref() != Some(&start) {
+        return false;
+    }
+    let mut seen = BTreeSet::new();
+    let mut pending = vec![start];
+    while let Some(file) = pending.pop() {
+        if seen.len() == MOST_BUNDLED || !seen.insert(file.clone()) {
+            continue;
+        }
+        let (was, is) = (a_files.read(&file), b_files.read(&file));
+        if was != is {
+            return true;
+        }
+        let Some(is) = is else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&is);
+        let dir = file.rsplit_once('/').map_or("", |(dir, _)| dir);
+        pending.extend(
+            file_refs(&text)
+                .filter_map(|target| crate::path::normalize(&format!("{dir}/{target}"))),
+        );
+    }
+    false
+}
+
+/// The files a YAML or JSON text names by a relative `$ref` (`'./messages/x.yml#/X'` gives
+/// `./messages/x.yml`); local (`#/...`) and remote (`https://...`) refs name none. Read from
+/// the text as written, so a file that no longer parses is followed all the same.
+fn file_refs(text: &str) -> impl Iterator<Item = &str> {
+    text.match_indices("$ref").filter_map(|(at, _)| {
+        let rest = text[at + 4..].trim_start_matches(['"', '\'']).trim_start();
+        let rest = rest.strip_prefix(':')?.trim_start();
+        let rest = rest.trim_start_matches(['"', '\'']);
+        let end = rest
+            .find(['"', '\'', '\n', '\r', ',', '}', ' ', '#'])
+            .unwrap_or(rest.len());
+        let target = &rest[..end];
+        (!target.is_empty() && !target.contains("://")).then_some(target)
+    })
+}
+
 /// The folder of a resource file (`a/b/index.mdx` -> `a/b`).
 fn folder(resource: &Resource) -> &str {
     resource
@@ -313,7 +374,11 @@ fn judge(
     strategy: Strategy,
 ) -> Option<SpecificationChange> {
     let change = match (before, after) {
-        (Some(x), Some(y)) if field(x, "hash") == field(y, "hash") => return None,
+        (Some(x), Some(y))
+            if field(x, "hash") == field(y, "hash") && !bundle_changed(old, new, x, y, a, b) =>
+        {
+            return None;
+        }
         (Some(_), Some(_)) => FileChange::Modified,
         (None, Some(_)) => FileChange::Added,
         (Some(_), None) => FileChange::Removed,

@@ -491,3 +491,46 @@ fn a_change_no_rule_judges_has_no_verdict_at_its_line() {
         "{github}"
     );
 }
+
+/// A specification whose own text did not change still changes when a file it bundles by a
+/// relative `$ref` does: beside it, or shared from a folder below no resource.
+#[test]
+fn a_change_only_in_a_bundled_file_is_judged() {
+    let repo = crate::support::TestRepo::new();
+    let spec = "asyncapi: 3.0.0\ninfo:\n  title: S\n  version: 1.0.0\nchannels:\n  orders:\n    address: orders\n    messages:\n      OrderCreated:\n        $ref: './messages/order-created.yml#/OrderCreated'\n      OrderPaid:\n        $ref: '../../shared/order-paid.yml#/OrderPaid'\noperations:\n  sendOrders:\n    action: send\n    channel:\n      $ref: '#/channels/orders'\n";
+    let message = |name: &str, ty: &str| {
+        format!(
+            "{name}:\n  payload:\n    type: object\n    properties:\n      id:\n        type: {ty}\n"
+        )
+    };
+    repo.write_all(&[
+        (
+            "services/S/index.mdx",
+            "---\nid: S\nversion: 1.0.0\nspecifications:\n  asyncapiPath: asyncapi.yml\n---\n",
+        ),
+        ("services/S/asyncapi.yml", spec),
+        (
+            "services/S/messages/order-created.yml",
+            &message("OrderCreated", "string"),
+        ),
+        ("shared/order-paid.yml", &message("OrderPaid", "string")),
+    ]);
+    repo.commit_all("a specification in three files");
+    for (file, name) in [
+        ("services/S/messages/order-created.yml", "OrderCreated"),
+        ("shared/order-paid.yml", "OrderPaid"),
+    ] {
+        repo.write(file, &message(name, "integer"));
+        let out = run_diff(&repo.path(), &["--format", "json"]);
+        assert_eq!(out.status.code(), Some(1), "{file}: {}", text(&out.stderr));
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let ops = &doc["specificationChanges"][0]["ops"];
+        assert!(
+            ops[0]["path"]
+                .as_str()
+                .is_some_and(|path| path.ends_with("/payload/properties/id/type")),
+            "{file}: {ops}"
+        );
+        repo.write(file, &message(name, "string"));
+    }
+}
