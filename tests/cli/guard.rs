@@ -69,7 +69,7 @@ fn item_1_a_missing_dir_or_message_is_an_error_naming_what_exists() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("no resource `OrderPlacd`") && stderr.contains("`OrderPlaced`"),
+        stderr.contains("no message `OrderPlacd` in the range") && stderr.contains("`OrderPlaced`"),
         "{stderr}"
     );
     assert_eq!(
