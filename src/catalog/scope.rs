@@ -387,11 +387,11 @@ fn is_global(path: &str) -> bool {
     path == ".eventcatalogignore" || ROOTS.iter().any(|root| path.starts_with(root))
 }
 
-/// A YAML or JSON file in a folder of the catalog (not at its root, where `package.json` and
-/// the like live), which a specification may bundle.
+/// A YAML, JSON or Protobuf file in a folder of the catalog (not at its root, where
+/// `package.json` and the like live), which a specification may bundle or a schema import.
 fn is_shared_document(path: &str) -> bool {
     path.contains('/')
-        && [".yml", ".yaml", ".json"]
+        && [".yml", ".yaml", ".json", ".proto"]
             .iter()
             .any(|extension| path.to_ascii_lowercase().ends_with(extension))
 }
@@ -659,7 +659,8 @@ impl Scope {
                 // resources naming files outside their folder, which are added below.
                 let above = resource_files_above(path, &before, after);
                 // A specification anywhere may bundle a shared YAML or JSON file by a relative
-                // `$ref`, which its front matter does not name: such a file reaches everywhere.
+                // `$ref`, and a Protobuf schema import a shared `.proto`, which no front matter
+                // names: such a file reaches everywhere.
                 if above.is_empty() && is_shared_document(path) {
                     unreachable = true;
                 }

@@ -654,7 +654,17 @@ fn schema_change(
 ) -> Option<(SchemaChange, Vec<SideDiagnostic>)> {
     let change = match (&before, &after) {
         (Some(x), Some(y)) if x.str("hash").is_some() && x.str("hash") == y.str("hash") => {
-            return None;
+            let sides = [(x, old, files[0]), (y, new, files[1])].map(|(entry, resource, files)| {
+                SchemaSide {
+                    entry,
+                    resource,
+                    files,
+                }
+            });
+            if !imports_changed(sides) {
+                return None;
+            }
+            FileChange::Modified
         }
         (Some(_), Some(_)) => FileChange::Modified,
         (None, Some(_)) => FileChange::Added,
@@ -766,6 +776,31 @@ impl<'e> SchemaSide<'e, '_> {
         }
         parts.join("/")
     }
+}
+
+/// Whether a Protobuf schema file whose own text is the same on both sides imports a file that
+/// changed (directly or through another import): it compiles to another schema, so it is a
+/// modified schema, judged. `@eventcatalog/diff` reads no Protobuf and lists nothing there.
+fn imports_changed([before, after]: [SchemaSide<'_, '_>; 2]) -> bool {
+    let is_protobuf = match after.entry.str("format") {
+        Some(declared) => matches!(
+            declared.trim().to_ascii_lowercase().as_str(),
+            "protobuf" | "proto"
+        ),
+        None => after
+            .entry
+            .str("path")
+            .is_some_and(|p| p.to_ascii_lowercase().ends_with(".proto")),
+    };
+    let (Some(a), Some(b)) = (before.files, after.files) else {
+        return false;
+    };
+    let start = after.catalog_path();
+    if !is_protobuf || before.catalog_path() != start {
+        return false;
+    }
+    let names = |file: &str, text: &str| crate::schema::protobuf::imports(b, file, text);
+    super::reached::reached_file_changed(start, a, b, &names)
 }
 
 /// A pair of schema files (JSON Schema, Avro, Protobuf) gets a verdict; anything else says why

@@ -6,6 +6,7 @@
 mod assemble;
 mod impact;
 mod order;
+mod reached;
 mod specification;
 
 pub use assemble::{

@@ -227,13 +227,8 @@ fn pair_entries<'a>(
     pairs
 }
 
-/// The most files a specification's bundle is followed through to tell whether it changed.
-const MOST_BUNDLED: usize = 1024;
-
 /// Whether a specification whose own text did not change (`before` and `after`, one path)
-/// bundles a file that did: one it names by a relative `$ref`, or one such a file names. The
-/// two bundles are the same when every file reached from the candidate's is the same on both
-/// sides, since the same texts name the same files.
+/// bundles a file that did: one it names by a relative `$ref`, or one such a file names.
 fn bundle_changed(
     old: &Resource,
     new: &Resource,
@@ -249,27 +244,13 @@ fn bundle_changed(
     if path(old, before).as_ref() != Some(&start) {
         return false;
     }
-    let mut seen = BTreeSet::new();
-    let mut pending = vec![start];
-    while let Some(file) = pending.pop() {
-        if seen.len() == MOST_BUNDLED || !seen.insert(file.clone()) {
-            continue;
-        }
-        let (was, is) = (a_files.read(&file), b_files.read(&file));
-        if was != is {
-            return true;
-        }
-        let Some(is) = is else {
-            continue;
-        };
-        let text = String::from_utf8_lossy(&is);
-        let dir = file.rsplit_once('/').map_or("", |(dir, _)| dir);
-        pending.extend(
-            file_refs(&text)
-                .filter_map(|target| crate::path::normalize(&format!("{dir}/{target}"))),
-        );
-    }
-    false
+    let names = |file: &str, text: &str| {
+        let dir = super::reached::folder_of(file);
+        file_refs(text)
+            .filter_map(|target| crate::path::normalize(&format!("{dir}/{target}")))
+            .collect()
+    };
+    super::reached::reached_file_changed(start, a_files, b_files, &names)
 }
 
 /// The files a YAML or JSON text names by a relative `$ref` (`'./messages/x.yml#/X'` gives

@@ -156,6 +156,45 @@ fn imports_are_read_from_each_side_of_the_diff() {
     );
 }
 
+/// A schema whose own text is the same on both sides but whose import changed compiles to
+/// another schema: a modified schema, judged, whether the import lies beside it or in a folder
+/// below no resource. Deleting the import leaves it without a verdict, never "no change".
+#[test]
+fn a_change_only_in_an_import_is_judged() {
+    let repo = catalog();
+    for (file, text) in [
+        (
+            "events/OrderPlaced/money.proto",
+            MONEY.replace("int64 cents", "string cents"),
+        ),
+        (
+            "common/ids.proto",
+            IDS.replace("string value", "int64 value"),
+        ),
+    ] {
+        repo.write(file, &text);
+        let diff = json(&run(&repo, &["--format", "json"]));
+        let change = &diff["schemaChanges"][0];
+        assert_eq!(change["change"], "modified", "{file}: {change}");
+        assert_eq!(change["breaking"], true, "{file}: {change}");
+        let original = if file.ends_with("money.proto") {
+            MONEY
+        } else {
+            IDS
+        };
+        repo.write(file, original);
+    }
+    repo.remove("events/OrderPlaced/money.proto");
+    let out = run(&repo, &["--fail-on", "unknown"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("imports `money.proto`, which is not in the same revision"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
 #[test]
 fn proto_rules_pick_the_buf_category() {
     let repo = catalog();

@@ -469,6 +469,35 @@ fn json_enum_key(enum_name: &str, value: &str) -> String {
         .collect()
 }
 
+/// The files the `.proto` text of `file` imports, as they are found among `files` (beside it,
+/// then from the root; both places for one found in neither); the well-known types are none.
+/// Read from the text as written, so a file that no longer compiles names its imports still.
+pub fn imports(files: &dyn Files, file: &str, text: &str) -> Vec<String> {
+    let folder = file.rfind('/').map_or("", |i| &file[..i]);
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.trim_start().strip_prefix("import") else {
+            continue;
+        };
+        let Some((_, quoted)) = rest.split_once(['"', '\'']) else {
+            continue;
+        };
+        let Some((import, _)) = quoted.split_once(['"', '\'']) else {
+            continue;
+        };
+        if import.starts_with("google/protobuf/") {
+            continue;
+        }
+        let beside = normalize(&format!("{folder}/{import}"));
+        let places: Vec<String> = [beside, normalize(import)].into_iter().flatten().collect();
+        match places.iter().find(|path| files.read(path).is_some()) {
+            Some(path) => found.push(path.clone()),
+            None => found.extend(places),
+        }
+    }
+    found
+}
+
 /// `import` as seen from the file at `importer`: beside it, then from the root.
 fn find_import(files: &dyn Files, importer: &str, import: &str) -> Option<(String, String)> {
     let folder = importer.rfind('/').map_or("", |i| &importer[..i]);
