@@ -9,7 +9,7 @@
 //! with the reason, and whatever they cover is unknown. Files are read once each, at most
 //! [`MAX_FILES`] of them, so a cycle of files or a fan of refs stays bounded.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde_json::{Map, Value};
 
@@ -322,6 +322,35 @@ impl Bundler<'_> {
         self.files.insert(file.to_owned(), outcome.clone());
         outcome
     }
+}
+
+/// The local refs of a bundled document that name nothing in it, each with the pointer of the
+/// node that makes it (`(pointer, ref)`).
+pub fn dangling_refs(root: &Value) -> BTreeSet<(String, String)> {
+    let mut found = BTreeSet::new();
+    let mut pending = vec![(String::new(), root)];
+    while let Some((at, node)) = pending.pop() {
+        match node {
+            Value::Object(map) => {
+                if let Some(Value::String(reference)) = map.get("$ref")
+                    && let Some(fragment) = reference.strip_prefix('#')
+                    && root.pointer(&percent_decode(fragment)).is_none()
+                {
+                    found.insert((at.clone(), reference.clone()));
+                }
+                for (key, child) in map {
+                    pending.push((format!("{at}/{}", escape(key)), child));
+                }
+            }
+            Value::Array(items) => {
+                for (n, child) in items.iter().enumerate() {
+                    pending.push((format!("{at}/{n}"), child));
+                }
+            }
+            _ => {}
+        }
+    }
+    found
 }
 
 /// OpenAPI 3.0's `nullable: true` says what 3.1 (and JSON Schema) write as a `null` type:

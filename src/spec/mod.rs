@@ -335,6 +335,29 @@ pub fn compare(
     } else {
         unjudged::openapi(&old, &new, &mut found);
     }
+    // A local ref that names nothing covers nothing that can be judged (one that stands the
+    // same on both sides covers the same nothing), unless a walker said so already around it:
+    // what it covers is an unknown part, not a schema relaxed to "anything".
+    let (was, is) = (
+        document::dangling_refs(&old.root),
+        document::dangling_refs(&new.root),
+    );
+    let within = |outer: &str, inner: &str| {
+        inner == outer || inner.starts_with(&format!("{}/", outer.trim_end_matches('/')))
+    };
+    for (path, reference) in was.symmetric_difference(&is) {
+        let shown = document::display(path);
+        if found
+            .unknown
+            .iter()
+            .any(|u| within(&u.path, &shown) || within(&shown, &u.path))
+        {
+            continue;
+        }
+        found.changes.retain(|change| !within(&shown, &change.path));
+        let reason = format!("`{reference}` names nothing in the specification");
+        found.unknown(path, reason, Vec::new());
+    }
     let judged = judge(found.changes, strategy);
     let unknown_reason = match found.unknown.as_slice() {
         [] => None,
