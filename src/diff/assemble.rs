@@ -984,19 +984,37 @@ fn judge_texts(
 ) -> Judgement {
     // Each side is of the format its own entry declares or its own file shows, as the
     // reference reads them: a pair of two formats has no verdict.
-    let format = match (
+    let (old_path, new_path) = (before.catalog_path(), after.catalog_path());
+    let found = [
         Format::detect(before.entry.str("format"), old.path, old.text),
         Format::detect(after.entry.str("format"), new.path, new.text),
-    ) {
-        (Ok(a), Ok(b)) if a == b => a,
-        (Ok(a), Ok(b)) => {
+    ];
+    let format = match &found {
+        [Ok(a), Ok(b)] if a == b => *a,
+        [Ok(a), Ok(b)] => {
             return Judgement::Unknown(format!("the schema format changed from {a} to {b}"));
         }
-        (Err(why), _) | (_, Err(why)) => return Judgement::Unknown(why.reason),
+        [Err(why), _] | [_, Err(why)] => {
+            let reason = why.reason.clone();
+            // A side that does not parse is named at its line, as one that does not compile is.
+            let failures: Vec<_> = [("a", &old_path), ("b", &new_path)]
+                .into_iter()
+                .zip(found)
+                .filter_map(|((side, path), found)| match found.err()?.kind {
+                    crate::schema::format::UndetectedKind::Parse(error) => {
+                        Some(refusal(error, side, path.clone()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            return match failures.is_empty() {
+                true => Judgement::Unknown(reason),
+                false => refused(failures),
+            };
+        }
     };
     // Imports resolve from the file's own folder, so a format that imports is handed the
     // catalog path and the side's files.
-    let (old_path, new_path) = (before.catalog_path(), after.catalog_path());
     let (old, new) = match format {
         Format::Protobuf => (
             Document::new(&old_path, old.text).with_files(old_files),

@@ -593,3 +593,21 @@ fn a_ref_that_names_nothing_is_judged_as_the_reference_does_and_said() {
         text(&out.stderr)
     );
 }
+
+/// A JSON Schema that stops parsing is named at its line as a catalog problem, as an Avro or
+/// Protobuf file that does not compile is, beside its change without a verdict.
+#[test]
+fn a_json_schema_that_stops_parsing_is_named_at_its_line() {
+    let repo = catalog();
+    repo.write(
+        "events/OrderPlaced/schema.json",
+        "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"id\": {\"type\": \"string\"},\n  }\n}\n",
+    );
+    let out = run(repo.path(), &[]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("NO VERDICT event OrderPlaced"), "{stdout}");
+    assert!(
+        stdout.contains("candidate: warning: events/OrderPlaced/schema.json:5:"),
+        "{stdout}"
+    );
+}
