@@ -130,6 +130,15 @@ struct Builder<'a> {
 impl Builder<'_> {
     fn rule(&mut self, (id, short, help): (&str, &str, &str)) -> usize {
         if let Some(at) = self.rules.iter().position(|r| r.id == id) {
+            // Two formats name a rule alike (`field.removed` in Avro and Protobuf): the op
+            // kind stays the rule, and its texts give each format's words.
+            let rule = &mut self.rules[at];
+            if !rule.full_description.text.contains(short) {
+                rule.short_description.text = format!("{} / {short}", rule.short_description.text);
+                rule.full_description.text =
+                    format!("{} / {short}: {help}.", rule.full_description.text);
+                rule.help.text = format!("{} / {help}.", rule.help.text);
+            }
             return at;
         }
         self.rules.push(RuleDescriptor {

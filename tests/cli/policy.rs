@@ -745,3 +745,49 @@ fn a_check_against_the_history_without_a_verdict_is_reported() {
         "{results:?}"
     );
 }
+
+/// Avro and Protobuf both name a rule `field.removed`: in one SARIF run the op kind stays the
+/// rule id, and its texts give each format's words, never one format's text for the other's.
+#[test]
+fn sarif_rules_shared_by_two_formats_give_both_texts() {
+    let repo = TestRepo::new();
+    let avro =
+        |fields: &str| format!("{{\"type\": \"record\", \"name\": \"A\", \"fields\": [{fields}]}}");
+    let proto =
+        |fields: &str| format!("syntax = \"proto3\";\npackage p;\nmessage P {{\n{fields}}}\n");
+    repo.write_all(&[
+        (
+            "events/A/index.mdx",
+            "---\nid: A\nversion: 1.0.0\nschemaPath: schema.avsc\n---\n",
+        ),
+        (
+            "events/A/schema.avsc",
+            &avro("{\"name\": \"x\", \"type\": \"int\"}, {\"name\": \"y\", \"type\": \"int\"}"),
+        ),
+        (
+            "events/P/index.mdx",
+            "---\nid: P\nversion: 1.0.0\nschemaPath: schema.proto\n---\n",
+        ),
+        (
+            "events/P/schema.proto",
+            &proto("  int32 x = 1;\n  int32 y = 2;\n"),
+        ),
+    ]);
+    repo.commit_all("an Avro and a Protobuf schema");
+    repo.write(
+        "events/A/schema.avsc",
+        &avro("{\"name\": \"x\", \"type\": \"int\"}"),
+    );
+    repo.write("events/P/schema.proto", &proto("  int32 x = 1;\n"));
+    let sarif = json(&run(&repo, &["--format", "sarif"]));
+    let rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules");
+    let removed: Vec<&serde_json::Value> = rules
+        .iter()
+        .filter(|r| r["id"] == "field.removed")
+        .collect();
+    assert_eq!(removed.len(), 1, "{rules:?}");
+    let help = removed[0]["help"]["text"].as_str().expect("help");
+    assert!(help.contains(" / "), "both formats' words: {help}");
+}
