@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::located::Located;
 use super::verdict::{Change, Rule, Verdict, judge};
 use super::{Error, Options, Strategy};
 use super::{avro, json_schema, protobuf};
@@ -274,7 +273,8 @@ impl Format {
     /// ops parsed it thousands of times.
     pub fn lines_of(self, text: &str, paths: &[&str]) -> Vec<usize> {
         match self {
-            Format::JsonSchema => match Located::parse(text) {
+            // JSON, or a JSON Schema written in YAML.
+            Format::JsonSchema => match crate::spec::lines::locate(text) {
                 Some(root) => paths.iter().map(|path| root.pointer_line(path)).collect(),
                 None => vec![1; paths.len()],
             },

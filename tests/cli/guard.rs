@@ -611,3 +611,23 @@ fn a_json_schema_that_stops_parsing_is_named_at_its_line() {
         "{stdout}"
     );
 }
+
+/// A JSON Schema written in YAML places its ops at their lines, as one in JSON does.
+#[test]
+fn a_yaml_json_schema_places_its_ops_at_their_lines() {
+    let repo = catalog();
+    let event = "---\nid: OrderPlaced\nversion: 2.0.0\nschemaPath: schema.yaml\n---\n";
+    let schema = |ty: &str| {
+        format!("type: object\nproperties:\n  id:\n    type: string\n  total:\n    type: {ty}\n")
+    };
+    repo.write("events/OrderPlaced/index.mdx", event);
+    repo.write("events/OrderPlaced/schema.yaml", &schema("integer"));
+    repo.commit_all("a YAML schema");
+    repo.write("events/OrderPlaced/schema.yaml", &schema("string"));
+    let out = run(repo.path(), &["--format", "github"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("::error file=events/OrderPlaced/schema.yaml,line=6,"),
+        "{stdout}"
+    );
+}
