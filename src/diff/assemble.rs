@@ -985,6 +985,14 @@ fn judge_texts(
     // Each side is of the format its own entry declares or its own file shows, as the
     // reference reads them: a pair of two formats has no verdict.
     let (old_path, new_path) = (before.catalog_path(), after.catalog_path());
+    // A declared format that is not text names no format: no verdict, as in the reference.
+    let odd_format = [before.entry, after.entry]
+        .into_iter()
+        .find_map(|entry| entry.0.get("format").filter(|f| !f.is_string()));
+    if let Some(declared) = odd_format {
+        let shown = crate::json_text::to_compact(declared);
+        return Judgement::Unknown(format!("format `{shown}` is not supported"));
+    }
     let found = [
         Format::detect(before.entry.str("format"), old.path, old.text),
         Format::detect(after.entry.str("format"), new.path, new.text),
