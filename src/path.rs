@@ -21,6 +21,34 @@ pub fn normalize(path: &str) -> Option<String> {
     })
 }
 
+/// Every object of JSON document `root` with its JSON pointer (RFC 6901), in no set order:
+/// walked with an explicit stack, so a deep document costs no call depth.
+pub fn objects(
+    root: &serde_json::Value,
+) -> Vec<(String, &serde_json::Map<String, serde_json::Value>)> {
+    use serde_json::Value;
+    let mut found = Vec::new();
+    let mut pending = vec![(String::new(), root)];
+    while let Some((at, node)) = pending.pop() {
+        match node {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    let segment = key.replace('~', "~0").replace('/', "~1");
+                    pending.push((format!("{at}/{segment}"), child));
+                }
+                found.push((at, map));
+            }
+            Value::Array(items) => {
+                for (n, child) in items.iter().enumerate() {
+                    pending.push((format!("{at}/{n}"), child));
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -327,30 +327,18 @@ impl Bundler<'_> {
 /// The local refs of a bundled document that name nothing in it, each with the pointer of the
 /// node that makes it (`(pointer, ref)`).
 pub fn dangling_refs(root: &Value) -> BTreeSet<(String, String)> {
-    let mut found = BTreeSet::new();
-    let mut pending = vec![(String::new(), root)];
-    while let Some((at, node)) = pending.pop() {
-        match node {
-            Value::Object(map) => {
-                if let Some(Value::String(reference)) = map.get("$ref")
-                    && let Some(fragment) = reference.strip_prefix('#')
-                    && root.pointer(&percent_decode(fragment)).is_none()
-                {
-                    found.insert((at.clone(), reference.clone()));
-                }
-                for (key, child) in map {
-                    pending.push((format!("{at}/{}", escape(key)), child));
-                }
-            }
-            Value::Array(items) => {
-                for (n, child) in items.iter().enumerate() {
-                    pending.push((format!("{at}/{n}"), child));
-                }
-            }
-            _ => {}
-        }
-    }
-    found
+    crate::path::objects(root)
+        .into_iter()
+        .filter_map(|(at, map)| {
+            let Some(Value::String(reference)) = map.get("$ref") else {
+                return None;
+            };
+            let fragment = reference.strip_prefix('#')?;
+            root.pointer(&percent_decode(fragment))
+                .is_none()
+                .then(|| (at, reference.clone()))
+        })
+        .collect()
 }
 
 /// OpenAPI 3.0's `nullable: true` says what 3.1 (and JSON Schema) write as a `null` type:

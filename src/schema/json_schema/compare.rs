@@ -205,28 +205,17 @@ fn resolve_ref<'a>(root: &'a Value, reference: &str) -> &'a Value {
 /// The local refs of `root` that name nothing in it, each with the pointer of the node that
 /// makes it: they accept anything, as the reference reads them, which the writer rarely meant.
 pub(crate) fn dangling_refs(root: &Value) -> Vec<(String, String)> {
-    let mut found = Vec::new();
-    let mut pending = vec![(String::new(), root)];
-    while let Some((at, node)) = pending.pop() {
-        match node {
-            Value::Object(map) => {
-                if let Some(reference) = local_ref(node)
-                    && std::ptr::eq(resolve_pointer(root, reference), &TRUE)
-                {
-                    found.push((at.clone(), reference.to_owned()));
-                }
-                for (key, child) in map {
-                    pending.push((format!("{at}/{}", escape(key)), child));
-                }
-            }
-            Value::Array(items) => {
-                for (n, child) in items.iter().enumerate() {
-                    pending.push((format!("{at}/{n}"), child));
-                }
-            }
-            _ => {}
-        }
-    }
+    let mut found: Vec<(String, String)> = crate::path::objects(root)
+        .into_iter()
+        .filter_map(|(at, map)| {
+            let reference = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .filter(|reference| reference.starts_with("#/"))?;
+            std::ptr::eq(resolve_pointer(root, reference), &TRUE)
+                .then(|| (at, reference.to_owned()))
+        })
+        .collect();
     found.sort();
     found
 }
