@@ -638,6 +638,11 @@ pub fn lines_of(text: &str, paths: &[&str]) -> Vec<usize> {
             if let Some(found) = found {
                 return found;
             }
+            // A member the text no longer has (a removed field) is placed at its element.
+            if member != (None, None) {
+                member = (None, None);
+                continue;
+            }
             match name.rfind('.') {
                 Some(dot) => {
                     name.truncate(dot);
@@ -964,6 +969,9 @@ mod tests {
         assert_eq!(line_of(text, "/acme.v1.Order.State/values/0"), 8);
         assert_eq!(line_of(text, "/acme.v1.Kind"), 11);
         assert_eq!(line_of(text, "/elsewhere.Thing"), 1);
+        // A removed field or value is placed at its message or enum.
+        assert_eq!(line_of(text, "/acme.v1.Order/fields/9"), 4);
+        assert_eq!(line_of(text, "/acme.v1.Kind/values/7"), 11);
         assert_eq!(line_of("not proto", "/x"), 1);
     }
 
