@@ -782,16 +782,12 @@ impl<'e> SchemaSide<'e, '_> {
 /// changed (directly or through another import): it compiles to another schema, so it is a
 /// modified schema, judged. `@eventcatalog/diff` reads no Protobuf and lists nothing there.
 fn imports_changed([before, after]: [SchemaSide<'_, '_>; 2]) -> bool {
-    let is_protobuf = match after.entry.str("format") {
-        Some(declared) => matches!(
-            declared.trim().to_ascii_lowercase().as_str(),
-            "protobuf" | "proto"
-        ),
-        None => after
-            .entry
-            .str("path")
-            .is_some_and(|p| p.to_ascii_lowercase().ends_with(".proto")),
-    };
+    // Declared, or told by the name alone (`.proto`), which needs no text.
+    let path = after.entry.str("path").unwrap_or_default();
+    let is_protobuf = matches!(
+        Format::detect(after.entry.str("format"), path, ""),
+        Ok(Format::Protobuf)
+    );
     let (Some(a), Some(b)) = (before.files, after.files) else {
         return false;
     };
@@ -982,8 +978,6 @@ fn judge_texts(
     strategy: Strategy,
     options: &Options,
 ) -> Judgement {
-    // Each side is of the format its own entry declares or its own file shows, as the
-    // reference reads them: a pair of two formats has no verdict.
     let (old_path, new_path) = (before.catalog_path(), after.catalog_path());
     // A declared format that is not text names no format: no verdict, as in the reference.
     let odd_format = [before.entry, after.entry]
@@ -993,6 +987,8 @@ fn judge_texts(
         let shown = crate::json_text::to_compact(declared);
         return Judgement::Unknown(format!("format `{shown}` is not supported"));
     }
+    // Each side is of the format its own entry declares or its own file shows, as the
+    // reference reads them: a pair of two formats has no verdict.
     let found = [
         Format::detect(before.entry.str("format"), old.path, old.text),
         Format::detect(after.entry.str("format"), new.path, new.text),
