@@ -21,6 +21,11 @@ pub fn normalize(path: &str) -> Option<String> {
     })
 }
 
+/// RFC 6901: `~` becomes `~0` and `/` becomes `~1` inside a JSON pointer segment.
+pub fn pointer_segment(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
 /// Every object of JSON document `root` with its JSON pointer (RFC 6901), in no set order:
 /// walked with an explicit stack, so a deep document costs no call depth.
 pub fn objects(
@@ -33,8 +38,7 @@ pub fn objects(
         match node {
             Value::Object(map) => {
                 for (key, child) in map {
-                    let segment = key.replace('~', "~0").replace('/', "~1");
-                    pending.push((format!("{at}/{segment}"), child));
+                    pending.push((format!("{at}/{}", pointer_segment(key)), child));
                 }
                 found.push((at, map));
             }

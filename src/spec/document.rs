@@ -394,9 +394,7 @@ fn join(dir: &str, relative: &str) -> String {
 }
 
 /// One JSON pointer segment, escaped.
-pub fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
+pub use crate::path::pointer_segment as escape;
 
 /// A JSON pointer segment, unescaped.
 pub fn unescape(segment: &str) -> String {

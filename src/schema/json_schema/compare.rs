@@ -39,6 +39,7 @@ use std::sync::LazyLock;
 use serde_json::{Map, Value};
 
 use crate::json_text::js_number;
+use crate::path::pointer_segment as escape;
 use crate::schema::verdict::OpKind;
 use crate::schema::{Error, MAX_DEPTH};
 
@@ -237,11 +238,6 @@ fn resolve_pointer<'a>(root: &'a Value, reference: &str) -> &'a Value {
         };
     }
     current
-}
-
-/// RFC 6901: `~` becomes `~0` and `/` becomes `~1` inside a pointer segment.
-fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
 }
 
 /// The entries of an object in JavaScript's `Object.keys` order: integer-like keys first, in
