@@ -177,10 +177,15 @@ fn explain_error(role: &str, shown: &str, error: schema::Error) -> anyhow::Error
             ref what,
             ..
         } => anyhow::anyhow!(
-            "{shown}:{line}:{column}: the {role} schema uses {what}, which catalog-diff cannot read yet; judge it with `buf breaking`, or write it as proto2 or proto3"
+            "{shown}:{line}:{column}: the {role} schema uses {what}, which catalog-diff cannot read yet; judge it with `buf breaking`"
         ),
-        schema::Error::UnresolvedImport { ref import, .. } => anyhow::anyhow!(
-            "{shown}: cannot find its import `{import}` beside it or from the current folder; run from the folder its imports are relative to"
+        schema::Error::UnresolvedImport {
+            ref import,
+            line,
+            column,
+            ..
+        } => anyhow::anyhow!(
+            "{shown}:{line}:{column}: cannot find its import `{import}` beside it or from the current folder; run from the folder its imports are relative to"
         ),
         other => anyhow::anyhow!("{shown}: {other}"),
     }

@@ -223,7 +223,7 @@ pub enum Error {
     TooDeep { path: String, limit: usize },
     /// A file imports another that is neither built in nor among the files at hand.
     #[error(
-        "`{file}` imports `{import}`, which is not in the same revision (looked beside `{file}` and at the catalog root)"
+        "`{file}` imports `{import}` (line {line}), which is not in the same revision (looked beside `{file}` and at the catalog root)"
     )]
     UnresolvedImport {
         format: Format,
@@ -231,6 +231,9 @@ pub enum Error {
         file: String,
         /// The import as written.
         import: String,
+        /// Where the import statement starts in the importing file.
+        line: usize,
+        column: usize,
     },
 }
 

@@ -140,7 +140,8 @@ impl Compiled {
             let parsed = File::from_source(&name, &source.text)
                 .map_err(|error| parse_error(&error, &source.path, &source.text))?;
             let importer = source.path.clone();
-            for import in &parsed.file_descriptor_proto().dependency {
+            let proto = parsed.file_descriptor_proto();
+            for (index, import) in proto.dependency.iter().enumerate() {
                 if sources.contains_key(import) || is_builtin(import) {
                     continue;
                 }
@@ -148,10 +149,13 @@ impl Compiled {
                     .files
                     .and_then(|files| find_import(files, &importer, import));
                 let Some((path, text)) = found else {
+                    let (line, column) = span_start(proto, &[3, index as i32]);
                     return Err(Error::UnresolvedImport {
                         format: Format::Protobuf,
                         file: importer,
                         import: import.clone(),
+                        line,
+                        column,
                     });
                 };
                 sources.insert(import.clone(), Source { path, text });
@@ -191,15 +195,7 @@ impl Compiled {
     /// extension ranges that overlap, and a name reserved twice.
     fn check(&self, paths: &BTreeMap<String, (String, String)>) -> Result<(), Error> {
         let refuse = |file: &prost_reflect::FileDescriptor, at: &[i32], message: String| {
-            let (line, column) = file
-                .file_descriptor_proto()
-                .source_code_info
-                .as_ref()
-                .and_then(|info| info.location.iter().find(|l| l.path == at))
-                .map_or((1, 1), |l| {
-                    let at = |i: usize| l.span.get(i).map_or(1, |v| *v as usize + 1);
-                    (at(0), at(1))
-                });
+            let (line, column) = span_start(file.file_descriptor_proto(), at);
             Error::Parse {
                 format: Format::Protobuf,
                 file: paths
@@ -536,21 +532,48 @@ impl FileResolver for Resolver {
     }
 }
 
-/// The compiler's complaint as [`Error::Parse`], placed at the first span it labels, or at the
-/// end of the text when it ran out of it, with the compiler's help when it has some.
+/// The compiler's complaint as [`Error::Parse`], placed where it says a name or number is
+/// defined again (as protoc and buf place it), else at the first span it labels, or at the end
+/// of the text when it ran out of it, with the compiler's help when it has some.
 fn parse_error(error: &protox::Error, path: &str, text: &str) -> Error {
     use miette::Diagnostic;
     let mut message = error.to_string();
-    let offset = error
-        .labels()
-        .and_then(|mut labels| labels.next())
-        .map(|label| label.offset())
-        .or_else(|| {
-            message
-                .ends_with("reached end of file")
-                .then_some(text.len())
-        });
+    let labels: Vec<_> = error.labels().into_iter().flatten().collect();
+    let again = labels
+        .iter()
+        .find(|label| label.label() == Some("defined again here"));
+    let label = again.or(labels.first());
+    let offset = label.map(|label| label.offset()).or_else(|| {
+        message
+            .ends_with("reached end of file")
+            .then_some(text.len())
+    });
     let (line, column) = offset.map_or((1, 1), |offset| line_column(text, offset));
+    let again_name = again.and_then(|label| text.get(label.offset()..label.offset() + label.len()));
+    if let Some(name) = again_name {
+        // prost-reflect names the clashing JSON name only when it was written as `json_name`.
+        if message.contains("JSON name ''") {
+            message = format!("field `{name}` has the JSON name of a field before it");
+        }
+        // buf accepts `id` beside `Id` (their JSON names differ); protox compares names
+        // lower-cased without underscores, an older protoc rule, so say whose rule it is.
+        if let Some(first) = message
+            .strip_prefix("camel-case name of field '")
+            .and_then(|rest| rest.split('\'').next())
+        {
+            return Error::Unsupported {
+                format: Format::Protobuf,
+                file: path.to_owned(),
+                line,
+                column,
+                what: format!(
+                    "proto3 field names that differ only in case or underscores (`{first}` and \
+                     `{name}`; buf accepts them while their JSON names differ, but protox, the \
+                     compiler catalog-diff uses, does not)"
+                ),
+            };
+        }
+    }
     if let Some(edition) = offset.and_then(|offset| edition_at(text.get(offset..)?)) {
         return Error::Unsupported {
             format: Format::Protobuf,
@@ -588,6 +611,22 @@ fn edition_at(text: &str) -> Option<&str> {
     Some(&value[..end])
 }
 
+/// The 1-based line and column where the element at a source path starts (1:1 when the file
+/// does not say).
+fn span_start(
+    proto: &prost_reflect::prost_types::FileDescriptorProto,
+    at: &[i32],
+) -> (usize, usize) {
+    proto
+        .source_code_info
+        .as_ref()
+        .and_then(|info| info.location.iter().find(|l| l.path == at))
+        .map_or((1, 1), |l| {
+            let at = |i: usize| l.span.get(i).map_or(1, |v| *v as usize + 1);
+            (at(0), at(1))
+        })
+}
+
 /// The 1-based line and column (in characters) of a byte offset.
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let mut offset = offset.min(text.len());
@@ -602,8 +641,9 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 
 /// The 1-based line where the element each op path names is declared in `text` (1 when it
 /// cannot be placed). Paths are `/<full name>` optionally followed by `/fields/<number>`,
-/// `/values/<number>` or `/methods/<name>`; an element that is not in this file (a map entry,
-/// an imported type) falls back to its nearest enclosing element. The file is compiled once
+/// `/values/<number>` or `/methods/<name>`; a map entry is placed at its map field, and an
+/// element that is not in this file (an imported type) falls back to its nearest enclosing
+/// element. The file is compiled once
 /// for all of them.
 pub fn lines_of(text: &str, paths: &[&str]) -> Vec<usize> {
     let Ok(file) = File::from_source("schema.proto", text) else {
@@ -710,8 +750,19 @@ fn locate(
             return Some(path);
         }
         let n = message.nested_type.iter().position(|m| m.name() == *part)?;
+        let nested = &message.nested_type[n];
+        // A map's entry message is the compiler's, not the text's: its key and value are
+        // written in the map field.
+        if nested.options.as_ref().is_some_and(|o| o.map_entry()) {
+            let f = message
+                .field
+                .iter()
+                .position(|f| f.type_name().rsplit('.').next() == Some(*part))?;
+            path.extend([2, index(f)?]);
+            return Some(path);
+        }
         path.extend([3, index(n)?]);
-        message = &message.nested_type[n];
+        message = nested;
     }
     if let (Some("fields"), Some(number)) = member {
         let number: i32 = number.parse().ok()?;
@@ -940,7 +991,7 @@ mod tests {
         assert_eq!(compiled.own.len(), 3);
         let missing = Compiled::new(Document::new("events/a.proto", text));
         assert!(
-            matches!(missing, Err(Error::UnresolvedImport { import, .. }) if import == "money.proto")
+            matches!(missing, Err(Error::UnresolvedImport { import, line: 3, column: 1, .. }) if import == "money.proto")
         );
     }
 
@@ -959,13 +1010,43 @@ mod tests {
         assert!(changes(full, full, ProtoRules::Wire).is_ok_and(|c| c.is_empty()));
     }
 
+    /// Where protoc and buf place a clash (the second definition), in the words that name it;
+    /// and names buf accepts but protox refuses are a limit of ours, not invalid Protobuf.
+    #[test]
+    fn clashes_are_placed_at_the_second_definition() {
+        let compile = |body: &str| {
+            let text = format!("syntax = \"proto3\";\nmessage M {{\n{body}\n}}\n");
+            Compiled::new(Document::new("a.proto", &text)).err()
+        };
+        match compile("  string id = 1;\n  int32 x = 1;") {
+            Some(Error::Parse { line, column, .. }) => assert_eq!((line, column), (4, 13)),
+            other => panic!("unexpected {other:?}"),
+        }
+        match compile("  string a = 1 [json_name = \"b\"];\n  string b = 2;") {
+            Some(Error::Parse { line, message, .. }) => {
+                assert_eq!(line, 4);
+                assert!(message.contains("field `b`"), "{message}");
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        match compile("  string id = 1;\n  string Id = 2;") {
+            Some(Error::Unsupported { line, what, .. }) => {
+                assert_eq!(line, 4);
+                assert!(what.contains("`id` and `Id`"), "{what}");
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
     #[test]
     fn paths_map_to_lines() {
         let text = "syntax = \"proto3\";\npackage acme.v1;\n\nmessage Order {\n  string id = 1;\n  map<string, string> tags = 2;\n  enum State {\n    STATE_UNSPECIFIED = 0;\n  }\n}\nenum Kind { KIND_UNSPECIFIED = 0; }\n";
         assert_eq!(line_of(text, "/acme.v1.Order"), 4);
         assert_eq!(line_of(text, "/acme.v1.Order/fields/1"), 5);
         assert_eq!(line_of(text, "/acme.v1.Order/fields/2"), 6);
-        assert_eq!(line_of(text, "/acme.v1.Order.TagsEntry/fields/2"), 4);
+        // A map's key and value are placed at the map field.
+        assert_eq!(line_of(text, "/acme.v1.Order.TagsEntry/fields/2"), 6);
+        assert_eq!(line_of(text, "/acme.v1.Order.TagsEntry"), 6);
         assert_eq!(line_of(text, "/acme.v1.Order.State/values/0"), 8);
         assert_eq!(line_of(text, "/acme.v1.Kind"), 11);
         assert_eq!(line_of(text, "/elsewhere.Thing"), 1);

@@ -370,7 +370,7 @@ pub const WIRE_JSON: [Rule; KINDS] = [
     MESSAGE_REMOVED,
     FIELD_ADDED,
     same!("field.removed", Breaks, Flagged,
-        "old data may still carry it (JSON readers reject an unknown name) and its number and name are free for reuse (buf FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED)",
+        "old data may still carry it (JSON readers reject an unknown name), and its number is free for reuse (buf FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED)",
         "Remove a field without reserving its number"),
     same!("field.removed.number-reserved", Breaks, Flagged,
         "JSON readers reject old data still carrying its name, and the name is free for reuse (buf FIELD_NO_DELETE_UNLESS_NAME_RESERVED)",
