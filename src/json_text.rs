@@ -133,6 +133,20 @@ impl<F: Formatter> Formatter for JsNumbers<F> {
     }
 }
 
+/// Where a JSON parse stopped, as an editor counts (1-based line and column), and serde_json's
+/// complaint without the position it appends. At the end of the text serde_json names the last
+/// character it read (column 0 on an empty line); the fault is just after it.
+pub fn parse_error_at(error: &serde_json::Error) -> (usize, usize, String) {
+    let (line, mut column) = (error.line().max(1), error.column());
+    if error.is_eof() {
+        column += 1;
+    }
+    let message = error.to_string();
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    let message = message.strip_suffix(&suffix).unwrap_or(&message).to_owned();
+    (line, column.max(1), message)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,5 +193,17 @@ mod tests {
             to_compact(&value),
             r#"{"a":[],"b":{},"c":[1,{"d":1.5}],"e":null,"f":true}"#
         );
+    }
+
+    #[test]
+    fn parse_errors_are_placed_as_an_editor_counts() {
+        let at = |text: &str| {
+            parse_error_at(&serde_json::from_str::<serde_json::Value>(text).unwrap_err())
+        };
+        assert_eq!(at(""), (1, 1, "EOF while parsing a value".to_owned()));
+        assert_eq!(at("\n\n").0, 3);
+        assert_eq!(at("\n\n").1, 1);
+        assert_eq!(at("{\"a\":").1, 6);
+        assert_eq!(at("{\"a\": x}"), (1, 7, "expected value".to_owned()));
     }
 }

@@ -92,7 +92,10 @@ pub fn parse(text: &str) -> Result<Value, Error> {
                     Some(text) => serde_json::from_str(&text),
                     None => Err(error),
                 })
-                .map_err(|e| at(e.line(), e.column(), e.to_string()))?;
+                .map_err(|e| {
+                    let (line, column, message) = crate::json_text::parse_error_at(&e);
+                    at(line, column, message)
+                })?;
             js_json(value)
         }
     };

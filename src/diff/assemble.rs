@@ -1115,7 +1115,7 @@ fn refusal(
             message,
             ..
         } => (
-            format!("`{named}` is not valid {syntax}: {message}"),
+            format!("`{named}` is not valid {syntax} (line {line}, column {column}): {message}"),
             warning(
                 file,
                 line,

@@ -88,12 +88,13 @@ pub fn parse_text(path: &str, text: &str) -> Result<Value, Error> {
                         limit: MAX_DEPTH,
                     });
                 }
+                let (line, column, message) = crate::json_text::parse_error_at(&error);
                 return Err(Error::Parse {
                     file: path.to_owned(),
                     syntax: "JSON",
-                    line: error.line(),
-                    column: error.column(),
-                    message: error.to_string(),
+                    line,
+                    column,
+                    message,
                 });
             }
             Err(_) => {}

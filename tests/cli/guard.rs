@@ -371,7 +371,7 @@ fn item_9_and_10_nesting_and_byte_order_marks_are_named() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("cut.json:1:8: the before schema is not valid JSON")
+        stderr.contains("cut.json:1:9: the before schema is not valid JSON")
             && stderr.contains("binary.json: the after schema is not UTF-8 text"),
         "{stderr}"
     );

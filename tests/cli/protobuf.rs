@@ -189,7 +189,7 @@ fn a_change_only_in_an_import_is_judged() {
     assert_eq!(out.status.code(), Some(1));
     assert!(
         String::from_utf8_lossy(&out.stdout)
-            .contains("imports `money.proto`, which is not in the same revision"),
+            .contains("imports `money.proto` at line 6, which is not in the same revision"),
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );

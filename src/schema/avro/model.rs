@@ -181,13 +181,16 @@ pub fn parse(path: &str, text: &str) -> Result<Schema, Error> {
             limit: JSON_DEPTH_LIMIT,
         });
     }
-    let value: Value = serde_json::from_str(text).map_err(|error| Error::Parse {
-        format: Format::Avro,
-        file: path.to_owned(),
-        syntax: "JSON",
-        line: error.line(),
-        column: error.column(),
-        message: error.to_string(),
+    let value: Value = serde_json::from_str(text).map_err(|error| {
+        let (line, column, message) = crate::json_text::parse_error_at(&error);
+        Error::Parse {
+            format: Format::Avro,
+            file: path.to_owned(),
+            syntax: "JSON",
+            line,
+            column,
+            message,
+        }
     })?;
     let mut parser = Parser::default();
     let parsed = parser.schema(&value, None, "", 0).and_then(|root| {

@@ -62,17 +62,16 @@ fn json_error(path: &str, text: &str, error: serde_json::Error) -> Error {
             limit: super::JSON_TEXT_DEPTH,
         };
     }
-    let message = if text.starts_with('\u{feff}') {
-        "the file starts with a UTF-8 byte order mark (BOM), which JSON does not allow; save it without the BOM".to_owned()
-    } else {
-        error.to_string()
-    };
+    let (line, column, mut message) = crate::json_text::parse_error_at(&error);
+    if text.starts_with('\u{feff}') {
+        message = "the file starts with a UTF-8 byte order mark (BOM), which JSON does not allow; save it without the BOM".to_owned();
+    }
     Error::Parse {
         format: Format::JsonSchema,
         file: path.to_owned(),
         syntax: "JSON",
-        line: error.line(),
-        column: error.column(),
+        line,
+        column,
         message,
     }
 }
