@@ -470,6 +470,13 @@ case("ref-sibling-required-added", with_defs({"Address": ADDRESS}, {"home": {"$r
 case("ref-sibling-constraint-per-use", with_defs({"Code": {"type": "string"}}, {"a": {"$ref": "#/definitions/Code", "maxLength": 5}, "b": {"$ref": "#/definitions/Code"}}),
      with_defs({"Code": {"type": "string"}}, {"a": {"$ref": "#/definitions/Code", "maxLength": 4}, "b": {"$ref": "#/definitions/Code", "maxLength": 4}}),
      [])
+# The reference looks a pointer up as JavaScript does (`node[key]`): a key an object lacks but
+# inherits names a method, walked as a schema with no keywords; an array index written `00` names
+# nothing, so the ref accepts anything.
+case("ref-to-an-inherited-name", with_defs({}, {"a": {"$ref": "#/definitions/toString"}}),
+     with_defs({}, {"a": {"description": "anything"}}), [])
+case("ref-to-an-index-written-with-a-leading-zero", {"$defs": {"A": [{"type": "string"}]}, "properties": {"a": {"$ref": "#/$defs/A/00"}}},
+     {"$defs": {"A": [{"type": "string"}]}, "properties": {"a": {}}}, [("replace", "/properties/a", "schema.restricted")])
 case("ref-external-unchanged", field({"$ref": "./common.json#/Address"}), field({"$ref": "./common.json#/Address"}), [])
 case("ref-external-changed", field({"$ref": "./common.json#/Address"}), field({"$ref": "./common.json#/PostalAddress"}),
      [("replace", X + "/$ref", "keyword.changed")])

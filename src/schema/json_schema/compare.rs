@@ -121,6 +121,45 @@ const INHERITED: &[&str] = &[
     "toString",
     "valueOf",
 ];
+/// The methods every JavaScript array answers to through `Array.prototype` (Node.js 20).
+const ARRAY_METHODS: &[&str] = &[
+    "at",
+    "concat",
+    "copyWithin",
+    "entries",
+    "every",
+    "fill",
+    "filter",
+    "find",
+    "findIndex",
+    "findLast",
+    "findLastIndex",
+    "flat",
+    "flatMap",
+    "forEach",
+    "includes",
+    "indexOf",
+    "join",
+    "keys",
+    "lastIndexOf",
+    "map",
+    "pop",
+    "push",
+    "reduce",
+    "reduceRight",
+    "reverse",
+    "shift",
+    "slice",
+    "some",
+    "sort",
+    "splice",
+    "toReversed",
+    "toSorted",
+    "toSpliced",
+    "unshift",
+    "values",
+    "with",
+];
 static NO_ITEMS: Vec<Value> = Vec::new();
 static NO_KEYWORDS: LazyLock<Value> = LazyLock::new(|| Value::Object(Map::new()));
 
@@ -221,20 +260,27 @@ pub(crate) fn dangling_refs(root: &Value) -> Vec<(String, String)> {
     found
 }
 
+/// The node a local ref's pointer names, looked up as the reference looks it up (`node[key]`
+/// in JavaScript): an array answers to its indexes as JavaScript writes them (`0`, not `00`),
+/// and a key an object or array lacks but inherits is a method, which the walk reads as a schema
+/// with no keywords when the pointer ends there and which stops it (`true`) when it does not.
 fn resolve_pointer<'a>(root: &'a Value, reference: &str) -> &'a Value {
     let mut current = root;
-    for segment in reference[2..].split('/') {
+    let mut segments = reference[2..].split('/').peekable();
+    while let Some(segment) = segments.next() {
         let segment = segment.replace("~1", "/").replace("~0", "~");
-        current = match current {
-            Value::Object(map) => match map.get(&segment) {
-                Some(next) => next,
-                None => return &TRUE,
-            },
-            Value::Array(items) => match segment.parse::<usize>().ok().and_then(|i| items.get(i)) {
-                Some(next) => next,
-                None => return &TRUE,
-            },
+        let (own, inherited) = match current {
+            Value::Object(map) => (map.get(&segment), INHERITED.contains(&segment.as_str())),
+            Value::Array(items) => (
+                array_index(&segment).and_then(|i| items.get(i as usize)),
+                INHERITED.contains(&segment.as_str()) || ARRAY_METHODS.contains(&segment.as_str()),
+            ),
             _ => return &TRUE,
+        };
+        current = match own {
+            Some(next) => next,
+            None if inherited && segments.peek().is_none() => &NO_KEYWORDS,
+            None => return &TRUE,
         };
     }
     current
