@@ -202,7 +202,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
             state.broke
         );
     }
-    if args.first_breaking && state.broke == 0 {
+    if args.first_breaking && !outcome.stopped {
         stderr!(
             "never broke: no commit in the range broke{}",
             args.message
@@ -258,7 +258,11 @@ impl State {
             self.changed += 1;
             let unknown_trips = settings.fail_on == FailOn::Unknown;
             self.tripped |= unknown_trips;
-            let flow = self.strict_flow(step, strict_stop);
+            let flow = if args.first_breaking && unknown_trips {
+                ControlFlow::Break(())
+            } else {
+                self.strict_flow(step, strict_stop)
+            };
             let only_breaks = args.breaking_only || args.first_breaking;
             return Decision {
                 shown: (unknown_trips || !only_breaks).then_some(None),
@@ -286,15 +290,16 @@ impl State {
         if settings.from_files {
             view.policy = Some(decision);
         }
-        if (args.breaking_only || args.first_breaking) && !breaking {
+        // What `--breaking-only` shows and `--first-breaking` looks for: a break, or under
+        // `--fail-on unknown` also a change without a verdict, as the policy counts them.
+        let counts = breaking || (settings.fail_on == FailOn::Unknown && view.unknown_count() > 0);
+        if (args.breaking_only || args.first_breaking) && !counts {
             let flow = self.strict_flow(step, strict_stop);
             return Decision { shown: None, flow };
         }
+        // Found; an acknowledged break is shown where it happened but trips nothing.
         self.tripped |= tripped;
-        let stop_here = args.first_breaking && breaking;
-        let flow = if stop_here {
-            // Found, and that is the answer's exit code, unless exit codes are turned off.
-            self.tripped |= settings.fail_on != FailOn::Never;
+        let flow = if args.first_breaking {
             ControlFlow::Break(())
         } else {
             self.strict_flow(step, strict_stop)

@@ -71,9 +71,11 @@ fn text_entry(step: &Step, view: Option<&ArchitectureDiff>, color: bool) -> Stri
 fn breaking_label(view: &ArchitectureDiff) -> String {
     let mut messages = Vec::new();
     let mut directions = Vec::new();
+    // A transitive check breaks against an earlier version; it names the message like a change.
     for change in view
         .schema_changes
         .iter()
+        .chain(&view.transitive_checks)
         .filter(|c| c.breaking == Some(true))
     {
         messages.push(change.message.id.clone());

@@ -556,8 +556,58 @@ fn breaks_only_leave_out_invalid_commits() {
             "{flag}"
         );
         let output = run(&repo, &[flag, "--format", "json", "--fail-on", "unknown"]);
+        assert_eq!(output.status.code(), Some(1), "{flag}: {}", stderr(&output));
         assert_eq!(commits(&lines(&output))[0], broken, "{flag}");
     }
+    // Under `--fail-on unknown` the invalid commit is what trips first: the walk stops there.
+    let output = run(
+        &repo,
+        &[
+            "--first-breaking",
+            "--format",
+            "json",
+            "--fail-on",
+            "unknown",
+        ],
+    );
+    assert_eq!(commits(&lines(&output)), [broken]);
+    assert!(
+        !stderr(&output).contains("never broke"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+/// A step that breaks only against an earlier version (a transitive strategy) names the
+/// message and direction on its timeline line, as a direct break does.
+#[test]
+fn a_transitive_break_is_named_on_the_timeline() {
+    let repo = TestRepo::new();
+    let old = "---\nid: OrderCreated\nversion: 0.9.0\nschemaPath: schema.json\n---\n";
+    let only_pending = r#"{"type": "object", "properties": {"id": {"type": "string"}, "status": {"enum": ["pending"]}}, "required": ["id"]}"#;
+    repo.write_all(&[
+        ("catalog/eventcatalog.config.js", "export default {};\n"),
+        ("catalog/events/OrderCreated/index.mdx", EVENT),
+        ("catalog/events/OrderCreated/schema.json", BASE),
+        ("catalog/events/OrderCreated/versioned/0.9.0/index.mdx", old),
+        (
+            "catalog/events/OrderCreated/versioned/0.9.0/schema.json",
+            only_pending,
+        ),
+    ]);
+    repo.commit_all("two versions");
+    repo.write("catalog/events/OrderCreated/schema.json", WITH_NOTE);
+    repo.commit_all("optional note");
+    let output = run(&repo, &["HEAD^!", "--strategy", "forward-transitive"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let timeline = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        timeline
+            .lines()
+            .next()
+            .is_some_and(|line| line.ends_with("BREAKING OrderCreated (forward)")),
+        "{timeline}"
+    );
 }
 
 /// `--message` selects the message: a flow sharing its id is not it, and a service id is
@@ -643,6 +693,11 @@ fn acknowledged_breaks_are_shown_as_such() {
         "{}",
         String::from_utf8_lossy(&output.stdout)
     );
+    // `--first-breaking` stops where it broke, but an acknowledged break trips nothing.
+    assert_eq!(breaks.as_array().map(Vec::len), Some(1), "{breaks}");
+    let (output, entries) = log_json(&h, &["--first-breaking"]);
+    assert_eq!(commits(&entries), std::slice::from_ref(&h.first_break));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }
 
 /// The catalog folder is found at the end of the range; when it lay elsewhere at the start
