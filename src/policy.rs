@@ -502,6 +502,9 @@ impl Decision {
 pub fn decide(diff: &ArchitectureDiff, fail_on: FailOn, acks: &[Ack], today: Date) -> Decision {
     let mut breaks = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    // Changes without a verdict are breaks only under `--fail-on unknown`, but an ack of one
+    // is in use whatever the policy: another job may run with it.
+    let mut unjudged = Vec::new();
     let message = |change: &SchemaChange| ResourceRef {
         kind: change.message.kind.clone(),
         id: change.message.id.clone(),
@@ -535,6 +538,7 @@ pub fn decide(diff: &ArchitectureDiff, fail_on: FailOn, acks: &[Ack], today: Dat
                 "unknown".to_owned(),
                 None,
             )),
+            None => unjudged.push(unknown_fingerprint(change)),
             _ => {}
         }
     }
@@ -567,6 +571,7 @@ pub fn decide(diff: &ArchitectureDiff, fail_on: FailOn, acks: &[Ack], today: Dat
                 "unknown".to_owned(),
                 None,
             )),
+            None => unjudged.push(specification_unknown_fingerprint(change)),
             _ => {}
         }
     }
@@ -605,7 +610,10 @@ pub fn decide(diff: &ArchitectureDiff, fail_on: FailOn, acks: &[Ack], today: Dat
         .collect();
     let unused_acks = acks
         .iter()
-        .filter(|a| !breaks.iter().any(|b| b.fingerprint == a.fingerprint))
+        .filter(|a| {
+            !breaks.iter().any(|b| b.fingerprint == a.fingerprint)
+                && !unjudged.contains(&a.fingerprint)
+        })
         .cloned()
         .collect();
     let tripped =

@@ -630,6 +630,15 @@ fn every_report_names_an_unjudged_change_under_fail_on_unknown() {
     let out = run(&repo, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     assert!(text(&out.stdout).contains(&format!("{note} (acknowledged: an example, on purpose)")));
+    // A job on the default policy has no use for the ack, but it matches a change here: it is
+    // not offered for deletion.
+    let out = run(&repo, &["--fail-on", "breaking", "--format", "json"]);
+    let document: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert!(
+        document["policy"].get("unusedAcks").is_none(),
+        "{}",
+        document["policy"]
+    );
 }
 
 /// GitHub annotations: one error per breaking op, each at the line of the node it changed.
