@@ -34,7 +34,10 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     let mut out = String::new();
     let s = &diff.summary;
     let unjudged = unjudged(diff);
-    let verdict = if diff.is_breaking() {
+    let tripped = context.decision.is_none_or(|d| d.tripped);
+    let verdict = if diff.is_breaking() && !tripped {
+        ":white_check_mark: **Breaking changes, every one acknowledged**".to_owned()
+    } else if diff.is_breaking() {
         ":x: **Breaking changes**".to_owned()
     } else if unjudged > 0 {
         format!(":warning: **No breaking changes found; {unjudged} change(s) without a verdict**")
@@ -87,7 +90,7 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
                     md(&pointer(&op.path)),
                     op.kind,
                     md(&op.explanation),
-                    hidden(&fingerprint_note(&fingerprint, context.decision))
+                    note(&fingerprint, context.decision)
                 );
             }
             if let Some(impact) = impact_of(diff, change) {
@@ -106,7 +109,7 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
                 .filter(|op| op.breaking)
                 .map(|op| {
                     let fingerprint = crate::policy::op_fingerprint(c, op);
-                    hidden(&fingerprint_note(&fingerprint, context.decision))
+                    note(&fingerprint, context.decision)
                 })
                 .collect();
             format!(
@@ -132,7 +135,7 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
                 "**{}**: {}{}",
                 md(&impact_label(i)),
                 md(&hurt_line(i)),
-                hidden(&fingerprint_note(&fingerprint, context.decision))
+                note(&fingerprint, context.decision)
             )
         })
         .collect();
@@ -149,7 +152,7 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
                 md(&schema_file(c, context.locations)),
                 md(c.unknown_reason.as_deref().unwrap_or("no verdict")),
                 unknown_note(&fingerprint, context.decision)
-                    .map(|note| hidden(&note))
+                    .map(|_| note(&fingerprint, context.decision))
                     .unwrap_or_default()
             )
         })
@@ -223,8 +226,20 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         .map(|(sides, d)| format!("{sides}: {}", md(&d.to_string().replace('\n', " "))))
         .collect();
     section(&mut out, "Catalog problems", &problems);
+    if let Some(line) = context.decision.and_then(super::text::policy_line) {
+        let _ = writeln!(out, "{}\n", md(&line));
+    }
     let _ = writeln!(out, "{}", summary_line(diff));
     out
+}
+
+/// A break's fingerprint, kept out of the rendered comment, and its acknowledgement, shown.
+fn note(fingerprint: &str, decision: Option<&crate::policy::Decision>) -> String {
+    let hidden = hidden(&format!("fingerprint {fingerprint}"));
+    match ack_note(fingerprint, decision) {
+        Some(ack) => format!(" ({}){hidden}", escape_markdown(&ack)),
+        None => hidden,
+    }
 }
 
 /// A note kept out of the rendered comment (a fingerprint): an HTML comment, which `--` would

@@ -322,13 +322,18 @@ pub fn against_label(change: &SchemaChange) -> String {
 /// `fingerprint 0123… (acknowledged by team-orders until 2027-01-31: consumers migrated)`:
 /// what a reader needs to acknowledge a break, or to see that it was.
 pub fn fingerprint_note(fingerprint: &str, decision: Option<&crate::policy::Decision>) -> String {
+    match ack_note(fingerprint, decision) {
+        Some(ack) => format!("fingerprint {fingerprint} ({ack})"),
+        None => format!("fingerprint {fingerprint}"),
+    }
+}
+
+/// `acknowledged by team-orders until 2027-01-31: consumers migrated`, when an
+/// acknowledgement names the break.
+pub fn ack_note(fingerprint: &str, decision: Option<&crate::policy::Decision>) -> Option<String> {
     use crate::policy::Status;
-    let Some(found) = decision.and_then(|d| d.find(fingerprint)) else {
-        return format!("fingerprint {fingerprint}");
-    };
-    let Some(ack) = &found.ack else {
-        return format!("fingerprint {fingerprint}");
-    };
+    let found = decision?.find(fingerprint)?;
+    let ack = found.ack.as_ref()?;
     let by = ack
         .owner
         .as_deref()
@@ -343,10 +348,7 @@ pub fn fingerprint_note(fingerprint: &str, decision: Option<&crate::policy::Deci
         Status::Expired => "acknowledgement EXPIRED",
         _ => "acknowledged",
     };
-    format!(
-        "fingerprint {fingerprint} ({state}{by}{until}: {})",
-        escape_text(&ack.reason)
-    )
+    Some(format!("{state}{by}{until}: {}", escape_text(&ack.reason)))
 }
 
 /// The fingerprint note of a change without a verdict, when the policy counts it as a break

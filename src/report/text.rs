@@ -150,11 +150,8 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
             }
         }
     }
-    if let Some(decision) = context
-        .decision
-        .filter(|d| d.breaks.iter().any(|b| b.ack.is_some()) || !d.unused_acks.is_empty())
-    {
-        let _ = writeln!(out, "\n{}", policy_line(decision));
+    if let Some(line) = context.decision.and_then(policy_line) {
+        let _ = writeln!(out, "\n{line}");
     }
     let summary = summary_line(diff);
     let summary = if diff.is_breaking() {
@@ -269,9 +266,13 @@ fn own_strategy(diff: &ArchitectureDiff, change: &crate::diff::SchemaChange) -> 
     format!(" [strategy {}]", change.strategy)
 }
 
-/// `policy: 2 break(s) acknowledged, 1 open, 1 acknowledgement expired; 1 unused`.
-fn policy_line(decision: &crate::policy::Decision) -> String {
+/// `policy: 2 break(s) acknowledged, 1 open, 1 acknowledgement expired; 1 unused`, when an
+/// acknowledgement is in play.
+pub(super) fn policy_line(decision: &crate::policy::Decision) -> Option<String> {
     use crate::policy::Status;
+    if decision.breaks.iter().all(|b| b.ack.is_none()) && decision.unused_acks.is_empty() {
+        return None;
+    }
     let count = |status| {
         decision
             .breaks
@@ -296,7 +297,7 @@ fn policy_line(decision: &crate::policy::Decision) -> String {
             lines.join(", ")
         ));
     }
-    line
+    Some(line)
 }
 
 /// `breaks /properties/id [required.added] reason` or `ok     ...`: a word, not a symbol.

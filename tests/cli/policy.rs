@@ -330,6 +330,21 @@ fn one_acknowledged_break_among_many_is_told_apart() {
             "{stdout}"
         );
     }
+    // A pull-request comment shows the acknowledgement where the fingerprint, an HTML
+    // comment, does not render.
+    let out = run(&repo, &["--format", "markdown"]);
+    let comment = text(&out.stdout);
+    let shown: Vec<&str> = comment
+        .lines()
+        .filter(|line| line.contains("(acknowledged by billing: migrated) <!--"))
+        .collect();
+    assert_eq!(shown.len(), 1, "{comment}");
+    assert!(shown[0].contains(acknowledged.as_str()), "{comment}");
+    assert!(
+        comment.contains("policy: 1 break\\(s\\) acknowledged, 39 open"),
+        "{comment}"
+    );
+    assert!(comment.starts_with("### catalog-diff: :x:"), "{comment}");
 }
 
 /// `--history` judges against every version a schema had; a shallow clone lacks the older
