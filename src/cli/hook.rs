@@ -202,7 +202,11 @@ fn hooks_dir(path: &Path) -> anyhow::Result<PathBuf> {
 fn read_hook(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
     match std::fs::read(path) {
         Ok(contents) => Ok(Some(contents)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        // A symbolic link to nothing is still someone's hook (a hook manager's, say): it is
+        // foreign, with nothing in it.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Ok(std::fs::symlink_metadata(path).is_ok().then(Vec::new))
+        }
         Err(e) => Err(e).with_context(|| {
             format!(
                 "reading {}; nothing was changed\n  hint: check its permissions",

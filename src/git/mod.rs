@@ -48,6 +48,8 @@ pub enum Error {
         #[source]
         source: gix::Error,
     },
+    #[error("{} is a file, not a folder\n  hint: -C takes the folder to run in: the repository or a folder inside it", path.display())]
+    NotAFolder { path: PathBuf },
     /// A repository is there, but gix cannot open it: it is not "no repository", which would
     /// send `index` to read the folder as a plain one.
     #[error("the git repository {} cannot be opened\n  hint: {hint}", git_dir.display())]
@@ -416,6 +418,11 @@ impl Repo {
     pub fn discover(path: &Path) -> Result<Repo> {
         // Through its real path, as git finds it from its working folder: a repository reached
         // by a symbolic link has a working tree that is a folder, not a link.
+        if path.is_file() {
+            return Err(Error::NotAFolder {
+                path: path.to_owned(),
+            });
+        }
         let real = path.canonicalize();
         let mut repo = gix::discover_with_environment_overrides(real.as_deref().unwrap_or(path))
             .map_err(|source| Repo::not_opened(path, source))?;

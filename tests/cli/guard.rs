@@ -521,6 +521,27 @@ fn a_repository_reached_through_a_symbolic_link_is_read() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
+/// `-C` naming a file is that mistake, not a repository that cannot be opened.
+#[test]
+fn a_file_given_to_dash_c_is_named_as_such() {
+    let repo = catalog();
+    let file = repo.path().join("events/OrderPlaced/schema.json");
+    let file = file.to_str().expect("utf-8");
+    for args in [
+        &["-C", file][..],
+        &["index", "-C", file],
+        &["log", "-C", file],
+    ] {
+        let out = run(repo.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("schema.json is a file, not a folder"),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
 /// A tree nested deeper than git itself reads (made with plumbing) is an error naming where,
 /// never a stack overflow: in the diff, `index` and `log`.
 #[test]

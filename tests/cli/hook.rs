@@ -209,6 +209,39 @@ fn foreign_hook_is_kept_and_force_backs_it_up_and_uninstall_restores_it() {
     assert!(stderr(&out).contains("another tool ran"), "{}", text(&out));
 }
 
+/// A hook that is a symbolic link to a missing file is someone's: kept, then backed up as a
+/// link under --force.
+#[cfg(unix)]
+#[test]
+fn a_dangling_symlink_hook_is_foreign() {
+    let t = catalog_repo("");
+    let hook = hook_file(&t);
+    std::fs::create_dir_all(hook.parent().expect("hooks folder")).expect("hooks folder");
+    std::os::unix::fs::symlink("../../tools/missing-hook", &hook).expect("symlink");
+    let out = catalog_diff(&t.path(), &["hook", "install"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        stderr(&out).contains("was not written by catalog-diff"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        hook.symlink_metadata()
+            .expect("kept")
+            .file_type()
+            .is_symlink()
+    );
+    install(&t, &["--force"]);
+    let backup = hook.with_file_name("pre-commit.catalog-diff-backup");
+    assert!(
+        backup
+            .symlink_metadata()
+            .expect("backed up")
+            .file_type()
+            .is_symlink()
+    );
+}
+
 #[test]
 fn uninstall_without_backup_removes_only_our_hook() {
     let t = catalog_repo("");
