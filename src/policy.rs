@@ -91,12 +91,24 @@ impl Config {
         for (key, value) in document.into_inner() {
             let span = value.span();
             let entries = match value.into_inner() {
+                // Each message's settings one by one too: an unknown one hides no bad value.
                 DeValue::Table(messages) if key.get_ref() == "messages" => messages
                     .into_iter()
-                    .map(|(id, setting)| {
-                        let span = setting.span();
-                        let message = DeValue::Table(one_entry(id, setting));
-                        one_entry(key.clone(), Spanned::new(span, message))
+                    .flat_map(|(id, settings)| {
+                        let span = settings.span();
+                        let parts = match settings.into_inner() {
+                            DeValue::Table(fields) if !fields.is_empty() => fields
+                                .into_iter()
+                                .map(|(name, value)| DeValue::Table(one_entry(name, value)))
+                                .collect(),
+                            other => vec![other],
+                        };
+                        let key = key.clone();
+                        parts.into_iter().map(move |part| {
+                            let part = Spanned::new(span.clone(), part);
+                            let message = DeValue::Table(one_entry(id.clone(), part));
+                            one_entry(key.clone(), Spanned::new(span.clone(), message))
+                        })
                     })
                     .collect(),
                 other => vec![one_entry(key, Spanned::new(span, other))],
@@ -109,6 +121,7 @@ impl Config {
                 }
             }
         }
+        problems.sort_by_key(|problem| problem.line);
         Ok((config, problems))
     }
 
@@ -119,7 +132,10 @@ impl Config {
         self.dir = self.dir.take().or(part.dir);
         self.proto_rules = self.proto_rules.or(part.proto_rules);
         self.history = self.history.or(part.history);
-        self.messages.extend(part.messages);
+        for (id, settings) in part.messages {
+            let known = self.messages.entry(id).or_default();
+            known.strategy = known.strategy.or(settings.strategy);
+        }
     }
 
     /// The strategy of every message this file names.
@@ -258,6 +274,9 @@ pub struct Ack {
     pub line: usize,
 }
 
+/// The keys of an `[[ack]]` entry, as [`AckEntry`] names them.
+const ACK_KEYS: [&str; 4] = ["fingerprint", "reason", "owner", "expires"];
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct AckEntry {
@@ -292,6 +311,30 @@ pub fn parse_acks(file: &str, text: &str) -> Result<Vec<Ack>, Errors> {
             }
         };
         for entry in entries {
+            // Unknown keys are named and set aside, so the entry's values are checked too.
+            let span = entry.span();
+            let entry = match entry.into_inner() {
+                DeValue::Table(mut fields) => {
+                    let unknown: Vec<_> = fields
+                        .keys()
+                        .filter(|name| !ACK_KEYS.contains(&name.get_ref().as_ref()))
+                        .cloned()
+                        .collect();
+                    for name in unknown {
+                        problems.push(problem(
+                            name.span().start,
+                            format!(
+                                "unknown field `{}`, expected one of `{}`",
+                                name.get_ref(),
+                                ACK_KEYS.join("`, `")
+                            ),
+                        ));
+                        fields.remove(&name);
+                    }
+                    Spanned::new(span, DeValue::Table(fields))
+                }
+                other => Spanned::new(span, other),
+            };
             let entry = match AckEntry::deserialize(entry.into_deserializer()) {
                 Ok(entry) => entry,
                 Err(error) => {
@@ -656,6 +699,26 @@ mod tests {
         assert!(errors[0].message.contains("strategee"), "{errors:?}");
         let Errors(errors) = Config::parse("c.toml", "\n\nfail-on = \"sometimes\"\n").unwrap_err();
         assert_eq!(errors[0].line, 3, "{errors:?}");
+    }
+
+    /// An unknown key beside a bad value, in a message's table or an acknowledgement, hides
+    /// neither.
+    #[test]
+    fn an_unknown_key_hides_no_bad_value_beside_it() {
+        let text = "[messages.\"a\"]\nstrategy = \"bogus\"\ncolour = 1\n";
+        let (_, problems) = Config::parse_partly("c.toml", text).expect("TOML");
+        let lines: Vec<usize> = problems.iter().map(|e| e.line).collect();
+        assert_eq!(lines, [2, 3], "{problems:?}");
+        let text = "[[ack]]\nfingerprint = \"XYZ\"\nreason = \"r\"\nexpires = \"2025-13-01\"\ncolour = 1\n";
+        let Errors(errors) = parse_acks("a.toml", text).unwrap_err();
+        let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
+        assert_eq!(lines, [2, 4, 5], "{errors:?}");
+        let text = "[messages.\"a\"]\nstrategy = \"backward\"\n";
+        let config = Config::parse("c.toml", text).expect("valid");
+        assert_eq!(
+            config.message_strategies().get("a"),
+            Some(&Strategy::Backward)
+        );
     }
 
     /// One bad setting hides no other: each is named, in line order.
