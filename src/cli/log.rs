@@ -158,7 +158,14 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
                     Format::Text => report::ReportFormat::Text,
                     Format::Json => report::ReportFormat::Json,
                 };
-                let text = report::log_entry(&step, view.as_ref(), format, color);
+                let mut text = report::log_entry(&step, view.as_ref(), format, color);
+                // Until `--message` is known to name something, entries shown whatever it
+                // names (invalid commits) wait: a mistyped id prints nothing but its error.
+                if args.message.is_some() && !state.message_seen {
+                    state.waiting.push_str(&text);
+                    return decision.flow;
+                }
+                text.insert_str(0, &std::mem::take(&mut state.waiting));
                 match progress.suspend(|| stdout.write_all(text.as_bytes())) {
                     Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {
                         state.reader_gone = true;
@@ -193,6 +200,15 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         if let Some(why) = missing_message(&repo, &options, [start, tip], id)? {
             anyhow::bail!("{why}\n  hint: --message takes a message id, as in its front matter");
         }
+    }
+    if !state.waiting.is_empty() && !state.reader_gone {
+        stdout
+            .write_all(state.waiting.as_bytes())
+            .or_else(|error| match error.kind() {
+                std::io::ErrorKind::BrokenPipe => Ok(()),
+                _ => Err(error),
+            })
+            .context("writing the log to stdout")?;
     }
     if !outcome.stopped {
         stderr!(
@@ -230,6 +246,8 @@ struct State {
     /// `--message` named something some step's diff mentions.
     message_seen: bool,
     write_error: Option<std::io::Error>,
+    /// Entries held back until `--message` is known to name something.
+    waiting: String,
     /// Whoever read stdout closed it (`| head`): the walk goes on unprinted, so the exit code
     /// still covers the whole range.
     reader_gone: bool,

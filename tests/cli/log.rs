@@ -570,12 +570,24 @@ fn breaks_only_leave_out_invalid_commits() {
             "unknown",
         ],
     );
-    assert_eq!(commits(&lines(&output)), [broken]);
+    assert_eq!(commits(&lines(&output)), std::slice::from_ref(&broken));
     assert!(
         !stderr(&output).contains("never broke"),
         "{}",
         stderr(&output)
     );
+    // A mistyped `--message` prints its error alone, not the invalid commit's entry first; a
+    // good one shows that entry in its place.
+    let output = run(&repo, &["--message", "OrderCreatd", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        output.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let output = run(&repo, &["--message", "OrderCreated", "--format", "json"]);
+    let shown = commits(&lines(&output));
+    assert_eq!(shown[shown.len() - 2..], [broken, breaking]);
 }
 
 /// A step that breaks only against an earlier version (a transitive strategy) names the
