@@ -217,6 +217,22 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
             side.label,
             display_dir(&compared.dir)
         );
+        // Found, not named: the catalog may have moved, and then nothing is judged across.
+        let git_side = match side.name {
+            "a" => request.sides.baseline(),
+            _ => request.sides.candidate(),
+        };
+        if settings.dir.is_none()
+            && let Ok(elsewhere) = repo.detect_catalog_dir(git_side, None)
+            && elsewhere != compared.dir
+            && matches!(repo.dir_exists(git_side, &elsewhere), Ok(true))
+        {
+            stderr!(
+                "  its catalog is in `{}` there: the catalog moved, so every resource shows as {} and no schema is judged across the move\n  hint: to judge the changes since, compare from the commit that moved it",
+                catalog_diff::catalog::escape_text(display_dir(&elsewhere)),
+                if side.name == "a" { "added" } else { "removed" },
+            );
+        }
     }
     let decision = policy::decide(
         &compared.diff,

@@ -415,3 +415,28 @@ fn crlf_line_endings_of_a_clean_checkout_are_no_change() {
     assert_eq!(edited.status.code(), Some(1), "{edited:?}");
     assert_eq!(json(&edited)["summary"]["schemaBreaking"], 1);
 }
+
+/// A diff across a move of the catalog folder reads the old side as empty: a note says where
+/// its catalog was, since nothing is judged across the move.
+#[test]
+fn a_catalog_that_moved_between_the_sides_is_named() {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        (
+            "docs/catalog/eventcatalog.config.js",
+            "export default {};\n",
+        ),
+        ("docs/catalog/events/OrderCreated/index.mdx", EVENT),
+        ("docs/catalog/events/OrderCreated/schema.json", BEFORE),
+    ]);
+    repo.commit_all("catalog in docs");
+    repo.git(&["mv", "docs/catalog", "catalog"]);
+    repo.write("catalog/events/OrderCreated/schema.json", BREAKING);
+    repo.commit_all("moved, and a break");
+    let output = run(&repo, &["HEAD~1..HEAD"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("its catalog is in `docs/catalog` there: the catalog moved"),
+        "{stderr}"
+    );
+}
