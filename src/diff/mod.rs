@@ -241,8 +241,9 @@ pub struct SchemaChange {
     pub before: Option<SchemaFile>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub after: Option<SchemaFile>,
-    pub breaking: Option<bool>,
+    // The reference's key order: `strategy` before the verdict.
     pub strategy: Strategy,
+    pub breaking: Option<bool>,
     pub direction: Option<Direction>,
     pub ops: Vec<crate::schema::Op>,
     /// Our extension: why no verdict was possible (unsupported format, parse error, ...).

@@ -51,6 +51,24 @@ fn two_dot_range_finds_the_breaking_change_and_who_is_hurt() {
             .and_then(|b| b.get("content"))
             .is_none()
     );
+    // The keys in the reference's order, for consumers that compare the text.
+    let text = String::from_utf8_lossy(&output.stdout);
+    let change = &text[text.find("\"schemaChanges\"").expect("schema changes")..];
+    let at = |key: &str| change.find(&format!("\"{key}\":")).expect(key);
+    let keys = [
+        "message",
+        "change",
+        "before",
+        "after",
+        "strategy",
+        "breaking",
+        "direction",
+        "ops",
+    ];
+    assert!(
+        keys.windows(2).all(|pair| at(pair[0]) < at(pair[1])),
+        "{change}"
+    );
 }
 
 /// The hook of a repository's first commit: the baseline is named for what it is, and its
