@@ -467,11 +467,26 @@ impl<'a> Entry<'a> {
     fn str(&self, key: &str) -> Option<&'a str> {
         self.0.get(key).and_then(Value::as_str)
     }
+    /// Whether `default` is set to anything JavaScript takes for true, as the reference asks.
     fn is_default(&self) -> bool {
-        self.0
-            .get("default")
-            .and_then(Value::as_bool)
-            .unwrap_or(false)
+        match self.0.get("default") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(flag)) => *flag,
+            Some(Value::Number(n)) => n.as_f64().is_some_and(|n| n != 0.0),
+            Some(Value::String(text)) => !text.is_empty(),
+            Some(Value::Array(_) | Value::Object(_)) => true,
+        }
+    }
+
+    /// The value of `field` as a pairing key, `None` when it is absent.
+    fn key(&self, field: &str) -> Option<Key<'_>> {
+        Some(match self.0.get(field)? {
+            Value::Null => Key::Null,
+            Value::Bool(flag) => Key::Bool(*flag),
+            Value::Number(n) => Key::Number(n.as_f64().unwrap_or(f64::NAN)),
+            Value::String(text) => Key::Text(text),
+            Value::Array(_) | Value::Object(_) => Key::Unique,
+        })
     }
     fn file(&self, include_content: bool) -> SchemaFile {
         SchemaFile {
@@ -497,6 +512,29 @@ fn schema_entries(resource: &Resource) -> Vec<Entry<'_>> {
     }
 }
 
+/// A schema entry's `id`, `path` or `default` as the reference pairs by it: JavaScript's `===`
+/// on the raw value, so any scalar can match its equal, and an object or array matches nothing.
+#[derive(Clone, Copy)]
+enum Key<'a> {
+    Null,
+    Bool(bool),
+    Number(f64),
+    Text(&'a str),
+    Unique,
+}
+
+impl PartialEq for Key<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Key::Null, Key::Null) => true,
+            (Key::Bool(a), Key::Bool(b)) => a == b,
+            (Key::Number(a), Key::Number(b)) => a == b,
+            (Key::Text(a), Key::Text(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
 /// Pairs schema files by `id`, then `path`, then `default`, then by elimination (one left each).
 fn pair_files<'a>(
     before: Vec<Entry<'a>>,
@@ -505,10 +543,10 @@ fn pair_files<'a>(
     let mut left: Vec<Option<Entry<'a>>> = before.into_iter().map(Some).collect();
     let mut right: Vec<Option<Entry<'a>>> = after.into_iter().map(Some).collect();
     let mut pairs = Vec::new();
-    let keys: [fn(&Entry<'_>) -> Option<String>; 3] = [
-        |e| e.str("id").map(str::to_owned),
-        |e| e.str("path").map(str::to_owned),
-        |e| e.is_default().then(|| "default".to_owned()),
+    let keys: [for<'e> fn(&'e Entry<'_>) -> Option<Key<'e>>; 3] = [
+        |e| e.key("id"),
+        |e| e.key("path"),
+        |e| e.is_default().then_some(Key::Text("default")),
     ];
     for key in keys {
         for slot in left.iter_mut() {
@@ -517,7 +555,7 @@ fn pair_files<'a>(
             };
             let found = right
                 .iter_mut()
-                .find(|other| other.as_ref().and_then(key).as_deref() == Some(wanted.as_str()));
+                .find(|other| other.as_ref().and_then(key) == Some(wanted));
             if let Some(other) = found {
                 pairs.push((slot.take(), other.take()));
             }
