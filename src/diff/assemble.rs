@@ -364,6 +364,8 @@ fn resource_changes(a: &Side<'_>, b: &Side<'_>) -> ResourceChanges {
                 if !same_version(old, new) {
                     fields.push("version");
                 }
+                // By value, where the reference's `!==` finds any two mappings different: it
+                // would list such a name as changed in every diff, reached or not.
                 if old.get("name") != new.get("name") {
                     fields.push("name");
                 }
@@ -480,13 +482,7 @@ impl<'a> Entry<'a> {
 
     /// The value of `field` as a pairing key, `None` when it is absent.
     fn key(&self, field: &str) -> Option<Key<'_>> {
-        Some(match self.0.get(field)? {
-            Value::Null => Key::Null,
-            Value::Bool(flag) => Key::Bool(*flag),
-            Value::Number(n) => Key::Number(n.as_f64().unwrap_or(f64::NAN)),
-            Value::String(text) => Key::Text(text),
-            Value::Array(_) | Value::Object(_) => Key::Unique,
-        })
+        self.0.get(field).map(Key::of)
     }
     fn file(&self, include_content: bool) -> SchemaFile {
         SchemaFile {
@@ -512,8 +508,8 @@ fn schema_entries(resource: &Resource) -> Vec<Entry<'_>> {
     }
 }
 
-/// A schema entry's `id`, `path` or `default` as the reference pairs by it: JavaScript's `===`
-/// on the raw value, so any scalar can match its equal, and an object or array matches nothing.
+/// A schema entry's `id`, `path` or `default` as the reference pairs by it, with JavaScript's
+/// `===`: any scalar equals its equal, an object or array nothing.
 #[derive(Clone, Copy)]
 enum Key<'a> {
     Null,
@@ -521,6 +517,18 @@ enum Key<'a> {
     Number(f64),
     Text(&'a str),
     Unique,
+}
+
+impl<'a> Key<'a> {
+    fn of(value: &'a Value) -> Key<'a> {
+        match value {
+            Value::Null => Key::Null,
+            Value::Bool(flag) => Key::Bool(*flag),
+            Value::Number(n) => Key::Number(n.as_f64().unwrap_or(f64::NAN)),
+            Value::String(text) => Key::Text(text),
+            Value::Array(_) | Value::Object(_) => Key::Unique,
+        }
+    }
 }
 
 impl PartialEq for Key<'_> {
