@@ -133,11 +133,23 @@ impl<F: Formatter> Formatter for JsNumbers<F> {
     }
 }
 
-/// Where a JSON parse stopped, as an editor counts (1-based line and column), and serde_json's
-/// complaint without the position it appends. At the end of the text serde_json names the last
-/// character it read (column 0 on an empty line); the fault is just after it.
-pub fn parse_error_at(error: &serde_json::Error) -> (usize, usize, String) {
-    let (line, mut column) = (error.line().max(1), error.column());
+/// Where a JSON parse of `text` stopped, as an editor counts (1-based line, and column in
+/// characters), and serde_json's complaint without the position it appends. serde_json counts
+/// bytes, and at the end of the text names the last one it read (column 0 on an empty line);
+/// the fault is just after it.
+pub fn parse_error_at(error: &serde_json::Error, text: &str) -> (usize, usize, String) {
+    let line = error.line().max(1);
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line - 1)
+        .map(str::len)
+        .sum();
+    let rest = text.get(start..).unwrap_or_default();
+    let mut end = error.column().min(rest.len());
+    while !rest.is_char_boundary(end) {
+        end += 1;
+    }
+    let mut column = rest[..end].chars().count();
     if error.is_eof() {
         column += 1;
     }
@@ -198,12 +210,15 @@ mod tests {
     #[test]
     fn parse_errors_are_placed_as_an_editor_counts() {
         let at = |text: &str| {
-            parse_error_at(&serde_json::from_str::<serde_json::Value>(text).unwrap_err())
+            let error = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
+            parse_error_at(&error, text)
         };
         assert_eq!(at(""), (1, 1, "EOF while parsing a value".to_owned()));
         assert_eq!(at("\n\n").0, 3);
         assert_eq!(at("\n\n").1, 1);
         assert_eq!(at("{\"a\":").1, 6);
         assert_eq!(at("{\"a\": x}"), (1, 7, "expected value".to_owned()));
+        assert_eq!(at("{\"ééé\": x}").1, 9);
+        assert_eq!(at("[1,\n{\"é\": x}]").1, 7);
     }
 }

@@ -93,7 +93,7 @@ pub fn parse(text: &str) -> Result<Value, Error> {
                     None => Err(error),
                 })
                 .map_err(|e| {
-                    let (line, column, message) = crate::json_text::parse_error_at(&e);
+                    let (line, column, message) = crate::json_text::parse_error_at(&e, block);
                     at(line, column, message)
                 })?;
             js_json(value)

@@ -215,7 +215,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
             "note: side {} ({}) has no catalog resources in `{}`; comparing with an empty catalog",
             side.name,
             side.label,
-            display_dir(&compared.dir)
+            catalog_diff::catalog::escape_text(display_dir(&compared.dir))
         );
         // Found, not named: the catalog may have moved, and then nothing is judged across.
         let git_side = match side.name {
@@ -223,9 +223,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
             _ => request.sides.candidate(),
         };
         if settings.dir.is_none()
-            && let Ok(elsewhere) = repo.detect_catalog_dir(git_side, None)
-            && elsewhere != compared.dir
-            && matches!(repo.dir_exists(git_side, &elsewhere), Ok(true))
+            && let Some(elsewhere) = repo.catalog_elsewhere(git_side, &compared.dir)
         {
             stderr!(
                 "  its catalog is in `{}` there: the catalog moved, so every resource shows as {} and no schema is judged across the move\n  hint: to judge the changes since, compare from the commit that moved it",

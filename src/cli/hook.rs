@@ -107,7 +107,7 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
             hook_path.display()
         );
     }
-    if foreign && backup.exists() {
+    if foreign && is_there(&backup) {
         bail!(
             "{} already holds an earlier hook, so the current {HOOK_NAME} cannot be backed up; nothing was changed\n  hint: restore or remove the backup first",
             backup.display()
@@ -170,7 +170,7 @@ fn uninstall(args: &RepoArg) -> anyhow::Result<u8> {
             hook_path.display()
         );
     }
-    if backup.exists() {
+    if is_there(&backup) {
         std::fs::rename(&backup, &hook_path).map_err(|e| not_writable(&dir, e))?;
         stdout!("restored the previous hook from {}", backup.display());
     } else {
@@ -204,9 +204,7 @@ fn read_hook(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
         Ok(contents) => Ok(Some(contents)),
         // A symbolic link to nothing is still someone's hook (a hook manager's, say): it is
         // foreign, with nothing in it.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            Ok(std::fs::symlink_metadata(path).is_ok().then(Vec::new))
-        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(is_there(path).then(Vec::new)),
         Err(e) => Err(e).with_context(|| {
             format!(
                 "reading {}; nothing was changed\n  hint: check its permissions",
@@ -214,6 +212,11 @@ fn read_hook(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
             )
         }),
     }
+}
+
+/// Whether anything is at `path`, a symbolic link to nothing included.
+fn is_there(path: &Path) -> bool {
+    path.symlink_metadata().is_ok()
 }
 
 fn write_executable(path: &Path, contents: &str) -> std::io::Result<()> {

@@ -189,6 +189,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         return Err(error).context("writing the log to stdout");
     }
     if let Some(commit) = &state.strict_stop {
+        flush_waiting(&mut stdout, &state)?;
         stderr!(
             "catalog-diff: the catalog at {} has problems and --strict is set; the walk stopped there",
             short(commit)
@@ -201,15 +202,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
             anyhow::bail!("{why}\n  hint: --message takes a message id, as in its front matter");
         }
     }
-    if !state.waiting.is_empty() && !state.reader_gone {
-        stdout
-            .write_all(state.waiting.as_bytes())
-            .or_else(|error| match error.kind() {
-                std::io::ErrorKind::BrokenPipe => Ok(()),
-                _ => Err(error),
-            })
-            .context("writing the log to stdout")?;
-    }
+    flush_waiting(&mut stdout, &state)?;
     if !outcome.stopped {
         stderr!(
             "{} commit(s) walked, {} changed the catalog, {} broke",
@@ -232,6 +225,20 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     } else {
         exit_code::OK
     })
+}
+
+/// Prints the entries held back for `--message`, once they are known to belong.
+fn flush_waiting(stdout: &mut impl Write, state: &State) -> anyhow::Result<()> {
+    if state.waiting.is_empty() || state.reader_gone {
+        return Ok(());
+    }
+    stdout
+        .write_all(state.waiting.as_bytes())
+        .or_else(|error| match error.kind() {
+            std::io::ErrorKind::BrokenPipe => Ok(()),
+            _ => Err(error),
+        })
+        .context("writing the log to stdout")
 }
 
 /// What the walk has seen so far.
@@ -391,10 +398,7 @@ fn note_moved_catalog(repo: &Repo, commits: &[catalog_diff::git::CommitId], dir:
     if !matches!(repo.tree_id(first, dir), Ok(None)) {
         return;
     }
-    if let Ok(earlier) = repo.detect_catalog_dir(Side::Commit(first), None)
-        && earlier != dir
-        && matches!(repo.tree_id(first, &earlier), Ok(Some(_)))
-    {
+    if let Some(earlier) = repo.catalog_elsewhere(Side::Commit(first), dir) {
         let shown = |dir: &str| {
             catalog_diff::catalog::escape_text(if dir.is_empty() { "." } else { dir }).into_owned()
         };

@@ -113,6 +113,13 @@ impl Repo {
         Ok(self.detect_on(at)?.unwrap_or_default())
     }
 
+    /// Where the catalog is on `at` when it is not in `dir` (it moved): the folder detection
+    /// finds there; `None` when nothing marks a catalog on `at`, or it is `dir`.
+    pub fn catalog_elsewhere(&self, at: Side, dir: &str) -> Option<String> {
+        let found = self.detect_on(at).ok()??;
+        (found != dir && matches!(self.dir_exists(at, &found), Ok(true))).then_some(found)
+    }
+
     /// Detection on `at`; `None` when nothing marks a catalog there. A root catalog folder
     /// settles it at once, so a commit's top-level tree is looked at before listing the rest.
     fn detect_on(&self, at: Side) -> Result<Option<String>> {

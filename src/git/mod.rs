@@ -48,7 +48,8 @@ pub enum Error {
         #[source]
         source: gix::Error,
     },
-    #[error("{} is a file, not a folder\n  hint: -C takes the folder to run in: the repository or a folder inside it", path.display())]
+    /// The place to look for a repository is a file.
+    #[error("{} is a file, not a folder\n  hint: give the folder to run in: the repository or a folder inside it", path.display())]
     NotAFolder { path: PathBuf },
     /// A repository is there, but gix cannot open it: it is not "no repository", which would
     /// send `index` to read the folder as a plain one.
@@ -416,13 +417,13 @@ impl Repo {
     /// Finds the repository holding `path`, searching upwards like git does. `GIT_DIR`,
     /// `GIT_WORK_TREE` and `GIT_INDEX_FILE` are honoured (a pre-commit hook runs with them).
     pub fn discover(path: &Path) -> Result<Repo> {
-        // Through its real path, as git finds it from its working folder: a repository reached
-        // by a symbolic link has a working tree that is a folder, not a link.
         if path.is_file() {
             return Err(Error::NotAFolder {
                 path: path.to_owned(),
             });
         }
+        // Through its real path, as git finds it from its working folder: a repository reached
+        // by a symbolic link has a working tree that is a folder, not a link.
         let real = path.canonicalize();
         let mut repo = gix::discover_with_environment_overrides(real.as_deref().unwrap_or(path))
             .map_err(|source| Repo::not_opened(path, source))?;

@@ -34,8 +34,13 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     let mut out = String::new();
     let s = &diff.summary;
     let unjudged = unjudged(diff);
-    let tripped = context.decision.is_none_or(|d| d.tripped);
-    let verdict = if diff.is_breaking() && !tripped {
+    let acknowledged = context.decision.is_some_and(|d| {
+        !d.breaks.is_empty()
+            && d.breaks
+                .iter()
+                .all(|b| b.status == crate::policy::Status::Acknowledged)
+    });
+    let verdict = if diff.is_breaking() && acknowledged {
         ":white_check_mark: **Breaking changes, every one acknowledged**".to_owned()
     } else if diff.is_breaking() {
         ":x: **Breaking changes**".to_owned()
@@ -151,7 +156,9 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
                 md(&against(diff, c)),
                 md(&schema_file(c, context.locations)),
                 md(c.unknown_reason.as_deref().unwrap_or("no verdict")),
-                unknown_note(&fingerprint, context.decision)
+                context
+                    .decision
+                    .and_then(|d| d.find(&fingerprint))
                     .map(|_| note(&fingerprint, context.decision))
                     .unwrap_or_default()
             )
@@ -234,7 +241,7 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
 }
 
 /// A break's fingerprint, kept out of the rendered comment, and its acknowledgement, shown.
-fn note(fingerprint: &str, decision: Option<&crate::policy::Decision>) -> String {
+pub(super) fn note(fingerprint: &str, decision: Option<&crate::policy::Decision>) -> String {
     let hidden = hidden(&format!("fingerprint {fingerprint}"));
     match ack_note(fingerprint, decision) {
         Some(ack) => format!(" ({}){hidden}", escape_markdown(&ack)),

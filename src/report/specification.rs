@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::markdown::{escape_markdown, hidden};
+use super::markdown::{escape_markdown, note};
 use super::text::{Paint, op_line};
 use super::*;
 use crate::diff::SpecificationChange;
@@ -210,7 +210,7 @@ pub(super) fn markdown(
                     md(&pointer(&op.path)),
                     op.kind,
                     md(&op.explanation),
-                    hidden(&fingerprint_note(&fingerprint, decision))
+                    note(&fingerprint, decision)
                 );
             }
             for impact in &change.impact {
@@ -222,7 +222,9 @@ pub(super) fn markdown(
     let none: Vec<String> = unknown(diff)
         .map(|c| {
             let fingerprint = crate::policy::specification_unknown_fingerprint(c);
-            let note = unknown_note(&fingerprint, decision).map(|note| hidden(&note));
+            let note = decision
+                .and_then(|d| d.find(&fingerprint))
+                .map(|_| note(&fingerprint, decision));
             format!(
                 "{} ({}): {}{}",
                 md(&label(c)),

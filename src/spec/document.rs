@@ -88,7 +88,7 @@ pub fn parse_text(path: &str, text: &str) -> Result<Value, Error> {
                         limit: MAX_DEPTH,
                     });
                 }
-                let (line, column, message) = crate::json_text::parse_error_at(&error);
+                let (line, column, message) = crate::json_text::parse_error_at(&error, text);
                 return Err(Error::Parse {
                     file: path.to_owned(),
                     syntax: "JSON",

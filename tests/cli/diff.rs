@@ -457,4 +457,20 @@ fn a_catalog_that_moved_between_the_sides_is_named() {
         stderr.contains("its catalog is in `docs/catalog` there: the catalog moved"),
         "{stderr}"
     );
+    // A catalog added where there was none did not move.
+    let repo = TestRepo::new();
+    repo.write("README.md", "no catalog yet\n");
+    repo.commit_all("readme");
+    repo.write_all(&[
+        ("cat/eventcatalog.config.js", "export default {};\n"),
+        ("cat/events/OrderCreated/index.mdx", EVENT),
+    ]);
+    repo.commit_all("catalog");
+    let output = run(&repo, &["HEAD~1..HEAD"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("has no catalog resources in `cat`"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("moved"), "{stderr}");
 }

@@ -240,6 +240,21 @@ fn a_dangling_symlink_hook_is_foreign() {
             .file_type()
             .is_symlink()
     );
+    let is_link = |path: &std::path::Path| {
+        path.symlink_metadata()
+            .is_ok_and(|meta| meta.file_type().is_symlink())
+    };
+    // Uninstalling puts the link back; a backup that is such a link is never overwritten.
+    let out = catalog_diff(&t.path(), &["hook", "uninstall"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(is_link(&hook), "restored");
+    assert!(backup.symlink_metadata().is_err());
+    install(&t, &["--force"]);
+    std::fs::remove_file(&hook).expect("our hook");
+    std::fs::write(&hook, FOREIGN).expect("another hook");
+    let out = catalog_diff(&t.path(), &["hook", "install", "--force"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(is_link(&backup), "kept");
 }
 
 #[test]

@@ -541,7 +541,7 @@ fn breaks_only_leave_out_invalid_commits() {
         (event, EVENT),
         (schema, BASE),
     ]);
-    repo.commit_all("valid");
+    let valid = repo.commit_all("valid");
     repo.write(event, "---\nid: [OrderCreated\n---\n");
     let broken = repo.commit_all("broken front matter");
     repo.write(event, EVENT);
@@ -587,7 +587,20 @@ fn breaks_only_leave_out_invalid_commits() {
     );
     let output = run(&repo, &["--message", "OrderCreated", "--format", "json"]);
     let shown = commits(&lines(&output));
-    assert_eq!(shown[shown.len() - 2..], [broken, breaking]);
+    assert_eq!(shown[shown.len() - 2..], [broken.clone(), breaking]);
+    // `--strict` stops at the invalid commit before the message shows: its entry is printed.
+    let range = format!("{valid}..HEAD");
+    let args = [
+        "--message",
+        "OrderCreated",
+        "--strict",
+        "--format",
+        "json",
+        &range,
+    ];
+    let output = run(&repo, &args);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(commits(&lines(&output)), [broken]);
 }
 
 /// A step that breaks only against an earlier version (a transitive strategy) names the

@@ -345,6 +345,13 @@ fn one_acknowledged_break_among_many_is_told_apart() {
         "{comment}"
     );
     assert!(comment.starts_with("### catalog-diff: :x:"), "{comment}");
+    // Exit codes turned off do not acknowledge anything.
+    let out = run(&repo, &["--format", "markdown", "--fail-on", "never"]);
+    assert!(
+        text(&out.stdout).starts_with("### catalog-diff: :x:"),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 /// `--history` judges against every version a schema had; a shallow clone lacks the older

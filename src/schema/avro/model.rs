@@ -182,7 +182,7 @@ pub fn parse(path: &str, text: &str) -> Result<Schema, Error> {
         });
     }
     let value: Value = serde_json::from_str(text).map_err(|error| {
-        let (line, column, message) = crate::json_text::parse_error_at(&error);
+        let (line, column, message) = crate::json_text::parse_error_at(&error, text);
         Error::Parse {
             format: Format::Avro,
             file: path.to_owned(),

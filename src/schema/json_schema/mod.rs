@@ -62,7 +62,7 @@ fn json_error(path: &str, text: &str, error: serde_json::Error) -> Error {
             limit: super::JSON_TEXT_DEPTH,
         };
     }
-    let (line, column, mut message) = crate::json_text::parse_error_at(&error);
+    let (line, column, mut message) = crate::json_text::parse_error_at(&error, text);
     if text.starts_with('\u{feff}') {
         message = "the file starts with a UTF-8 byte order mark (BOM), which JSON does not allow; save it without the BOM".to_owned();
     }

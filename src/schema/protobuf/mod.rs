@@ -557,10 +557,19 @@ fn parse_error(error: &protox::Error, path: &str, text: &str) -> Error {
         }
         // buf accepts `id` beside `Id` (their JSON names differ); protox compares names
         // lower-cased without underscores, an older protoc rule, so say whose rule it is.
-        if let Some(first) = message
+        let first = message
             .strip_prefix("camel-case name of field '")
             .and_then(|rest| rest.split('\'').next())
+            .map(str::to_owned);
+        if let Some(first) = first
+            .as_deref()
+            .filter(|first| json_name(first) == json_name(name))
         {
+            message = format!(
+                "fields `{first}` and `{name}` have the same JSON name `{}`",
+                json_name(name)
+            );
+        } else if let Some(first) = first {
             return Error::Unsupported {
                 format: Format::Protobuf,
                 file: path.to_owned(),
@@ -599,6 +608,24 @@ fn parse_error(error: &protox::Error, path: &str, text: &str) -> Error {
         column,
         message,
     }
+}
+
+/// A field's default JSON name, as protoc derives it: each `_` dropped and the letter after it
+/// capitalised (`order_id` is `orderId`).
+fn json_name(field: &str) -> String {
+    let mut out = String::with_capacity(field.len());
+    let mut capital = false;
+    for c in field.chars() {
+        match c {
+            '_' => capital = true,
+            c if capital => {
+                out.extend(c.to_uppercase());
+                capital = false;
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The edition an `edition = "2023";` statement at the start of `text` names, quoted as
@@ -1034,6 +1061,11 @@ mod tests {
                 assert_eq!(line, 4);
                 assert!(what.contains("`id` and `Id`"), "{what}");
             }
+            other => panic!("unexpected {other:?}"),
+        }
+        // Equal JSON names are a clash buf refuses too.
+        match compile("  string foo_bar = 1;\n  string fooBar = 2;") {
+            Some(Error::Parse { line, .. }) => assert_eq!(line, 4),
             other => panic!("unexpected {other:?}"),
         }
     }
