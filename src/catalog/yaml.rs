@@ -47,6 +47,7 @@ impl Error {
     }
 }
 
+mod printable;
 mod tabs;
 
 /// Parses one YAML document. An empty stream (only comments or blanks) is `Value::Null`.
@@ -355,6 +356,7 @@ struct Builder {
 
 impl Builder {
     fn run(mut self, text: &str) -> Result<Value, BuildError> {
+        let raw = printable::Raw::of(text);
         let parser = Parser::new_from_str(text);
         for event in parser {
             let (event, span): (Event<'_>, Span) = event.map_err(|e| {
@@ -378,6 +380,9 @@ impl Builder {
                     }
                 }
                 Event::Scalar(text, style, anchor, tag) => {
+                    if let Some(raw) = &raw {
+                        raw.check(style, span, &text)?;
+                    }
                     // Only inside `[ ]` or `{ }` can a plain scalar start so; js-yaml 3 refuses it.
                     if style == ScalarStyle::Plain && text.starts_with(['>', '|']) {
                         return Err(Error::at(
@@ -1457,6 +1462,46 @@ mod tests {
         let err = parse("\nowners:\n\t- a\n\t- b\n").expect_err("second item");
         assert_eq!(err.line, 4);
         assert!(err.message.contains("indented with a tab"), "{err}");
+    }
+
+    /// What js-yaml 3.15 refuses as non-printable, and where (checked with node).
+    #[test]
+    fn non_printable_characters_are_refused_where_js_yaml_refuses_them() {
+        let refused_plain = [
+            '\u{1}', '\u{8}', '\u{b}', '\u{c}', '\u{1f}', '\u{7f}', '\u{80}', '\u{84}', '\u{86}',
+            '\u{9f}', '\u{fffe}', '\u{ffff}',
+        ];
+        for c in refused_plain {
+            for text in [
+                format!("a: x{c}y\n"),
+                format!("a: |\n  x{c}y\n"),
+                format!("x{c}: 1\n"),
+            ] {
+                let err = parse(&text).expect_err(&text);
+                assert!(err.message.contains("non-printable"), "{text:?}: {err}");
+            }
+        }
+        for c in ['\u{85}', '\u{a0}', '\u{fffd}', '\u{2028}'] {
+            assert_eq!(load(&format!("a: x{c}y\n")), json!({"a": format!("x{c}y")}));
+        }
+        for c in ['\u{1}', '\u{b}', '\u{1f}'] {
+            assert!(parse(&format!("a: 'x{c}y'\n")).is_err(), "{c:?}");
+            assert!(parse(&format!("a: \"x{c}y\"\n")).is_err(), "{c:?}");
+        }
+        for c in ['\u{7f}', '\u{80}', '\u{ffff}', '\t'] {
+            assert_eq!(
+                load(&format!("a: \"x{c}y\"\n")),
+                json!({"a": format!("x{c}y")})
+            );
+        }
+        assert_eq!(
+            load("a: \"\\u0001\" # \u{1} in a comment\n# \u{7f}\nb: |\n  x\n# \u{1}\n"),
+            json!({"a": "\u{1}", "b": "x\n"})
+        );
+        // The character's own place, also inside a scalar that goes on over lines.
+        let err = parse("a: one\n  two\u{1}\n  three\n").expect_err("folded plain");
+        assert_eq!((err.line, err.column), (2, 6));
+        assert!(err.message.contains("U+0001"), "{err}");
     }
 
     #[test]
