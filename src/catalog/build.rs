@@ -1694,6 +1694,25 @@ fn ignore_rules(
     let mut builder = ignore::gitignore::GitignoreBuilder::new("");
     // The SDK's `ignore` package matches case-insensitively by default.
     builder.case_insensitive(true).expect("no rules added yet");
+    // A folder of that name: the SDK reads it as the file and stops (EISDIR).
+    let in_folder = |path: &String| path.starts_with(".eventcatalogignore/");
+    if files.files.keys().any(in_folder) || files.special.keys().any(in_folder) {
+        diagnostics.push(Diagnostic {
+            hint: Some(
+                "make `.eventcatalogignore` a file of ignore rules, or move the folder's files \
+                 elsewhere"
+                    .to_owned(),
+            ),
+            ..diagnostic(
+                Severity::Error,
+                ".eventcatalogignore",
+                None,
+                "`.eventcatalogignore` is a folder; the SDK reads it as the file of ignore rules \
+                 and fails (EISDIR)"
+                    .to_owned(),
+            )
+        });
+    }
     if let Some(blob) = files.get(".eventcatalogignore") {
         let data = blob.data();
         let text = String::from_utf8_lossy(&data);
