@@ -3,9 +3,11 @@
 //! or `expected-error.txt` (the error as `line:column: message`, one line).
 //!
 //! Adding a case means adding a folder. The `expected.json` files were written by the real
-//! gray-matter 4.0.3 + js-yaml 3 (`JSON.stringify(matter(text, {}).data, null, 2)`), so they
-//! are ground truth. Error texts are ours; run with `FRONTMATTER_BLESS=1` to (re)write the
-//! `expected-error.txt` of error cases, then check that their line numbers match the SDK's.
+//! gray-matter 4.0.3 + js-yaml 3 (`JSON.stringify(matter(text, {}).data, null, 2)`, by
+//! `node scripts/record-frontmatter.mjs [CASE...]`), so they are ground truth. Where the SDK
+//! throws, the script writes its message to `sdk-error.txt` instead, and our error must name the
+//! same line. Error texts are ours; run with `FRONTMATTER_BLESS=1` to (re)write the
+//! `expected-error.txt` of error cases.
 
 use std::fs;
 use std::path::Path;
@@ -39,6 +41,14 @@ fn every_case_folder() {
         };
         let expected_json = fs::read_to_string(dir.join("expected.json")).ok();
         let error_path = dir.join("expected-error.txt");
+        if let (Err(ours), Some(sdk_line)) = (&got, sdk_error_line(dir)) {
+            let our_line = ours.split(':').next().unwrap_or_default();
+            if our_line != sdk_line {
+                failures.push(format!(
+                    "{name}: the SDK names line {sdk_line}, we {ours:?}"
+                ));
+            }
+        }
         match (got, expected_json) {
             (Ok(text), Some(want)) if text == want => {}
             (Err(text), None) if bless => {
@@ -55,6 +65,13 @@ fn every_case_folder() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The line the SDK's message in `sdk-error.txt` names (`... at line 4, column 1:`), if any.
+fn sdk_error_line(dir: &Path) -> Option<String> {
+    let message = fs::read_to_string(dir.join("sdk-error.txt")).ok()?;
+    let (_, after) = message.rsplit_once(" at line ")?;
+    Some(after.split(',').next()?.to_owned())
 }
 
 #[test]

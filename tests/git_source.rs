@@ -91,6 +91,44 @@ fn one_catalog_read_four_ways_is_identical() {
     assert_eq!(repo.workdir_name().as_deref(), Some("repo"));
 }
 
+/// On Unix a `\` is a character of a file or folder name, in git and on disk: every way of
+/// reading keeps it (as the SDK does), none takes it for a separator.
+#[cfg(unix)]
+#[test]
+fn a_backslash_in_a_name_is_part_of_the_name_read_four_ways() {
+    const NAMES: &[(&str, &str)] = &[
+        ("events/x\\y/index.mdx", "---\nid: F\nversion: 1.0.0\n---\n"),
+        ("events/E/index.mdx", "---\nid: E\nversion: 1.0.0\n---\n"),
+        ("events/E/a\\b.txt", "note"),
+    ];
+    let t = TestRepo::new();
+    t.write_all(NAMES);
+    t.commit_all("catalog");
+    let repo = open(&t);
+    let at_commit = repo.read_commit(commit(&repo, "HEAD"), "").unwrap();
+    let staged = repo.read_staged("").unwrap();
+    let worktree = repo.read_worktree("").unwrap();
+    let plain_dir = tempfile::tempdir().unwrap();
+    write_files(plain_dir.path(), NAMES);
+    let plain = git::read_dir(
+        plain_dir.path(),
+        catalog_diff::catalog::DEFAULT_MAX_FILE_SIZE,
+    )
+    .unwrap();
+
+    assert_eq!(
+        paths(&at_commit),
+        [
+            "events/E/a\\b.txt",
+            "events/E/index.mdx",
+            "events/x\\y/index.mdx"
+        ]
+    );
+    assert_eq!(summary(&at_commit), summary(&staged));
+    assert_eq!(summary(&at_commit), summary(&worktree));
+    assert_eq!(summary(&at_commit), summary(&plain));
+}
+
 #[test]
 fn staged_and_unstaged_edits() {
     let t = TestRepo::new();

@@ -1543,8 +1543,7 @@ impl<'a> Builder<'a> {
                 let name = file_name(path);
                 !SKIPPED_FILES.contains(&name)
                     && !name.ends_with('~')
-                    && !(name.starts_with('.')
-                        && (name.ends_with(".swp") || name.ends_with(".swo")))
+                    && !is_swap_file(name)
                     && !self.ignore.matched(path, false).is_ignore()
             })
             .collect();
@@ -1686,6 +1685,17 @@ fn spread(value: &Value) -> Vec<(String, Value)> {
     }
 }
 
+/// The SDK's `/^\..*\.sw[op]$/` for an editor's swap file: a dot, anything without a line
+/// break (JavaScript's `.`), then `.swp` or `.swo`; `.swp` alone is no swap file.
+fn is_swap_file(name: &str) -> bool {
+    name.strip_prefix('.')
+        .and_then(|rest| {
+            rest.strip_suffix(".swp")
+                .or_else(|| rest.strip_suffix(".swo"))
+        })
+        .is_some_and(|middle| !middle.contains(['\n', '\r', '\u{2028}', '\u{2029}']))
+}
+
 /// The `.eventcatalogignore` rules at the catalog root (gitignore syntax, §7.3).
 fn ignore_rules(
     files: &FileSet,
@@ -1694,6 +1704,25 @@ fn ignore_rules(
     let mut builder = ignore::gitignore::GitignoreBuilder::new("");
     // The SDK's `ignore` package matches case-insensitively by default.
     builder.case_insensitive(true).expect("no rules added yet");
+    // A folder of that name: the SDK reads it as the file and stops (EISDIR).
+    let in_folder = |path: &String| path.starts_with(".eventcatalogignore/");
+    if files.files.keys().any(in_folder) || files.special.keys().any(in_folder) {
+        diagnostics.push(Diagnostic {
+            hint: Some(
+                "make `.eventcatalogignore` a file of ignore rules, or move the folder's files \
+                 elsewhere"
+                    .to_owned(),
+            ),
+            ..diagnostic(
+                Severity::Error,
+                ".eventcatalogignore",
+                None,
+                "`.eventcatalogignore` is a folder; the SDK reads it as the file of ignore rules \
+                 and fails (EISDIR)"
+                    .to_owned(),
+            )
+        });
+    }
     if let Some(blob) = files.get(".eventcatalogignore") {
         let data = blob.data();
         let text = String::from_utf8_lossy(&data);
@@ -2041,6 +2070,25 @@ mod tests {
     /// One type and id with three or more versions, not all semver or not all text, is warned
     /// about once (the SDK's order of them is its sort algorithm's); consistent versions, and
     /// two versions (compared once, whatever the algorithm), are not.
+    /// As Node.js tests `/^\..*\.sw[op]$/` on each name.
+    #[test]
+    fn swap_files_are_the_names_the_sdk_regex_matches() {
+        for name in [".x.swp", ".x.swo", "..swp", ".a\tb.swp", ".a\u{85}b.swo"] {
+            assert!(is_swap_file(name), "{name:?}");
+        }
+        for name in [
+            ".swp",
+            ".swo",
+            "x.swp",
+            ".x.swpx",
+            ".a\nb.swp",
+            ".a\u{2028}b.swo",
+            ".x.SWP",
+        ] {
+            assert!(!is_swap_file(name), "{name:?}");
+        }
+    }
+
     #[test]
     fn versions_the_sdk_cannot_order_consistently_are_warned_about() {
         let event = |id: &str, version: &str| format!("---\nid: {id}\nversion: {version}\n---\n");

@@ -67,14 +67,16 @@ pub fn parse(text: &str) -> Result<Value, Error> {
     let first_line_offset = text[..block_start].chars().count();
     let block = rest.find("\n---").map_or(rest, |close| &rest[..close]);
 
+    // gray-matter looks the engine up only for a block that is not blank: an empty block in
+    // any language, even one it has no engine for, is `{}`.
+    if is_blank(block) {
+        return empty();
+    }
     let language = language(name).ok_or_else(|| Error {
         line: 1,
         column: 4,
         message: refusal(name),
     })?;
-    if is_blank(block) {
-        return empty();
-    }
     let at = |line: usize, column: usize, message: String| Error {
         line,
         column: if line == 1 {
@@ -270,6 +272,15 @@ mod tests {
         }
         let err = parse("---toml\nid = 'a'\n---\n").expect_err("toml");
         assert!(err.message.contains("\"toml\" is not registered"), "{err}");
+        // gray-matter reads a blank block as `{}` before it looks an engine up.
+        for text in [
+            "---toml\n---\n# Guide\n",
+            "---js\n# a comment\n\n---\n",
+            "---coffee\n",
+        ] {
+            assert_eq!(data(text), json!({}), "{text:?}");
+        }
+        assert!(parse("---toml\n#\n---\n").is_err());
     }
 
     #[test]

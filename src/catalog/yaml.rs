@@ -47,28 +47,79 @@ impl Error {
     }
 }
 
+mod printable;
+mod tabs;
+
 /// Parses one YAML document. An empty stream (only comments or blanks) is `Value::Null`.
 pub(crate) fn parse(text: &str) -> Result<Value, Error> {
+    let untabbed = tabs::untab(text).map_err(|line| Error {
+        line,
+        column: 1,
+        message: "too many lines indented with tabs to read; indent with spaces".to_owned(),
+    })?;
+    let Some(untabbed) = untabbed else {
+        return parse_untabbed(text);
+    };
+    parse_untabbed(&untabbed.text).map_err(|error| {
+        let mut message = error.message;
+        if untabbed.indented_with_tab(error.line) {
+            message.push_str(
+                "; this line is indented with a tab, and YAML as the SDK reads it counts only \
+                 spaces as indentation: indent it with spaces",
+            );
+        }
+        Error {
+            column: untabbed.original_column(error.line, error.column),
+            message,
+            ..error
+        }
+    })
+}
+
+/// [`parse`] of a text whose lines are indented with spaces only.
+fn parse_untabbed(text: &str) -> Result<Value, Error> {
     let mut text = Cow::Borrowed(text);
     let mut retries = 0;
     loop {
         match Builder::default().run(&text) {
             Err(BuildError::Fixable(error, fix, at)) if retries < MAX_RETRIES => {
                 retries += 1;
-                let fixed = match fix {
-                    Fix::SurrogatePairs => join_surrogates(&text, at),
-                    Fix::TabAfterColon => tab_after_colon(&text, at),
-                    Fix::QuotedIndent => quoted_indent(&text, at),
-                    Fix::CommentAfterFlow => comment_after_flow(&text, at),
-                    Fix::FlowIndent => flow_indent(&text, at),
-                };
-                // A rewrite that changes nothing would fail the same way again.
-                let fixed = fixed.filter(|fixed| *fixed != *text);
-                text = Cow::Owned(fixed.ok_or(error)?);
+                text = Cow::Owned(fix.apply(&text, at).ok_or(error)?);
             }
             Err(BuildError::Fixable(error, ..) | BuildError::Other(error)) => return Err(error),
             Ok(value) => return Ok(value),
         }
+    }
+}
+
+impl Fix {
+    /// What saphyr-parser's error message says is a place to rewrite.
+    fn for_message(info: &str) -> Option<Fix> {
+        Some(match info {
+            info if info.contains("invalid Unicode character escape code") => Fix::SurrogatePairs,
+            "':' must be followed by a valid YAML whitespace"
+            | "'-' must be followed by a valid YAML whitespace"
+            | "tabs disallowed in this context"
+            | "expected whitespace" => Fix::TabAfterIndicator,
+            "invalid indentation in quoted scalar" => Fix::QuotedIndent,
+            "comments must be separated from other tokens by whitespace" => Fix::CommentAfterFlow,
+            // saphyr-parser says these only inside a flow collection.
+            "invalid indentation" | "invalid indentation in flow construct" => Fix::FlowIndent,
+            _ => return None,
+        })
+    }
+
+    /// `text` rewritten where the parser pointed (character `at`); `None` when that changes
+    /// nothing, which would fail the same way again.
+    fn apply(self, text: &str, at: usize) -> Option<String> {
+        let fixed = match self {
+            Fix::SurrogatePairs => join_surrogates(text, at),
+            Fix::TabAfterIndicator => tab_after_indicator(text, at),
+            Fix::QuotedIndent => quoted_indent(text, at),
+            Fix::CommentAfterFlow => comment_after_flow(text, at),
+            Fix::FlowIndent => flow_indent(text, at),
+        };
+        fixed.filter(|fixed| fixed != text)
     }
 }
 
@@ -81,8 +132,8 @@ const MAX_RETRIES: usize = 64;
 enum Fix {
     /// See [`join_surrogates`].
     SurrogatePairs,
-    /// See [`tab_after_colon`].
-    TabAfterColon,
+    /// See [`tab_after_indicator`].
+    TabAfterIndicator,
     /// See [`quoted_indent`].
     QuotedIndent,
     /// See [`comment_after_flow`].
@@ -174,19 +225,23 @@ fn flow_indent(text: &str, token_at_char: usize) -> Option<String> {
     Some(format!("{} {}", &text[..line_start], &text[line_start..]))
 }
 
-/// `key:<TAB>value`: js-yaml reads `value`, saphyr-parser refuses it. The parser points at the
-/// value; the blanks between the `:` and it become spaces, which leaves the value unchanged.
-fn tab_after_colon(text: &str, value_at_char: usize) -> Option<String> {
-    let (end, _) = line_of_char(text, value_at_char);
-    let gap_start = text[..end].trim_end_matches([' ', '\t']).len();
-    if !text[..gap_start].ends_with(':') || !text[gap_start..end].contains('\t') {
+/// A tab after an indicator (`key:<TAB>value`, `-<TAB>- item`, `?<TAB>key`): js-yaml reads it as
+/// any blank, saphyr-parser refuses it. The parser points at the tab or at what follows it; the
+/// blanks there become spaces, which keeps every column and so the value.
+fn tab_after_indicator(text: &str, at_char: usize) -> Option<String> {
+    let (at, _) = line_of_char(text, at_char);
+    let blank = [' ', '\t'];
+    let gap_start = text[..at].trim_end_matches(blank).len();
+    let gap_end = text.len() - text[at..].trim_start_matches(blank).len();
+    let gap = &text[gap_start..gap_end];
+    if !text[..gap_start].ends_with([':', '-', '?']) || !gap.contains('\t') {
         return None;
     }
     Some(format!(
         "{}{}{}",
         &text[..gap_start],
-        " ".repeat(end - gap_start),
-        &text[end..]
+        " ".repeat(gap.len()),
+        &text[gap_end..]
     ))
 }
 
@@ -301,27 +356,13 @@ struct Builder {
 
 impl Builder {
     fn run(mut self, text: &str) -> Result<Value, BuildError> {
+        let raw = printable::Raw::of(text);
         let parser = Parser::new_from_str(text);
         for event in parser {
             let (event, span): (Event<'_>, Span) = event.map_err(|e| {
                 let error = Error::at(*e.marker(), e.info().to_owned());
                 let at = e.marker().index();
-                let fix = match e.info() {
-                    info if info.contains("invalid Unicode character escape code") => {
-                        Some(Fix::SurrogatePairs)
-                    }
-                    "':' must be followed by a valid YAML whitespace" => Some(Fix::TabAfterColon),
-                    "invalid indentation in quoted scalar" => Some(Fix::QuotedIndent),
-                    "comments must be separated from other tokens by whitespace" => {
-                        Some(Fix::CommentAfterFlow)
-                    }
-                    // saphyr-parser says these only inside a flow collection.
-                    "invalid indentation" | "invalid indentation in flow construct" => {
-                        Some(Fix::FlowIndent)
-                    }
-                    _ => None,
-                };
-                match fix {
+                match Fix::for_message(e.info()) {
                     Some(fix) => BuildError::Fixable(error, fix, at),
                     None => BuildError::Other(error),
                 }
@@ -339,6 +380,9 @@ impl Builder {
                     }
                 }
                 Event::Scalar(text, style, anchor, tag) => {
+                    if let Some(raw) = &raw {
+                        raw.check(style, span, &text)?;
+                    }
                     // Only inside `[ ]` or `{ }` can a plain scalar start so; js-yaml 3 refuses it.
                     if style == ScalarStyle::Plain && text.starts_with(['>', '|']) {
                         return Err(Error::at(
@@ -1376,6 +1420,88 @@ mod tests {
             json!({"a": 1, "b": "x y", "c": [1]})
         );
         assert_eq!(load("a: \"q:\tx\"\n"), json!({"a": "q:\tx"}));
+    }
+
+    /// Values and refusals as js-yaml 3.15 `safeLoad` gives them (checked with node).
+    #[test]
+    fn tabs_in_indentation_are_read_as_js_yaml_does() {
+        let cases = [
+            ("owners:\n\t- team-a\n", json!({"owners": ["team-a"]})),
+            ("p:\n\ta: 1\n", json!({"p": null, "a": 1})),
+            ("p:\n  a: 1\n\tb: 2\n", json!({"p": {"a": 1}, "b": 2})),
+            ("p:\n \ta: 1\n", json!({"p": {"a": 1}})),
+            ("o:\n\t- a\n - b\n", json!({"o": ["a", "b"]})),
+            ("o:\n \t- a\n  - b\n", json!({"o": ["a", "b"]})),
+            ("a:\n  b:\n\tc: 1\n", json!({"a": {"b": null}, "c": 1})),
+            ("- a\n\t- b\n", json!(["a", "b"])),
+            ("- a:\n\t- b\n", json!([{"a": null}, "b"])),
+            ("- a:\n  \t- b\n", json!([{"a": ["b"]}])),
+            ("- a\n-\t- b\n", json!(["a", ["b"]])),
+            ("-\t-\tb\n", json!([["b"]])),
+            ("?\ta\n:\tb\n", json!({"a": "b"})),
+            ("a:\n\t[1]: x\n", json!({"a": null, "1": "x"})),
+            ("a: |\n  \tx\n", json!({"a": "\tx\n"})),
+            ("a: |\n \tx\n", json!({"a": "\tx\n"})),
+            ("a: \"x\n\t- y\"\n", json!({"a": "x - y"})),
+            ("a: x\n \t- y\n", json!({"a": "x - y"})),
+            ("k: &a\n\t- x\n", json!({"k": ["x"]})),
+            ("\ta: 1\n", json!({"a": 1})),
+        ];
+        for (text, want) in cases {
+            assert_eq!(load(&format!("\n{text}")), want, "{text:?}");
+        }
+        for text in [
+            "owners:\n\t- a\n\t- b\n",
+            "a:\n \tb: 1\n \tc: 2\n",
+            "a: |\n\tx\n",
+            "a:\n\tx\n",
+            "\t- a\n\t- b\n",
+        ] {
+            assert!(parse(&format!("\n{text}")).is_err(), "{text:?}");
+        }
+        let err = parse("\nowners:\n\t- a\n\t- b\n").expect_err("second item");
+        assert_eq!(err.line, 4);
+        assert!(err.message.contains("indented with a tab"), "{err}");
+    }
+
+    /// What js-yaml 3.15 refuses as non-printable, and where (checked with node).
+    #[test]
+    fn non_printable_characters_are_refused_where_js_yaml_refuses_them() {
+        let refused_plain = [
+            '\u{1}', '\u{8}', '\u{b}', '\u{c}', '\u{1f}', '\u{7f}', '\u{80}', '\u{84}', '\u{86}',
+            '\u{9f}', '\u{fffe}', '\u{ffff}',
+        ];
+        for c in refused_plain {
+            for text in [
+                format!("a: x{c}y\n"),
+                format!("a: |\n  x{c}y\n"),
+                format!("x{c}: 1\n"),
+            ] {
+                let err = parse(&text).expect_err(&text);
+                assert!(err.message.contains("non-printable"), "{text:?}: {err}");
+            }
+        }
+        for c in ['\u{85}', '\u{a0}', '\u{fffd}', '\u{2028}'] {
+            assert_eq!(load(&format!("a: x{c}y\n")), json!({"a": format!("x{c}y")}));
+        }
+        for c in ['\u{1}', '\u{b}', '\u{1f}'] {
+            assert!(parse(&format!("a: 'x{c}y'\n")).is_err(), "{c:?}");
+            assert!(parse(&format!("a: \"x{c}y\"\n")).is_err(), "{c:?}");
+        }
+        for c in ['\u{7f}', '\u{80}', '\u{ffff}', '\t'] {
+            assert_eq!(
+                load(&format!("a: \"x{c}y\"\n")),
+                json!({"a": format!("x{c}y")})
+            );
+        }
+        assert_eq!(
+            load("a: \"\\u0001\" # \u{1} in a comment\n# \u{7f}\nb: |\n  x\n# \u{1}\n"),
+            json!({"a": "\u{1}", "b": "x\n"})
+        );
+        // The character's own place, also inside a scalar that goes on over lines.
+        let err = parse("a: one\n  two\u{1}\n  three\n").expect_err("folded plain");
+        assert_eq!((err.line, err.column), (2, 6));
+        assert!(err.message.contains("U+0001"), "{err}");
     }
 
     #[test]

@@ -903,7 +903,11 @@ impl Repo {
             let Ok(rel) = entry.path().strip_prefix(&root) else {
                 return true;
             };
-            let rel = rel.to_string_lossy().replace('\\', "/");
+            let rel = rel
+                .iter()
+                .map(|name| name.to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
             if rel.is_empty() {
                 return true;
             }
@@ -933,7 +937,7 @@ impl Repo {
             let Ok(rel) = entry.path().strip_prefix(workdir) else {
                 continue;
             };
-            let Some(rel) = rel.to_str().map(|rel| rel.replace('\\', "/")) else {
+            let Some(rel) = catalog_path(rel) else {
                 not_utf8.insert(first_name_not_utf8(rel));
                 continue;
             };
@@ -1130,7 +1134,7 @@ pub fn read_dir(path: &Path, limit: u64) -> Result<FileSet> {
         let Ok(rel) = entry.path().strip_prefix(path) else {
             continue;
         };
-        let Some(rel) = rel.to_str().map(|rel| rel.replace('\\', "/")) else {
+        let Some(rel) = catalog_path(rel) else {
             special.insert(first_name_not_utf8(rel), SpecialEntry::NameNotUtf8);
             continue;
         };
@@ -1301,6 +1305,14 @@ pub(crate) fn strip_dir<'a>(path: &'a str, dir: &str) -> Option<&'a str> {
 }
 
 /// Path `rel` up to its first name that is not UTF-8 text.
+/// A path relative to the catalog root as a catalog path: its names joined with `/`, or `None`
+/// when one is not UTF-8. Only the platform's separators part names: on Unix a `\` is a
+/// character of a name, as it is in git (and to the SDK).
+fn catalog_path(rel: &Path) -> Option<String> {
+    let names: Option<Vec<&str>> = rel.iter().map(|name| name.to_str()).collect();
+    names.map(|names| names.join("/"))
+}
+
 fn first_name_not_utf8(rel: &Path) -> String {
     up_to_first_not_utf8(
         rel.iter()
