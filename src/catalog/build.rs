@@ -1070,7 +1070,9 @@ impl<'a> Builder<'a> {
             })
             .collect();
         paths.sort_by(|a, b| b.as_bytes().cmp(a.as_bytes()));
-        let mut local_ids = FastSet::default();
+        // The ids of the local files, `None` for one without: the SDK drops a store entry
+        // whose id is one of them, as a JavaScript `Set` of them has it.
+        let mut local_ids: Vec<Option<Value>> = Vec::new();
         for candidate in self.parse_all(paths) {
             if !matches!(candidate.data(), Some(Value::Object(_))) {
                 continue;
@@ -1114,7 +1116,7 @@ impl<'a> Builder<'a> {
                     )
                 });
             }
-            local_ids.extend(id);
+            local_ids.push(candidate.data().and_then(|d| d.get("id")).cloned());
             drafts.push(Draft {
                 kind,
                 source_path: candidate.path,
@@ -1122,11 +1124,38 @@ impl<'a> Builder<'a> {
                 content_path,
             });
         }
-        for entry in self.store_entries(folder) {
-            let id = entry.get("id").map(js_string);
-            if id.as_ref().is_some_and(|id| local_ids.contains(id)) {
+        for (i, entry) in self.store_entries(folder).into_iter().enumerate() {
+            // The SDK reads every entry's `id`: a null entry stops it (a TypeError); any
+            // other entry that is no object has no keys, as `{}` would.
+            let entry = match entry {
+                Value::Object(entry) => entry,
+                Value::Null => {
+                    self.diagnostics.push(Diagnostic {
+                        hint: Some(format!(
+                            "remove the null entry from `resources.{folder}` of the store"
+                        )),
+                        ..diagnostic(
+                            Severity::Error,
+                            STORE,
+                            Some(folder),
+                            format!(
+                                "`resources.{folder}[{i}]` of the directory store is null: the \
+                                 SDK fails reading its id (TypeError)"
+                            ),
+                        )
+                    });
+                    continue;
+                }
+                _ => Map::new(),
+            };
+            let local = entry.get("id");
+            if local_ids
+                .iter()
+                .any(|id| same_value_zero(id.as_ref(), local))
+            {
                 continue;
             }
+            let id = local.map(js_string);
             let content_path = people_path(folder, id.as_deref());
             if self.options.hash_content && self.files.get(&content_path).is_none() {
                 self.diagnostics.push(Diagnostic {
@@ -1155,7 +1184,7 @@ impl<'a> Builder<'a> {
 
     /// `resources.<folder>` of `.eventcatalog/store/directory.json`; an unreadable store is
     /// ignored, as the SDK does.
-    fn store_entries(&self, folder: &str) -> Vec<Map<String, Value>> {
+    fn store_entries(&self, folder: &str) -> Vec<Value> {
         let Some(blob) = self.files.get(STORE) else {
             return Vec::new();
         };
@@ -1163,10 +1192,7 @@ impl<'a> Builder<'a> {
             return Vec::new();
         };
         match store.get("resources").and_then(|r| r.get(folder)) {
-            Some(Value::Array(entries)) => entries
-                .iter()
-                .filter_map(|e| e.as_object().cloned())
-                .collect(),
+            Some(Value::Array(entries)) => entries.clone(),
             _ => Vec::new(),
         }
     }
@@ -1657,6 +1683,19 @@ fn references(draft: &Draft<'_>, found: &mut Findings) -> Option<Value> {
         }
     }
     Some(Value::Array(out))
+}
+
+/// JavaScript's SameValueZero on two ids (`None`: undefined), as a `Set` compares them: a
+/// number and its text differ, and an object or array is the same as no other.
+fn same_value_zero(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(Value::Number(x)), Some(Value::Number(y))) => x.as_f64() == y.as_f64(),
+        (Some(Value::Array(_) | Value::Object(_)), _)
+        | (_, Some(Value::Array(_) | Value::Object(_))) => false,
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
 }
 
 /// The properties JavaScript's object spread (`{ ...value }`) takes from `value`: an object's

@@ -352,6 +352,8 @@ struct Builder {
     copied: usize,
     documents: usize,
     root: Option<Value>,
+    /// Where the first key of the mapping just opened starts, until that key is read.
+    first_key_at: Option<Marker>,
 }
 
 impl Builder {
@@ -368,6 +370,9 @@ impl Builder {
                 }
             })?;
             let mark = span.start;
+            if let Some(at) = self.first_key_at.take() {
+                first_key_without_properties(&event, span, at, text)?;
+            }
             match event {
                 Event::DocumentStart(_) => {
                     self.documents += 1;
@@ -435,6 +440,7 @@ impl Builder {
                 }
                 Event::MappingStart(anchor, tag) => {
                     check_collection_tag(tag.as_deref(), "map", mark)?;
+                    self.first_key_at = Some(span.end);
                     let map = Collection::Map {
                         map: Map::new(),
                         overridable: HashSet::new(),
@@ -586,6 +592,38 @@ impl Builder {
     }
 }
 
+/// js-yaml reads an anchor or tag on the line where a block mapping starts as the mapping's
+/// own, and then cannot read a block collection there: `&a key: 1` (or `- !!str key: 1`) is
+/// an error to it, although YAML reads the property as the key's. Later keys may have them.
+fn first_key_without_properties(
+    event: &Event<'_>,
+    span: Span,
+    at: Marker,
+    text: &str,
+) -> Result<(), Error> {
+    let has_properties = match event {
+        Event::Scalar(_, _, anchor, tag)
+        | Event::SequenceStart(anchor, tag)
+        | Event::MappingStart(anchor, tag) => *anchor != 0 || tag.is_some(),
+        _ => false,
+    };
+    // A flow mapping (`{&a key: 1}`) may start with one: its start ends past the bracket.
+    if has_properties && span.start.index() == at.index() && char_before(text, at) != Some('{') {
+        return Err(Error::at(
+            span.start,
+            "an anchor or tag before the first key of a block mapping, on its line, is refused \
+             by the SDK's YAML reader (js-yaml); remove it, or put the mapping on the next line",
+        ));
+    }
+    Ok(())
+}
+
+/// The character before `at` on its line (saphyr-parser counts lines from 1).
+fn char_before(text: &str, at: Marker) -> Option<char> {
+    let line = text.split('\n').nth(at.line().checked_sub(1)?)?;
+    line.chars().nth(at.col().checked_sub(1)?)
+}
+
 /// js-yaml's `mergeMappings`: keys already present win; merged keys stay overridable.
 fn merge_into(
     map: &mut Map<String, Value>,
@@ -705,34 +743,39 @@ fn key_string(value: &Value) -> Result<String, String> {
     })
 }
 
+/// A tag as written out in full: `tag:yaml.org,2002:str` for `!!str` and
+/// `!<tag:yaml.org,2002:str>` alike, `!foo` for `!foo` and `!<!foo>`, `!` for the non-specific tag.
+fn full_tag(tag: &Tag) -> String {
+    format!("{}{}", tag.handle, tag.suffix)
+}
+
+/// The name of a YAML standard tag (`str` for `tag:yaml.org,2002:str`), which js-yaml knows
+/// however it is written.
+fn standard_name(tag: &Tag) -> Option<String> {
+    full_tag(tag).strip_prefix(CORE_TAG).map(str::to_owned)
+}
+
 /// The non-specific tag `!`: the node is a string (mapping/sequence for collections).
 fn is_non_specific(tag: &Tag) -> bool {
-    (tag.handle.is_empty() && tag.suffix == "!") || (tag.handle == "!" && tag.suffix.is_empty())
+    full_tag(tag) == "!"
 }
 
 /// A tag the way js-yaml names it in messages: `!<tag:yaml.org,2002:set>`, `!<!foo>`.
 fn tag_name(tag: &Tag) -> String {
-    if tag.handle == "!" {
-        format!("!<!{}>", tag.suffix)
-    } else {
-        format!("!<{}{}>", tag.handle, tag.suffix)
-    }
+    format!("!<{}>", full_tag(tag))
 }
 
 fn check_collection_tag(tag: Option<&Tag>, expected: &str, mark: Marker) -> Result<(), Error> {
-    match tag {
-        None => Ok(()),
-        Some(t) if is_non_specific(t) => Ok(()),
-        Some(t) if t.handle == CORE_TAG && t.suffix == expected => Ok(()),
-        Some(t)
-            if t.handle == CORE_TAG && matches!(t.suffix.as_str(), "set" | "omap" | "pairs") =>
-        {
-            Err(Error::at(
-                mark,
-                format!("unsupported tag {} (not used by catalogs)", tag_name(t)),
-            ))
-        }
-        Some(t) => Err(Error::at(mark, format!("unknown tag {}", tag_name(t)))),
+    let Some(tag) = tag.filter(|t| !is_non_specific(t)) else {
+        return Ok(());
+    };
+    match standard_name(tag).as_deref() {
+        Some(name) if name == expected => Ok(()),
+        Some("set" | "omap" | "pairs") => Err(Error::at(
+            mark,
+            format!("unsupported tag {} (not used by catalogs)", tag_name(tag)),
+        )),
+        _ => Err(Error::at(mark, format!("unknown tag {}", tag_name(tag)))),
     }
 }
 
@@ -746,39 +789,18 @@ enum Resolved {
 }
 
 fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>, mark: Marker) -> Result<Item, Error> {
+    // A node with no content at all (`key:`, `key: !!str`): js-yaml has `null` for it, which a
+    // tag may turn into something else.
+    let empty = style == ScalarStyle::Plain && text.is_empty();
     let resolved = match tag {
         None if style == ScalarStyle::Plain => implicit(text),
         None => Resolved::Value(Value::String(text.to_owned())),
+        Some(t) if is_non_specific(t) && empty => Resolved::Value(Value::Null),
         Some(t) if is_non_specific(t) => Resolved::Value(Value::String(text.to_owned())),
-        Some(t) if t.handle == CORE_TAG => {
-            let cannot = || {
-                Error::at(
-                    mark,
-                    format!(
-                        "cannot resolve a node with !<{CORE_TAG}{}> explicit tag",
-                        t.suffix
-                    ),
-                )
-            };
-            match t.suffix.as_str() {
-                "str" => Resolved::Value(Value::String(text.to_owned())),
-                "null" if is_null(text) => Resolved::Value(Value::Null),
-                "bool" => Resolved::Value(Value::Bool(bool_value(text).ok_or_else(cannot)?)),
-                "int" => Resolved::Value(number(int_value(text).ok_or_else(cannot)?)),
-                "float" if is_float(text) => float_resolved(text),
-                "timestamp" => Resolved::Date(timestamp(text).ok_or_else(cannot)?),
-                "merge" if text == "<<" || text.is_empty() => Resolved::Merge,
-                "binary" | "set" | "omap" | "pairs" => {
-                    return Err(Error::at(
-                        mark,
-                        format!("unsupported tag {} (not used by catalogs)", tag_name(t)),
-                    ));
-                }
-                "null" | "float" | "merge" => return Err(cannot()),
-                _ => return Err(Error::at(mark, format!("unknown tag {}", tag_name(t)))),
-            }
-        }
-        Some(t) => return Err(Error::at(mark, format!("unknown tag {}", tag_name(t)))),
+        Some(t) => match standard_name(t) {
+            Some(name) => tagged(&name, text, empty, t, mark)?,
+            None => return Err(Error::at(mark, format!("unknown tag {}", tag_name(t)))),
+        },
     };
     let (value, key_text, merge) = match resolved {
         Resolved::Value(v) => (v, None, false),
@@ -797,6 +819,47 @@ fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>, mark: Marker) -> Re
         height: 0,
         size: 1,
         mark,
+    })
+}
+
+/// A scalar with the standard tag `name`, as js-yaml resolves it (`empty`: no content at all).
+fn tagged(name: &str, text: &str, empty: bool, tag: &Tag, mark: Marker) -> Result<Resolved, Error> {
+    let cannot = || {
+        Error::at(
+            mark,
+            format!("cannot resolve a node with {} explicit tag", tag_name(tag)),
+        )
+    };
+    Ok(match name {
+        "str" => Resolved::Value(Value::String(text.to_owned())),
+        // js-yaml's null type reads no content, `~` and the spellings of null, not `''`.
+        "null" if empty || (is_null(text) && !text.is_empty()) => Resolved::Value(Value::Null),
+        "bool" if !empty => Resolved::Value(Value::Bool(bool_value(text).ok_or_else(cannot)?)),
+        "int" if !empty => Resolved::Value(number(int_value(text).ok_or_else(cannot)?)),
+        "float" if !empty && is_float(text) => float_resolved(text),
+        "timestamp" if !empty => Resolved::Date(timestamp(text).ok_or_else(cannot)?),
+        "merge" if empty => Resolved::Value(Value::Null),
+        "seq" if empty => Resolved::Value(Value::Array(Vec::new())),
+        "map" if empty => Resolved::Value(Value::Object(Map::new())),
+        "seq" | "map" => {
+            let kind = if name == "seq" { "sequence" } else { "mapping" };
+            return Err(Error::at(
+                mark,
+                format!(
+                    "unacceptable node kind for {} tag; it should be \"{kind}\", not \"scalar\"",
+                    tag_name(tag)
+                ),
+            ));
+        }
+        "merge" if text == "<<" => Resolved::Merge,
+        "binary" | "set" | "omap" | "pairs" => {
+            return Err(Error::at(
+                mark,
+                format!("unsupported tag {} (not used by catalogs)", tag_name(tag)),
+            ));
+        }
+        "null" | "bool" | "int" | "float" | "timestamp" | "merge" => return Err(cannot()),
+        _ => return Err(Error::at(mark, format!("unknown tag {}", tag_name(tag)))),
     })
 }
 
@@ -1502,6 +1565,48 @@ mod tests {
         let err = parse("a: one\n  two\u{1}\n  three\n").expect_err("folded plain");
         assert_eq!((err.line, err.column), (2, 6));
         assert!(err.message.contains("U+0001"), "{err}");
+    }
+
+    /// Standard tags however written, as js-yaml 3.15 resolves them (checked with node).
+    #[test]
+    fn explicit_tags_resolve_as_js_yaml_does() {
+        let cases = [
+            ("!<tag:yaml.org,2002:str> 1", json!("1")),
+            ("!<tag:yaml.org,2002:int> 0x1F", json!(31)),
+            (
+                "!<tag:yaml.org,2002:timestamp> 2024-01-01",
+                json!("2024-01-01T00:00:00.000Z"),
+            ),
+            ("!!str", json!("")),
+            ("!!null", json!(null)),
+            ("!!null Null", json!(null)),
+            ("!!merge", json!(null)),
+            ("!!merge <<", json!("<<")),
+            ("!!seq", json!([])),
+            ("!<tag:yaml.org,2002:map>", json!({})),
+            ("!", json!(null)),
+            ("!<!> 12", json!("12")),
+        ];
+        for (text, want) in cases {
+            assert_eq!(scalar_of(text), want, "{text:?}");
+        }
+        for text in [
+            "v: !!null ''",
+            "v: !<tag:yaml.org,2002:null> \"\"",
+            "v: !!merge ''",
+            "v: !!int",
+            "v: !!seq x",
+            "v: !<tag:yaml.org,2002:nope> x",
+            "v: !local x",
+            "&a k: 1",
+            "- !!str k: 1",
+        ] {
+            assert!(parse(text).is_err(), "{text:?}");
+        }
+        assert_eq!(
+            load("a: 1\n&x b: 2\nc: {&y d: 3}\n"),
+            json!({"a": 1, "b": 2, "c": {"d": 3}})
+        );
     }
 
     #[test]
