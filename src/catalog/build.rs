@@ -1743,9 +1743,23 @@ fn ignore_rules(
     let mut builder = ignore::gitignore::GitignoreBuilder::new("");
     // The SDK's `ignore` package matches case-insensitively by default.
     builder.case_insensitive(true).expect("no rules added yet");
-    // A folder of that name: the SDK reads it as the file and stops (EISDIR).
-    let in_folder = |path: &String| path.starts_with(".eventcatalogignore/");
-    if files.files.keys().any(in_folder) || files.special.keys().any(in_folder) {
+    // A folder of that name: the SDK reads it as the file and stops (EISDIR). The first path
+    // from the folder's name on is in it if any is: a lookup, not a scan, as every build asks.
+    const FOLDER: &str = ".eventcatalogignore/";
+    let in_folder = |first: Option<&String>| first.is_some_and(|path| path.starts_with(FOLDER));
+    if in_folder(
+        files
+            .files
+            .range(FOLDER.to_owned()..)
+            .next()
+            .map(|(p, _)| p),
+    ) || in_folder(
+        files
+            .special
+            .range(FOLDER.to_owned()..)
+            .next()
+            .map(|(p, _)| p),
+    ) {
         diagnostics.push(Diagnostic {
             hint: Some(
                 "make `.eventcatalogignore` a file of ignore rules, or move the folder's files \

@@ -1253,7 +1253,6 @@ fn remove_under(files: &mut FileSet, path: &str, changes: &mut Changes) {
     }
 }
 
-/// Moves the entries of `files` at `path` and below it into `to`.
 /// Copies what `files` holds at `path` or below it into `to`.
 fn copy_under(files: &FileSet, path: &str, to: &mut FileSet) {
     fn under<'a, V: Clone + 'a>(
@@ -1304,7 +1303,6 @@ pub(crate) fn strip_dir<'a>(path: &'a str, dir: &str) -> Option<&'a str> {
         .filter(|rest| !rest.is_empty())
 }
 
-/// Path `rel` up to its first name that is not UTF-8 text.
 /// A path relative to the catalog root as a catalog path: its names joined with `/`, or `None`
 /// when one is not UTF-8. Only the platform's separators part names: on Unix a `\` is a
 /// character of a name, as it is in git (and to the SDK).
@@ -1313,6 +1311,7 @@ fn catalog_path(rel: &Path) -> Option<String> {
     names.map(|names| names.join("/"))
 }
 
+/// Path `rel` up to its first name that is not UTF-8 text.
 fn first_name_not_utf8(rel: &Path) -> String {
     up_to_first_not_utf8(
         rel.iter()

@@ -156,11 +156,7 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
                 md(&against(diff, c)),
                 md(&schema_file(c, context.locations)),
                 md(c.unknown_reason.as_deref().unwrap_or("no verdict")),
-                context
-                    .decision
-                    .and_then(|d| d.find(&fingerprint))
-                    .map(|_| note(&fingerprint, context.decision))
-                    .unwrap_or_default()
+                unknown_md_note(&fingerprint, context.decision)
             )
         })
         .collect();
@@ -246,6 +242,18 @@ pub(super) fn note(fingerprint: &str, decision: Option<&crate::policy::Decision>
     match ack_note(fingerprint, decision) {
         Some(ack) => format!(" ({}){hidden}", escape_markdown(&ack)),
         None => hidden,
+    }
+}
+
+/// [`note`] for a change without a verdict, when the policy counts it as a break
+/// (`--fail-on unknown`); otherwise there is nothing to acknowledge.
+pub(super) fn unknown_md_note(
+    fingerprint: &str,
+    decision: Option<&crate::policy::Decision>,
+) -> String {
+    match decision.and_then(|d| d.find(fingerprint)) {
+        Some(_) => note(fingerprint, decision),
+        None => String::new(),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::markdown::{escape_markdown, note};
+use super::markdown::{escape_markdown, note, unknown_md_note};
 use super::text::{Paint, op_line};
 use super::*;
 use crate::diff::SpecificationChange;
@@ -222,15 +222,12 @@ pub(super) fn markdown(
     let none: Vec<String> = unknown(diff)
         .map(|c| {
             let fingerprint = crate::policy::specification_unknown_fingerprint(c);
-            let note = decision
-                .and_then(|d| d.find(&fingerprint))
-                .map(|_| note(&fingerprint, decision));
             format!(
                 "{} ({}): {}{}",
                 md(&label(c)),
                 md(&file(c)),
                 md(&why(c)),
-                note.unwrap_or_default()
+                unknown_md_note(&fingerprint, decision)
             )
         })
         .collect();

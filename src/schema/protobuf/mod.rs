@@ -561,26 +561,24 @@ fn parse_error(error: &protox::Error, path: &str, text: &str) -> Error {
             .strip_prefix("camel-case name of field '")
             .and_then(|rest| rest.split('\'').next())
             .map(str::to_owned);
-        if let Some(first) = first
-            .as_deref()
-            .filter(|first| json_name(first) == json_name(name))
-        {
+        if let Some(first) = first {
+            if json_name(&first) != json_name(name) {
+                return Error::Unsupported {
+                    format: Format::Protobuf,
+                    file: path.to_owned(),
+                    line,
+                    column,
+                    what: format!(
+                        "proto3 field names that differ only in case or underscores (`{first}` \
+                         and `{name}`; buf accepts them while their JSON names differ, but \
+                         protox, the compiler catalog-diff uses, does not)"
+                    ),
+                };
+            }
             message = format!(
                 "fields `{first}` and `{name}` have the same JSON name `{}`",
                 json_name(name)
             );
-        } else if let Some(first) = first {
-            return Error::Unsupported {
-                format: Format::Protobuf,
-                file: path.to_owned(),
-                line,
-                column,
-                what: format!(
-                    "proto3 field names that differ only in case or underscores (`{first}` and \
-                     `{name}`; buf accepts them while their JSON names differ, but protox, the \
-                     compiler catalog-diff uses, does not)"
-                ),
-            };
         }
     }
     if let Some(edition) = offset.and_then(|offset| edition_at(text.get(offset..)?)) {
@@ -670,8 +668,7 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 /// cannot be placed). Paths are `/<full name>` optionally followed by `/fields/<number>`,
 /// `/values/<number>` or `/methods/<name>`; a map entry is placed at its map field, and an
 /// element that is not in this file (an imported type) falls back to its nearest enclosing
-/// element. The file is compiled once
-/// for all of them.
+/// element. The file is compiled once for all of them.
 pub fn lines_of(text: &str, paths: &[&str]) -> Vec<usize> {
     let Ok(file) = File::from_source("schema.proto", text) else {
         return vec![1; paths.len()];
