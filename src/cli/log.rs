@@ -29,14 +29,15 @@ pub struct LogArgs {
     /// Keep only this message id (schema changes, impact, resources and edges).
     #[arg(long, value_name = "ID")]
     pub message: Option<String>,
-    /// Show only the commits where the selection broke.
+    /// Show only the commits where the selection broke (and, under `--fail-on unknown`, those that could not be judged).
     #[arg(long)]
     pub breaking_only: bool,
     /// Judge every commit against this one revision instead of its parent.
     #[arg(long, value_name = "REV")]
     pub against: Option<String>,
-    /// Stop at and print the first commit where the selection broke (exit 1, or 0 under
-    /// `--fail-on never`).
+    /// Stop at and print the first commit where the selection broke, or under `--fail-on
+    /// unknown` could not be judged (exit 1; 0 under `--fail-on never` or when every break there
+    /// is acknowledged).
     #[arg(long)]
     pub first_breaking: bool,
     #[command(flatten)]
