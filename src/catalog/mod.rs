@@ -381,6 +381,12 @@ pub struct Diagnostic {
     pub hint: Option<String>,
 }
 
+/// A path made safe to print, as [`escape_text`] makes catalog text: a path the user typed
+/// may hold a newline or an escape sequence too.
+pub fn escape_path(path: &std::path::Path) -> String {
+    escape_text(&path.to_string_lossy()).into_owned()
+}
+
 /// Catalog text made safe to print: control characters (newlines, ESC, BEL, C1 controls), the
 /// line and paragraph separators, and the invisible bidirectional marks and overrides are shown
 /// as `\u{1b}` instead of acting.

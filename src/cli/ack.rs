@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
+use catalog_diff::catalog::{escape_path, escape_text};
 use catalog_diff::git::Repo;
 use catalog_diff::policy::{self, Ack, Date};
 
@@ -59,7 +60,7 @@ pub fn run(args: AckArgs) -> anyhow::Result<u8> {
     let existing = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", escape_path(&path))),
     };
     let acks = policy::parse_acks(policy::ACK_FILE, &existing)?;
     if let Some(ack) = acks.iter().find(|a| a.fingerprint == args.fingerprint) {
@@ -68,7 +69,7 @@ pub fn run(args: AckArgs) -> anyhow::Result<u8> {
             policy::ACK_FILE,
             ack.line,
             args.fingerprint,
-            ack.reason
+            escape_text(&ack.reason)
         );
     }
     let ack = Ack {
@@ -82,7 +83,7 @@ pub fn run(args: AckArgs) -> anyhow::Result<u8> {
         .create(true)
         .append(true)
         .open(&path)
-        .with_context(|| format!("opening {} to append", path.display()))?;
+        .with_context(|| format!("opening {} to append", escape_path(&path)))?;
     let mut text = policy::ack_entry_text(&ack);
     if existing.is_empty() {
         text = format!(
@@ -92,7 +93,7 @@ pub fn run(args: AckArgs) -> anyhow::Result<u8> {
         text.insert(0, '\n');
     }
     file.write_all(text.as_bytes())
-        .with_context(|| format!("writing {}", path.display()))?;
-    stdout!("acknowledged {} in {}", ack.fingerprint, path.display());
+        .with_context(|| format!("writing {}", escape_path(&path)))?;
+    stdout!("acknowledged {} in {}", ack.fingerprint, escape_path(&path));
     Ok(exit_code::OK)
 }

@@ -13,7 +13,7 @@ use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use catalog_diff::catalog::build::ParseCache;
-use catalog_diff::catalog::{BlobId, SizeMemory};
+use catalog_diff::catalog::{BlobId, SizeMemory, escape_path};
 use catalog_diff::git::Repo;
 
 /// The start of every cache file's name inside the cache folder.
@@ -54,8 +54,8 @@ impl Cache {
             if let Some(inside) = repo.and_then(|repo| inside_repository(&dir, repo)) {
                 stderr!(
                     "note: the cache folder {} is inside the repository ({}); running without a cache\n  hint: point --cache-dir or CATALOG_DIFF_CACHE outside it",
-                    dir.display(),
-                    inside.display()
+                    escape_path(&dir),
+                    escape_path(&inside)
                 );
                 return None;
             }
@@ -110,7 +110,7 @@ impl Cache {
         if let Err(error) = write_atomically(file, &self.parses.export(LIMIT)) {
             stderr!(
                 "note: could not save the parse cache {}: {error}",
-                file.display()
+                escape_path(file)
             );
         }
     }

@@ -198,11 +198,11 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     // A folder named on purpose that holds no catalog on either side is a mistake, not an
     // empty diff to pass.
     if settings.dir.is_some() && compared.sides.iter().all(|side| !side.has_resources) {
-        anyhow::bail!(
-            "{}`{}` holds no catalog resources on either side of the comparison\n  hint: point --dir (or `dir` in the configuration) at the folder that holds domains/, services/, events/ and the rest, or leave it out to find it",
-            settings.dir_prefix(),
-            catalog_diff::catalog::escape_text(display_dir(&compared.dir)),
-        );
+        return Err(no_resources(
+            &settings.dir_prefix(),
+            &compared.dir,
+            "on either side of the comparison",
+        ));
     }
     // A baseline without a commit (the first commit's hook; its label is empty) is empty by
     // nature: no note.
@@ -321,4 +321,13 @@ fn failed(sides: &[pipeline::SideReport], strict: bool) -> bool {
 
 pub(super) fn display_dir(dir: &str) -> &str {
     if dir.is_empty() { "." } else { dir }
+}
+
+/// The error for a catalog folder named on purpose (`--dir`, or `dir` in the configuration,
+/// which `prefix` places) that holds no resources `where_`: a mistake, not an empty run to pass.
+pub(super) fn no_resources(prefix: &str, dir: &str, where_: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{prefix}`{}` holds no catalog resources {where_}\n  hint: point --dir (or `dir` in the configuration) at the folder that holds domains/, services/, events/ and the rest, or leave it out to find it",
+        catalog_diff::catalog::escape_text(display_dir(dir)),
+    )
 }

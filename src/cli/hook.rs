@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use catalog_diff::catalog::escape_path;
 use catalog_diff::git::{self, Repo};
 use catalog_diff::hook::{self, BACKUP_NAME, HOOK_NAME};
 use catalog_diff::schema::{ProtoRules, Strategy};
@@ -104,13 +105,13 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
     if foreign && !args.force {
         bail!(
             "{} exists and was not written by catalog-diff; it was left alone\n  hint: call `catalog-diff --staged` from it yourself, or rerun with --force to replace it (it is kept as {BACKUP_NAME})",
-            hook_path.display()
+            escape_path(&hook_path)
         );
     }
     if foreign && is_there(&backup) {
         bail!(
             "{} already holds an earlier hook, so the current {HOOK_NAME} cannot be backed up; nothing was changed\n  hint: restore or remove the backup first",
-            backup.display()
+            escape_path(&backup)
         );
     }
     // A program path we cannot know leaves the hook to find `catalog-diff` on PATH.
@@ -140,11 +141,11 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
         return Err(not_writable(&dir, e));
     }
     if foreign {
-        stdout!("kept the previous hook as {}", backup.display());
+        stdout!("kept the previous hook as {}", escape_path(&backup));
     }
     stdout!(
         "installed {} (runs `{} --staged{}`)",
-        hook_path.display(),
+        escape_path(&hook_path),
         program
             .as_deref()
             .map_or_else(|| "catalog-diff".into(), Path::to_string_lossy),
@@ -161,21 +162,24 @@ fn uninstall(args: &RepoArg) -> anyhow::Result<u8> {
     let hook_path = dir.join(HOOK_NAME);
     let backup = dir.join(BACKUP_NAME);
     let Some(contents) = read_hook(&hook_path)? else {
-        stdout!("no {HOOK_NAME} hook in {}; nothing to do", dir.display());
+        stdout!(
+            "no {HOOK_NAME} hook in {}; nothing to do",
+            escape_path(&dir)
+        );
         return Ok(exit_code::OK);
     };
     if !hook::is_ours(&contents) {
         bail!(
             "{} was not written by catalog-diff; it was left alone\n  hint: edit or remove it yourself",
-            hook_path.display()
+            escape_path(&hook_path)
         );
     }
     if is_there(&backup) {
         std::fs::rename(&backup, &hook_path).map_err(|e| not_writable(&dir, e))?;
-        stdout!("restored the previous hook from {}", backup.display());
+        stdout!("restored the previous hook from {}", escape_path(&backup));
     } else {
         std::fs::remove_file(&hook_path).map_err(|e| not_writable(&dir, e))?;
-        stdout!("removed {}", hook_path.display());
+        stdout!("removed {}", escape_path(&hook_path));
     }
     Ok(exit_code::OK)
 }
@@ -185,14 +189,14 @@ fn hooks_dir(path: &Path) -> anyhow::Result<PathBuf> {
     let dir = match Repo::discover(path)?.hooks_dir() {
         Err(git::Error::BareRepository { git_dir, .. }) => bail!(
             "{} is a bare repository: nothing is committed there, so a pre-commit hook would never run\n  hint: install the hook in a clone with a work tree",
-            git_dir.display()
+            escape_path(&git_dir)
         ),
         other => other?,
     };
     if dir.exists() && !dir.is_dir() {
         bail!(
             "the hooks folder {} is not a folder; nothing was changed\n  hint: point core.hooksPath at a folder (`git config core.hooksPath`)",
-            dir.display()
+            escape_path(&dir)
         );
     }
     Ok(dir)
@@ -208,7 +212,7 @@ fn read_hook(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
         Err(e) => Err(e).with_context(|| {
             format!(
                 "reading {}; nothing was changed\n  hint: check its permissions",
-                path.display()
+                escape_path(path)
             )
         }),
     }
@@ -232,6 +236,6 @@ fn write_executable(path: &Path, contents: &str) -> std::io::Result<()> {
 fn not_writable(dir: &Path, error: std::io::Error) -> anyhow::Error {
     anyhow::Error::new(error).context(format!(
         "cannot write in the hooks folder {}; no existing hook was changed\n  hint: make the folder writable for you (or set core.hooksPath to a folder you can write)",
-        dir.display()
+        escape_path(dir)
     ))
 }

@@ -113,6 +113,11 @@ pub fn run(args: IndexArgs) -> anyhow::Result<u8> {
     if failed {
         return Ok(exit_code::ERROR);
     }
+    if let Some(dir) = &args.catalog.dir
+        && built.index.resources.is_empty()
+    {
+        return Err(super::diff::no_resources("", dir, "here"));
+    }
     let text = json_text::to_pretty(&built.index);
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "{text}").context("writing the index to stdout")?;

@@ -182,6 +182,12 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         },
     );
     progress.finish();
+    // A folder named on purpose where nothing changed may hold no catalog at all.
+    let ends = [start, commits.last().map(|c| c.id)];
+    let empty_dir = outcome.is_ok()
+        && settings.dir.is_some()
+        && state.changed == 0
+        && holds_no_resources(&repo, &options, ends, &cache.parses)?;
     cache.save();
     // The process ends soon: the OS takes the memory back faster than freeing it piece by piece.
     std::mem::forget(cache);
@@ -202,6 +208,13 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         if let Some(why) = missing_message(&repo, &options, [start, tip], id)? {
             anyhow::bail!("{why}\n  hint: --message takes a message id, as in its front matter");
         }
+    }
+    if empty_dir {
+        return Err(super::diff::no_resources(
+            &settings.dir_prefix(),
+            &options.dir,
+            "at either end of the range",
+        ));
     }
     flush_waiting(&mut stdout, &state)?;
     if !outcome.stopped {
@@ -349,8 +362,22 @@ impl State {
     }
 }
 
-/// `None` when a resource `id` is in the catalog at one of `commits` (the ends of the walk);
-/// else the closest ids there.
+/// True when the catalog holds no resources at any of `commits`.
+fn holds_no_resources(
+    repo: &Repo,
+    options: &history::Options,
+    commits: [Option<catalog_diff::git::CommitId>; 2],
+    cache: &ParseCache,
+) -> anyhow::Result<bool> {
+    for commit in commits.into_iter().flatten() {
+        let built = history::build_at(repo, Some(commit), options, cache)?;
+        if !built.index.resources.is_empty() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// Why `--message id` names no message of the range's ends (`commits`): the kind of resource
 /// it names instead, or the message ids near it; `None` when one end has that message.
 fn missing_message(

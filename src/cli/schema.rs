@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
+use catalog_diff::catalog::escape_path;
 use catalog_diff::schema::format::UndetectedKind;
 use catalog_diff::schema::{self, Document, Files, Format, ProtoRules, Strategy};
 
@@ -109,7 +110,7 @@ pub(super) fn disk_name(path: &Path) -> String {
 /// bytes (a pipe or `/dev/zero` included), a leading byte order mark dropped.
 pub(super) fn read_bounded(what: &str, path: &Path, limit: u64) -> anyhow::Result<String> {
     use std::io::Read;
-    let shown = path.display();
+    let shown = escape_path(path);
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|file| file.take(limit + 1).read_to_end(&mut bytes))

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::Context;
-use catalog_diff::catalog::escape_text;
+use catalog_diff::catalog::{escape_path, escape_text};
 use catalog_diff::git::{self, Repo, Side};
 use catalog_diff::pipeline::Misnamed;
 use catalog_diff::policy::{self, Ack, Config, Date, FailOn};
@@ -51,7 +51,7 @@ impl Settings {
         dir: Option<&str>,
     ) -> anyhow::Result<Settings> {
         let config = match &flags.config {
-            Some(path) => Some((path.display().to_string(), read_file(path)?)),
+            Some(path) => Some((escape_path(path), read_file(path)?)),
             None => {
                 let bytes = repo.read_root_file(candidate, policy::CONFIG_FILE)?;
                 note_unread_edit(repo, candidate, policy::CONFIG_FILE, bytes.as_deref());
@@ -239,7 +239,8 @@ fn note_unread_edit(repo: &Repo, side: Side, name: &str, read: Option<&[u8]>) {
 }
 
 fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
-    std::fs::read(path).with_context(|| format!("cannot read the configuration {}", path.display()))
+    std::fs::read(path)
+        .with_context(|| format!("cannot read the configuration {}", escape_path(path)))
 }
 
 fn utf8(file: &str, bytes: Vec<u8>) -> anyhow::Result<String> {

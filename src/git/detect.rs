@@ -270,7 +270,7 @@ impl Repo {
                 }
                 None => false,
             },
-            Side::Worktree => self.repo.workdir().is_some_and(|w| w.join(dir).is_dir()),
+            Side::Worktree => self.repo.workdir().is_some_and(|w| is_real_dir(w, dir)),
         })
     }
 
@@ -358,6 +358,16 @@ impl Repo {
         }
         Ok(())
     }
+}
+
+/// True when `dir` is a folder under `root` with no symbolic link on the way: git holds a
+/// link as a file, so a catalog behind one is not part of the repository.
+fn is_real_dir(root: &std::path::Path, dir: &str) -> bool {
+    let mut path = root.to_path_buf();
+    dir.split('/').filter(|part| !part.is_empty()).all(|part| {
+        path.push(part);
+        std::fs::symlink_metadata(&path).is_ok_and(|meta| meta.is_dir())
+    })
 }
 
 #[cfg(test)]

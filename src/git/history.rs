@@ -49,10 +49,11 @@ impl Repo {
         &self,
         range: Option<&str>,
     ) -> Result<(Vec<CommitInfo>, Option<String>)> {
+        let range = super::given_range(range)?;
         let root = self.root_alone(range)?;
-        let range = range.map(|r| super::parent_shorthand(r.trim()));
+        let range = range.map(super::parent_shorthand);
         let mut note = None;
-        let (hidden, tip) = match range.as_deref().filter(|r| !r.is_empty()) {
+        let (hidden, tip) = match range.as_deref() {
             // A root commit alone: the walk from it holds only it.
             _ if let Some(root) = root => (None, root),
             None => match self.head_commit()? {

@@ -33,7 +33,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::catalog::{BlobId, SizeMemory};
+use crate::catalog::{BlobId, SizeMemory, escape_path, escape_text};
 
 pub use detect::{CATALOG_FOLDERS, CONFIG_FILES, detect_from_paths, normalize_dir};
 pub use history::CommitInfo;
@@ -42,24 +42,34 @@ pub use read::{Changes, Pair, join, read_dir};
 /// Everything that can stop reading a catalog out of git.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("{} is not inside a git repository (or any parent directory)", path.display())]
+    #[error("{} is not inside a git repository (or any parent directory): {}", escape_path(path), escape_text(&cause.to_string()))]
     NotARepository {
         path: PathBuf,
-        #[source]
-        source: gix::Error,
+        /// Shown escaped in the message rather than as a source: it repeats the path.
+        cause: gix::Error,
     },
     /// The place to look for a repository is a file.
-    #[error("{} is a file, not a folder\n  hint: give the folder to run in: the repository or a folder inside it", path.display())]
+    #[error(
+        "{} is a file, not a folder\n  hint: give the folder to run in: the repository or a folder inside it",
+        escape_path(path)
+    )]
     NotAFolder { path: PathBuf },
     /// A repository is there, but gix cannot open it: it is not "no repository", which would
     /// send `index` to read the folder as a plain one.
-    #[error("the git repository {} cannot be opened\n  hint: {hint}", git_dir.display())]
+    #[error(
+        "the git repository {} cannot be opened\n  hint: {hint}",
+        escape_path(git_dir)
+    )]
     CannotOpen {
         git_dir: PathBuf,
         hint: String,
         #[source]
         source: Option<gix::Error>,
     },
+    #[error(
+        "an empty RANGE\n  hint: name a revision or a range such as main..HEAD, or leave RANGE out to compare HEAD with the working tree; in a script, check the variable meant to hold it"
+    )]
+    EmptyRange,
     #[error("unknown revision `{rev}`\n  hint: {hint}")]
     UnknownRevision {
         rev: String,
@@ -91,7 +101,8 @@ pub enum Error {
     )]
     ShallowMergeBase { a: String, b: String },
     #[error(
-        "the catalog directory `{dir}` does not exist {where_}{}\n  hint: --dir is relative to the repository root{}",
+        "the catalog directory `{}` does not exist {where_}{}\n  hint: --dir is relative to the repository root{}",
+        escape_text(dir),
         if *is_file { " (it is a file)" } else { "" },
         crate::suggest::hint(&nearby.iter().map(String::as_str).collect::<Vec<_>>())
     )]
@@ -105,11 +116,13 @@ pub enum Error {
         nearby: Vec<String>,
     },
     #[error(
-        "the catalog directory `{dir}` is a submodule, a repository of its own, which this one holds as a single entry\n  hint: run catalog-diff inside it: `catalog-diff ... -C {dir}`"
+        "the catalog directory `{dir}` is a submodule, a repository of its own, which this one holds as a single entry\n  hint: run catalog-diff inside it: `catalog-diff ... -C {dir}`",
+        dir = escape_text(dir)
     )]
     CatalogDirIsSubmodule { dir: String },
     #[error(
-        "the catalog directory `{dir}` lies outside the repository\n  hint: --dir is relative to the repository root"
+        "the catalog directory `{}` lies outside the repository\n  hint: --dir is relative to the repository root",
+        escape_text(dir)
     )]
     CatalogDirOutsideRepo { dir: String },
     #[error("several folders hold an eventcatalog.config file: {}\n  hint: choose one with --dir", candidates.join(", "))]
@@ -118,18 +131,24 @@ pub enum Error {
         "{path} is {size} bytes, over the limit of {limit} bytes\n  hint: raise the limit with --max-file-size"
     )]
     FileTooLarge { path: String, size: u64, limit: u64 },
-    #[error("reading {}", path.display())]
+    #[error("reading {}", escape_path(path))]
     Io {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("{} is a bare repository, which has no {what}\n  hint: name two revisions, for example `main..HEAD`", git_dir.display())]
+    #[error(
+        "{} is a bare repository, which has no {what}\n  hint: name two revisions, for example `main..HEAD`",
+        escape_path(git_dir)
+    )]
     BareRepository {
         git_dir: PathBuf,
         what: &'static str,
     },
-    #[error("the index file {} cannot be read\n  hint: `git status` may repair it, or remove it and run `git reset`", path.display())]
+    #[error(
+        "the index file {} cannot be read\n  hint: `git status` may repair it, or remove it and run `git reset`",
+        escape_path(path)
+    )]
     InvalidIndex {
         path: PathBuf,
         #[source]
@@ -162,6 +181,15 @@ pub const MAX_DEPTH: usize = 2048;
 /// An empty end of `A..B` or `A...B` is HEAD, as in git.
 fn or_head(end: &str) -> String {
     if end.is_empty() { "HEAD" } else { end }.to_owned()
+}
+
+/// The RANGE given, trimmed; `None` when none was. An empty one (an unset variable in
+/// `catalog-diff "$BASE"`) is an error: taking it for no RANGE would judge something else.
+pub(crate) fn given_range(range: Option<&str>) -> Result<Option<&str>> {
+    match range.map(str::trim) {
+        Some("") => Err(Error::EmptyRange),
+        range => Ok(range),
+    }
 }
 
 /// git's shorthands for a commit against a parent, spelt out: `REV^!` and `REV^-` are
@@ -475,7 +503,7 @@ impl Repo {
         let Some(git_dir) = git_dir.map(|dir| std::path::absolute(&dir).unwrap_or(dir)) else {
             return Error::NotARepository {
                 path: path.to_owned(),
-                source,
+                cause: source,
             };
         };
         // gix says only that the configuration has a value it cannot take.
@@ -720,11 +748,12 @@ impl Repo {
         range: Option<&str>,
         staged: bool,
     ) -> Result<(Sides, Option<String>)> {
+        let range = given_range(range)?;
         if let Some(root) = self.root_alone(range)? {
             return Ok((Sides::Root(root), None));
         }
-        let range = range.map(|r| parent_shorthand(r.trim()));
-        let Some(range) = range.as_deref().filter(|r| !r.is_empty()) else {
+        let range = range.map(parent_shorthand);
+        let Some(range) = range.as_deref() else {
             let head = self.head_commit()?;
             let sides = if staged {
                 Sides::CommitVsStaged(head)

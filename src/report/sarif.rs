@@ -192,7 +192,7 @@ impl Builder<'_> {
             .and_then(|found| found.ack.as_ref())
             .map(|ack| Suppression {
                 kind: "external",
-                justification: ack.reason.clone(),
+                justification: escape_text(&ack.reason).into_owned(),
             })
             .into_iter()
             .collect();

@@ -312,6 +312,16 @@ fn bad_ranges_are_errors() {
             "{range}"
         );
     }
+    // An unset variable in `catalog-diff "$BASE"` is not "no RANGE" (HEAD against the working
+    // tree, which would judge something else and pass).
+    for range in ["", "  "] {
+        let output = run(&repo, &[range]);
+        assert_eq!(output.status.code(), Some(2), "{range:?}");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).contains("an empty RANGE"),
+            "{range:?}"
+        );
+    }
 }
 
 #[test]

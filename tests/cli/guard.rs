@@ -287,6 +287,32 @@ fn item_6_catalog_text_cannot_forge_log_lines_or_problem_reports() {
     );
 }
 
+/// What the user typed is escaped in errors too: a newline in a path cannot start a forged line.
+#[test]
+fn item_6_paths_given_on_the_command_line_cannot_forge_error_lines() {
+    let repo = catalog();
+    let evil = "x\u{1b}[31m\nerror: FORGED";
+    let missing = format!("/nonexistent/{evil}");
+    let schema = format!("{missing}.json");
+    let config = format!("{missing}.toml");
+    for args in [
+        &["--dir", evil][..],
+        &["-C", &missing],
+        &["schema", &schema, "b.json"],
+        &["--config", &config],
+    ] {
+        let out = run(&repo, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(!stderr.contains('\u{1b}'), "{args:?}: {stderr}");
+        assert!(!stderr.contains("\nerror: FORGED"), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("x\\u{1b}[31m\\u{a}error: FORGED"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn item_7_input_is_bounded() {
     let out = run(Path::new("/"), &["schema", "/dev/zero", "/dev/zero"]);

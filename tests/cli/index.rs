@@ -265,6 +265,45 @@ fn a_submodule_as_the_catalog_folder_and_a_command_after_an_option() {
     );
 }
 
+/// A `--dir` that names a folder without a catalog, or a link to one (git holds the link as a
+/// file), is an error at every side and in `log`: never an empty Index or an empty walk.
+#[test]
+fn a_dir_without_resources_or_behind_a_link_is_an_error() {
+    let (_temp, root) = repo();
+    write(&root, "docs/readme.md", b"docs\n");
+    std::os::unix::fs::symlink("events", root.join("linked")).expect("symlink");
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-qm", "docs and a link"]);
+    for args in [
+        &["index", "--dir", "docs"][..],
+        &["index", "--staged", "--dir", "docs"],
+        &["index", "--worktree", "--dir", "docs"],
+        &["log", "--dir", "docs"],
+        &["HEAD~1..HEAD", "--dir", "docs"],
+    ] {
+        let output = run(&root, args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&output).contains("`docs` holds no catalog resources"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    for args in [
+        &["index", "--dir", "linked"][..],
+        &["index", "--worktree", "--dir", "linked"],
+        &["--dir", "linked"],
+    ] {
+        let output = run(&root, args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&output).contains("`linked` does not exist"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
 #[test]
 fn unknown_revision_and_non_repository_paths_are_errors() {
     let (temp, root) = repo();

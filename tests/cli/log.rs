@@ -311,6 +311,14 @@ fn empty_reversed_and_unknown_ranges() {
         "{}",
         stderr(&output)
     );
+
+    let output = run(h.repo.path(), &[""]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("an empty RANGE"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]

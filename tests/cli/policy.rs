@@ -279,6 +279,31 @@ fn fingerprints_survive_unrelated_lines_and_new_commits_and_acks_hold_until_they
     assert!(text(&out.stdout).contains("acknowledgement EXPIRED by billing until 2001-01-01"));
 }
 
+/// An acknowledgement's reason is text from the repository: escaped in SARIF as in every report,
+/// and where `ack` repeats it.
+#[test]
+fn an_acknowledgement_reason_cannot_forge_output() {
+    let repo = two_events();
+    // A configuration makes the JSON document carry the policy, with the fingerprints.
+    repo.write("catalog-diff.toml", "fail-on = \"breaking\"\n");
+    repo.commit_all("a configuration");
+    repo.write("events/OrderPaid/schema.json", OPTIONAL_ID);
+    let fingerprint = fingerprints(&run(&repo, &["--format", "json"])).remove(0);
+    repo.write(
+        "catalog-diff.ack.toml",
+        &format!(
+            "[[ack]]\nfingerprint = \"{fingerprint}\"\nreason = \"ok\\u001b[2J\\nINJECTED\"\n"
+        ),
+    );
+    let out = run(&repo, &["--format", "sarif"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let sarif = json(&out);
+    let justification = &sarif["runs"][0]["results"][0]["suppressions"][0]["justification"];
+    assert_eq!(justification, "ok\\u{1b}[2J\\u{a}INJECTED", "{sarif}");
+    let stderr = refused(&repo, &["ack", &fingerprint, "--reason", "again"]);
+    assert!(stderr.contains("(ok\\u{1b}[2J\\u{a}INJECTED)"), "{stderr}");
+}
+
 /// Among many breaks of one change, each report line names its own break's state: the
 /// acknowledged one says so, and no other does.
 #[test]
