@@ -351,6 +351,66 @@ fn the_walk_equals_whole_builds_on_tricky_changes() {
     assert!(assert_diff_files_equals_whole_builds(&git, 3) > 10);
 }
 
+/// Files no front matter names can be read across resource folders: a Protobuf schema imports a
+/// `.proto` kept in another resource's folder (a service's, or another message's schema), and
+/// a specification `$ref`s a message's schema file. A change to such a file reaches its
+/// readers; every step equals whole builds.
+#[test]
+fn the_walk_equals_whole_builds_where_schemas_import_files_of_other_resources() {
+    let repo = support::TestRepo::new();
+    let proto = |body: &str| format!("syntax = \"proto3\";\npackage acme;\n{body}\n");
+    let openapi = "openapi: 3.0.3\ninfo: {title: S, version: 1.0.0}\npaths:\n  /orders:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema:\n              $ref: '../../events/Body/body.json'\n      responses:\n        '200': {description: ok}\n";
+    let body = |ty: &str| {
+        format!("{{\"type\": \"object\", \"properties\": {{\"id\": {{\"type\": \"{ty}\"}}}}}}")
+    };
+    repo.write_all(&[
+        (
+            "services/S/index.mdx",
+            "---\nid: S\nversion: 1.0.0\nsends:\n  - id: E\nspecifications:\n  openapiPath: openapi.yml\n---\n",
+        ),
+        ("services/S/openapi.yml", openapi),
+        ("services/S/common.proto", &proto("message Common { string id = 1; }")),
+        (
+            "events/E/index.mdx",
+            "---\nid: E\nversion: 1.0.0\nschemaPath: e.proto\n---\n",
+        ),
+        (
+            "events/E/e.proto",
+            &proto("import \"services/S/common.proto\";\nimport \"events/F/f.proto\";\nmessage E { Common common = 1; F f = 2; }"),
+        ),
+        (
+            "events/F/index.mdx",
+            "---\nid: F\nversion: 1.0.0\nschemaPath: f.proto\n---\n",
+        ),
+        ("events/F/f.proto", &proto("message F { string name = 1; }")),
+        (
+            "events/Body/index.mdx",
+            "---\nid: Body\nversion: 1.0.0\nschemaPath: body.json\n---\n",
+        ),
+        ("events/Body/body.json", &body("string")),
+    ]);
+    repo.commit_all("catalog");
+    let steps = [
+        (
+            "services/S/common.proto",
+            proto("message Common { int64 id = 1; }"),
+        ),
+        ("events/F/f.proto", proto("message F { int64 name = 1; }")),
+        ("events/Body/body.json", body("integer")),
+    ];
+    for (path, text) in &steps {
+        repo.write(path, text);
+        repo.commit_all(path);
+    }
+    let git = Repo::discover(&repo.path()).expect("a repository");
+    let (steps_seen, _) = assert_walk_equals_whole_builds(&git, "");
+    assert_eq!(steps_seen, steps.len() + 1);
+    assert_eq!(
+        assert_diff_files_equals_whole_builds(&git, 1),
+        2 * steps.len()
+    );
+}
+
 /// `pipeline::diff_files` (the candidate whole, the baseline on the reach) against two whole
 /// builds, for pairs of commits `step` apart, both ways round. Returns how many pairs it checked.
 fn assert_diff_files_equals_whole_builds(repo: &Repo, step: usize) -> usize {

@@ -172,6 +172,8 @@ pub struct ParseCache {
     facts: Mutex<IdMap<BlobId, Arc<Facts>>>,
     /// Whole catalogs summed up, by [`fingerprint`].
     summaries: Mutex<IdMap<BlobId, Arc<Summary>>>,
+    /// Whether each specification file `$ref`s other files (`scope::refers_to_files`).
+    refers_to_files: Mutex<IdMap<BlobId, bool>>,
     /// Blob sizes, so a later run need not open each object for the size limit.
     pub(crate) sizes: Mutex<IdMap<BlobId, Size>>,
     /// A saved cache's entries, undecoded, from the one file imported.
@@ -374,6 +376,16 @@ impl ParseCache {
                 ..d.clone()
             })
             .collect()
+    }
+
+    /// Whether specification file `blob` `$ref`s other files; read once per blob.
+    pub(crate) fn refers_to_files(&self, blob: &Blob) -> bool {
+        if let Some(&known) = lock(&self.refers_to_files).get(&blob.id) {
+            return known;
+        }
+        let refers = super::scope::refers_to_files(&blob.data());
+        lock(&self.refers_to_files).insert(blob.id, refers);
+        refers
     }
 
     pub(crate) fn front_matter(&self, path: &str, blob: &Blob) -> Arc<Parsed> {
@@ -1286,6 +1298,7 @@ impl<'a> Builder<'a> {
                     draft.source_path,
                     "schemas",
                     "`schemas` must be a list of schema entries".into(),
+                    "write `schemas` as a list of entries, each with a `path` to the schema file",
                 );
                 return None;
             }
@@ -1299,6 +1312,7 @@ impl<'a> Builder<'a> {
                         draft.source_path,
                         "schemas",
                         "a `schemas` entry is empty".into(),
+                        "give the entry a `path`, or remove its `-`",
                     );
                     continue;
                 }
@@ -1367,6 +1381,7 @@ impl<'a> Builder<'a> {
                     draft.source_path,
                     "schemas",
                     "a schema `path` must be a string".into(),
+                    "write the schema file's path as text: `path: schema.json`",
                 ),
             }
             out.push(Value::Object(entry));
@@ -1388,6 +1403,7 @@ impl<'a> Builder<'a> {
                     draft.source_path,
                     "specifications",
                     "`specifications` is empty".into(),
+                    "list the specification files, or remove `specifications`",
                 );
                 return None;
             }
@@ -1402,6 +1418,7 @@ impl<'a> Builder<'a> {
                             draft.source_path,
                             "specifications",
                             "each `specifications` entry needs a string `path`".into(),
+"give each entry a `type` and a `path`, as in `- type: openapi` and `path: openapi.yml`",
                         );
                         None
                     }
@@ -1433,6 +1450,7 @@ impl<'a> Builder<'a> {
                         draft.source_path,
                         "specifications",
                         format!("`{key}` must be a path (text)"),
+                        "write the specification file's path as text",
                     );
                     return None;
                 }
@@ -1631,9 +1649,11 @@ struct Findings {
 }
 
 impl Findings {
-    fn error(&mut self, file: &str, field: &str, message: String) {
-        self.diagnostics
-            .push(diagnostic(Severity::Error, file, Some(field), message));
+    fn error(&mut self, file: &str, field: &str, message: String, hint: &str) {
+        self.diagnostics.push(Diagnostic {
+            hint: Some(hint.into()),
+            ..diagnostic(Severity::Error, file, Some(field), message)
+        });
     }
 
     fn warn(&mut self, file: &str, field: &str, message: String, hint: &str) {
@@ -1648,7 +1668,12 @@ fn references(draft: &Draft<'_>, found: &mut Findings) -> Option<Value> {
     let steps = match draft.data().get("steps")? {
         Value::Array(steps) => steps,
         _ => {
-            found.error(draft.source_path, "steps", "`steps` must be a list".into());
+            found.error(
+                draft.source_path,
+                "steps",
+                "`steps` must be a list".into(),
+                "write `steps` as a list of steps",
+            );
             return None;
         }
     };
@@ -1668,6 +1693,7 @@ fn references(draft: &Draft<'_>, found: &mut Findings) -> Option<Value> {
                 draft.source_path,
                 "steps",
                 "a step is empty (a `-` with nothing after it)".into(),
+                "describe the step, or remove its `-`",
             );
             continue;
         }
@@ -1782,7 +1808,10 @@ fn ignore_rules(
         // The `ignore` package drops a byte order mark, as git does.
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
         for (number, line) in text.lines().enumerate() {
-            if let Err(error) = builder.add_line(None, line) {
+            let Some(glob) = ignore_glob(line) else {
+                continue;
+            };
+            if let Err(error) = builder.add_line(None, &glob) {
                 diagnostics.push(Diagnostic {
                     line: Some(number + 1),
                     ..diagnostic(
@@ -1798,6 +1827,50 @@ fn ignore_rules(
     builder
         .build()
         .unwrap_or_else(|_| ignore::gitignore::Gitignore::empty())
+}
+
+/// A line of `.eventcatalogignore` as the glob the `ignore` crate matches the way the SDK's
+/// `ignore` package does: braces are plain characters (gitignore has no `{a,b}`), a range
+/// written backwards (`[z-a]`) stands for its first character, and a line ending in an unpaired
+/// `\` matches nothing (`None`).
+fn ignore_glob(line: &str) -> Option<String> {
+    let chars: Vec<char> = line.chars().collect();
+    let mut glob = String::with_capacity(line.len() + 4);
+    // Where the open bracket class's first member is, when one is open: a `]` there is a member.
+    let mut class: Option<usize> = None;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' => {
+                glob.push(c);
+                glob.push(*chars.get(i + 1)?);
+                i += 2;
+                continue;
+            }
+            '{' | '}' if class.is_none() => glob.push('\\'),
+            '[' if class.is_none() => {
+                let negated = matches!(chars.get(i + 1), Some('!' | '^'));
+                class = Some(i + 1 + usize::from(negated));
+            }
+            ']' if class.is_some_and(|first| i > first) => class = None,
+            _ if class.is_some() && chars.get(i + 1) == Some(&'-') => {
+                if let Some(&end) = chars.get(i + 2).filter(|&&end| end != ']') {
+                    glob.push(c);
+                    if c <= end {
+                        glob.push('-');
+                        glob.push(end);
+                    }
+                    i += 3;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        glob.push(c);
+        i += 1;
+    }
+    Some(glob)
 }
 
 /// `index.md`/`index.mdx` files outside hidden folders and the root `node_modules`, in the
@@ -2049,13 +2122,10 @@ fn js_string(value: &Value) -> String {
     js_text(value).into_owned()
 }
 
-/// `String(value)`, borrowed when the value is a string already.
+/// `String(value)`, borrowed when the value is a string already (a list is its items joined
+/// by commas, a mapping `[object Object]`).
 fn js_text(value: &Value) -> Cow<'_, str> {
-    match value {
-        Value::String(s) => Cow::Borrowed(s),
-        Value::Null => Cow::Borrowed("null"),
-        other => Cow::Owned(json_text::to_compact(other)),
-    }
+    super::js::js_to_string(Some(value))
 }
 
 fn file_name(path: &str) -> &str {

@@ -22,7 +22,9 @@
 //! directory store, and very wide changes. Assets change only the Index's `assets`, which the
 //! diff does not read. A resource whose schema lies outside its folder is in the reach of every
 //! change, and its cut then misses that schema, which the caller detects and answers with whole
-//! builds too.
+//! builds too. So is a change to a `.proto` file in a catalog with Protobuf schemas, and to a
+//! YAML or JSON file in one whose specifications `$ref` files: imports and `$ref`s name files
+//! in any folder, and no front matter does.
 
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
@@ -46,6 +48,10 @@ pub(crate) struct Facts {
     /// It names a file outside its own folder (`../shared/schema.json`), so a change anywhere
     /// may reach it.
     names_outside: bool,
+    /// It has specifications, which may `$ref` files in any folder.
+    has_specifications: bool,
+    /// It has Protobuf schemas, which may import files in any folder.
+    has_protobuf: bool,
     /// The schema files it names (`schemaPath`, each `schemas` entry's `path` or `file`).
     schema_paths: Vec<String>,
     /// What kind of `version` it declares.
@@ -83,11 +89,65 @@ impl Facts {
             version: VersionKind::of(map.get("version")),
             mentions,
             names_files: FILE_KEYS.iter().any(|key| map.contains_key(*key)),
+            has_specifications: map.contains_key("specifications"),
+            has_protobuf: has_protobuf_schema(map),
             names_outside: named
                 .iter()
                 .any(|path| path.starts_with('/') || path.split('/').any(|s| s == "..")),
         }
     }
+}
+
+/// Whether a resource's schema files include Protobuf: by a `.proto` name or a declared format.
+fn has_protobuf_schema(map: &serde_json::Map<String, Value>) -> bool {
+    let is_proto_path = |path: &Value| {
+        path.as_str()
+            .is_some_and(|p| p.to_ascii_lowercase().ends_with(".proto"))
+    };
+    let is_proto_format = |format: &Value| {
+        format
+            .as_str()
+            .is_some_and(|f| f.eq_ignore_ascii_case("protobuf") || f.eq_ignore_ascii_case("proto"))
+    };
+    let entries = map.get("schemas").and_then(Value::as_array);
+    map.get("schemaPath").is_some_and(is_proto_path)
+        || entries.into_iter().flatten().any(|entry| {
+            ["path", "file"]
+                .iter()
+                .any(|key| entry.get(key).is_some_and(is_proto_path))
+                || entry.get("format").is_some_and(is_proto_format)
+        })
+}
+
+/// The specification files a resource's front matter names (`specifications` as an object of
+/// paths, or a list of `{type, path}` entries or of paths).
+fn specification_paths(front_matter: &Value) -> Vec<&str> {
+    match front_matter.get("specifications") {
+        Some(Value::Object(paths)) => paths.values().filter_map(Value::as_str).collect(),
+        Some(Value::Array(entries)) => entries
+            .iter()
+            .filter_map(|entry| entry.get("path").unwrap_or(entry).as_str())
+            .collect(),
+        Some(Value::String(path)) => vec![path],
+        _ => Vec::new(),
+    }
+}
+
+/// Whether a YAML or JSON text holds a `$ref` to another file of the catalog: anything but a
+/// place in itself (`#/...`) or a remote document (`https://...`), which no change to the
+/// catalog touches.
+pub(crate) fn refers_to_files(text: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(text);
+    text.match_indices("$ref").any(|(at, key)| {
+        let value = text[at + key.len()..]
+            .trim_start_matches(|c: char| c == '"' || c == '\'' || c == ':' || c.is_whitespace());
+        let remote = ["http://", "https://"].iter().any(|scheme| {
+            value
+                .get(..scheme.len())
+                .is_some_and(|start| start.eq_ignore_ascii_case(scheme))
+        });
+        !value.starts_with('#') && !remote
+    })
 }
 
 /// A resource file's `version` as the SDK's sort of an id's versions sees it: only an id
@@ -160,6 +220,8 @@ impl Facts {
             (self.id.is_some(), 'i'),
             (self.names_files, 'f'),
             (self.names_outside, 'o'),
+            (self.has_specifications, 's'),
+            (self.has_protobuf, 'p'),
         ];
         let mut out: String = flags
             .iter()
@@ -189,7 +251,7 @@ impl Facts {
     pub(crate) fn decode(text: &str) -> Option<Facts> {
         let mut fields = text.split(FIELD);
         let flags = fields.next()?.as_bytes();
-        let [id, files, outside, version] = flags.try_into().ok()?;
+        let [id, files, outside, specifications, protobuf, version] = flags.try_into().ok()?;
         let set = |flag: u8, letter: u8| match flag {
             b'-' => Some(false),
             _ if flag == letter => Some(true),
@@ -197,6 +259,7 @@ impl Facts {
         };
         let (has_id, names_files, names_outside) =
             (set(id, b'i')?, set(files, b'f')?, set(outside, b'o')?);
+        let (has_specifications, has_protobuf) = (set(specifications, b's')?, set(protobuf, b'p')?);
         let mentions: usize = fields.next()?.parse().ok()?;
         let id = unescape(fields.next()?)?;
         let mentions = fields
@@ -210,6 +273,8 @@ impl Facts {
             mentions,
             names_files,
             names_outside,
+            has_specifications,
+            has_protobuf,
             schema_paths: fields.map(unescape).collect::<Option<_>>()?,
             version: VersionKind::from_letter(version)?,
         })
@@ -577,6 +642,35 @@ impl Scope {
         }
     }
 
+    /// Whether document `path` may be read by an import or a `$ref` from another folder: a
+    /// `.proto` where a resource has Protobuf schemas, a YAML or JSON file where a
+    /// specification (of the catalog `after` the change) `$ref`s any file.
+    fn may_be_read_elsewhere(&self, path: &str, after: &FileSet, cache: &ParseCache) -> bool {
+        if path.to_ascii_lowercase().ends_with(".proto") {
+            return self.facts.values().any(|facts| facts.has_protobuf);
+        }
+        let mut with_specifications = self
+            .facts
+            .iter()
+            .filter(|(_, facts)| facts.has_specifications);
+        with_specifications.any(|(resource, _)| {
+            let Some(blob) = after.get(resource) else {
+                return false;
+            };
+            let parsed = cache.front_matter(resource, blob);
+            let Ok(front_matter) = parsed.as_ref() else {
+                return false;
+            };
+            let folder = resource.rsplit_once('/').map_or("", |(folder, _)| folder);
+            specification_paths(front_matter).into_iter().any(|named| {
+                // A specification outside the catalog cannot be read: nothing to follow.
+                super::build::join(folder, named)
+                    .and_then(|file| after.get(&file).map(|blob| cache.refers_to_files(blob)))
+                    .unwrap_or(false)
+            })
+        })
+    }
+
     /// The resource files that name files outside their own folder.
     fn outside_readers(&self) -> BTreeSet<String> {
         match &self.indexes {
@@ -660,8 +754,11 @@ impl Scope {
                 let above = resource_files_above(path, &before, after);
                 // A specification anywhere may bundle a shared YAML or JSON file by a relative
                 // `$ref`, and a Protobuf schema import a shared `.proto`, which no front matter
-                // names: such a file reaches everywhere.
-                if above.is_empty() && is_shared_document(path) {
+                // names: such a file reaches everywhere. So does one in a resource's folder
+                // that another resource's import or `$ref` may name.
+                if is_shared_document(path)
+                    && (above.is_empty() || self.may_be_read_elsewhere(path, after, cache))
+                {
                     unreachable = true;
                 }
                 let nearest = above.first().cloned();
@@ -1026,6 +1123,8 @@ mod tests {
                 mentions: owned(&texts[..n]).into_iter().collect(),
                 names_files: n % 3 == 0,
                 names_outside: n % 4 == 0,
+                has_specifications: n % 5 == 0,
+                has_protobuf: n % 2 == 1,
                 schema_paths: owned(&texts[n..]),
                 version: [
                     VersionKind::Absent,
@@ -1039,6 +1138,45 @@ mod tests {
             let line = facts.encode();
             assert!(!line.contains('\n'), "{line:?} is one line");
             assert_eq!(Facts::decode(&line), Some(facts), "{line:?}");
+        }
+    }
+
+    /// A `$ref` to a place in the same document is no file; any other is, in YAML and JSON.
+    #[test]
+    fn a_specification_refers_to_files_by_any_ref_outside_itself() {
+        for text in [
+            "$ref: '#/components/schemas/Order'",
+            "{\"$ref\": \"#/definitions/a\"}",
+            "$ref: 'https://example.com/a.yaml#/Order'",
+            "a: 1",
+        ] {
+            assert!(!refers_to_files(text.as_bytes()), "{text}");
+        }
+        for text in [
+            "$ref: '../../events/E/schema.json'",
+            "{\"$ref\" : \"./body.json#/a\"}",
+        ] {
+            assert!(refers_to_files(text.as_bytes()), "{text}");
+        }
+    }
+
+    #[test]
+    fn specification_paths_in_each_shape() {
+        let value = |text: &str| serde_json::from_str::<Value>(text).unwrap();
+        let shapes = [
+            (
+                r#"{"specifications": {"openapiPath": "o.yml", "asyncapiPath": "a.yml"}}"#,
+                2,
+            ),
+            (
+                r#"{"specifications": [{"type": "openapi", "path": "o.yml"}, "a.yml"]}"#,
+                2,
+            ),
+            (r#"{"specifications": "o.yml"}"#, 1),
+            (r#"{"id": "S"}"#, 0),
+        ];
+        for (text, count) in shapes {
+            assert_eq!(specification_paths(&value(text)).len(), count, "{text}");
         }
     }
 
@@ -1089,19 +1227,20 @@ mod tests {
         for text in [
             "",
             "i-",
-            "x---\t0\t",
-            "i--\t0\tE",
-            "i--x\t0\tE",
-            "i---\tone\tE",
-            "i---\t2\tE\ta",
-            "i---\t2\tE\ta\ta",
-            "i---\t0\tE\\",
-            "i---\t0\tE\\x",
+            "x-----\t0\t",
+            "i----\t0\tE",
+            "i----x\t0\tE",
+            "i--p--\t0\tE",
+            "i-----\tone\tE",
+            "i-----\t2\tE\ta",
+            "i-----\t2\tE\ta\ta",
+            "i-----\t0\tE\\",
+            "i-----\t0\tE\\x",
             r#"{"id":"E","mentions":[],"names_files":false,"names_outside":false,"schema_paths":[]}"#,
         ] {
             assert_eq!(Facts::decode(text), None, "{text:?}");
         }
-        assert!(Facts::decode("i--s\t0\tE").is_some());
+        assert!(Facts::decode("i----s\t0\tE").is_some());
     }
 
     /// The merged walk of a catalog and its changes lists what the catalog before the change
