@@ -194,10 +194,25 @@ fn in_line_order<T>(value: T, mut problems: Vec<Error>) -> Result<T, Errors> {
 
 fn toml_error(file: &str, text: &str, error: &toml::de::Error) -> Error {
     let line = error.span().map_or(1, |span| line_at(text, span.start));
+    let message = error.message().trim_end();
+    // TOML reads `2027-03-31` unquoted as a date, which serde shows as a map.
+    let value = text
+        .lines()
+        .nth(line.saturating_sub(1))
+        .and_then(|l| l.split_once('='));
+    let hint = if message.contains("invalid type: map")
+        && value.is_some_and(|(_, v)| v.trim().starts_with(|c: char| c.is_ascii_digit()))
+    {
+        "write the date as text: `expires = \"2027-03-31\"`"
+    } else if file.ends_with(ACK_FILE) {
+        "each `[[ack]]` takes `fingerprint` and `reason` as text, and may take `owner` and `expires` (\"YYYY-MM-DD\")"
+    } else {
+        "the README's Policy section lists the keys of catalog-diff.toml and their values"
+    };
     Error {
         file: file.to_owned(),
         line,
-        message: error.message().trim_end().to_owned(),
+        message: format!("{message}\n  hint: {hint}"),
     }
 }
 
@@ -674,6 +689,31 @@ pub fn decide(diff: &ArchitectureDiff, fail_on: FailOn, acks: &[Ack], today: Dat
 
 #[cfg(test)]
 mod tests {
+    /// A policy file's problems say what to write: a TOML date where text is wanted, and the
+    /// fields an `[[ack]]` takes.
+    #[test]
+    fn policy_file_problems_carry_a_hint() {
+        let with = |expires: &str| {
+            format!(
+                "[[ack]]\nfingerprint = \"0123456789abcdef01234567\"\nreason = \"r\"\nexpires = {expires}\n"
+            )
+        };
+        let error = parse_acks(ACK_FILE, &with("2027-01-01"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains(":4: ") && error.contains("write the date as text"),
+            "{error}"
+        );
+        let error = parse_acks(
+            ACK_FILE,
+            "[[ack]]\nfingerprint = \"0123456789abcdef01234567\"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(error.contains("each `[[ack]]` takes"), "{error}");
+    }
+
     use super::*;
 
     #[test]

@@ -88,6 +88,15 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     // The configuration and acknowledgements of the newest commit of the range hold.
     let tip = commits.last().map_or(Side::Unborn, |c| Side::Commit(c.id));
     let settings = Settings::load(&repo, tip, &args.policy, args.catalog.dir.as_deref())?;
+    if settings.message_strategies.is_empty() {
+        // Nothing to check against the catalog first: the policy files' problems stop here.
+        settings.check_messages(&[])?;
+    }
+    if settings.history {
+        stderr!(
+            "note: `history = true` in the configuration is for the diff: log judges each commit against its parent (or --against), never against every version in the schema's history"
+        );
+    }
     let dir = settings.blame_dir(repo.detect_catalog_dir_in(&ids, settings.dir.as_deref()))?;
     if settings.dir.is_none() {
         note_moved_catalog(&repo, &ids, &dir);
@@ -107,6 +116,9 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     };
     if let Some(rev) = &args.against {
         let id = repo.resolve_commit(rev)?;
+        if settings.dir.is_none() {
+            note_against_elsewhere(&repo, rev, id, &options.dir);
+        }
         let files = history::read_at(&repo, Some(id), &options)?;
         let built = history::build_files(&files, Some(id), &options, &ParseCache::default());
         if report_diagnostics(&built.diagnostics, args.catalog.strict) {
@@ -437,6 +449,26 @@ fn note_moved_catalog(repo: &Repo, commits: &[catalog_diff::git::CommitId], dir:
             short(&first.to_string()),
             shown(dir),
             shown(&earlier)
+        );
+    }
+}
+
+/// A `--against` commit with its catalog in another folder (it moved since) is read as an
+/// empty catalog: a note says so, as the diff's does.
+fn note_against_elsewhere(repo: &Repo, rev: &str, id: catalog_diff::git::CommitId, dir: &str) {
+    if !matches!(repo.tree_id(id, dir), Ok(None)) {
+        return;
+    }
+    if let Some(elsewhere) = repo.catalog_elsewhere(Side::Commit(id), dir) {
+        let shown = |dir: &str| {
+            catalog_diff::catalog::escape_text(super::diff::display_dir(dir)).into_owned()
+        };
+        stderr!(
+            "note: the --against commit {} has its catalog in `{}`, not `{}`: the catalog moved, so every resource shows as added and no schema is judged across the move\n  hint: judge against a commit after the move, or walk with --dir {}",
+            catalog_diff::catalog::escape_text(rev),
+            shown(&elsewhere),
+            shown(dir),
+            shown(&elsewhere),
         );
     }
 }

@@ -35,8 +35,9 @@ pub struct Settings {
     pub acks: Vec<Ack>,
     /// A configuration or acknowledgements file was read: the JSON carries the decision.
     pub from_files: bool,
-    /// The policy files' problems, held back until the message ids the configuration names
-    /// are checked against the catalog ([`Settings::check_messages`]), so one run names all.
+    /// The policy files' problems, held back until the catalog is read and the message ids the
+    /// configuration names are checked against it ([`Settings::check_messages`]), so one run
+    /// names all.
     problems: Option<String>,
     pub today: Date,
 }
@@ -94,12 +95,6 @@ impl Settings {
         });
         let problems = (!said.is_empty()).then(|| said.join("\nerror: "));
         let message_strategies = config.message_strategies();
-        if let Some(problems) = &problems
-            && message_strategies.is_empty()
-        {
-            // No message ids to check against the catalog: refused at once.
-            anyhow::bail!("{problems}");
-        }
         let from_files = config != Config::default() || !acks.is_empty();
         if let Some(strategy) = flags.strategy
             && !message_strategies.is_empty()

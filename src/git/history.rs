@@ -95,31 +95,35 @@ impl Repo {
                 .repo
                 .find_commit(info.id)
                 .map_err(|e| self.object_error(&info.id, "commit", e))?;
-            let what = |source| Error::Git {
-                what: format!("decoding commit {}", info.id),
-                source,
-            };
             let parents = commit.parent_ids().map(|p| CommitId(p.detach())).collect();
-            let author = commit.author().map_err(what)?;
-            let time = author.time().map_err(|e| what(gix::Error::from_error(e)))?;
-            let message = commit.message().map_err(what)?;
+            // git shows commits whose author line it cannot read in full (no email, no date,
+            // an odd time zone); their entry says what it could read instead of failing the
+            // whole walk.
+            let author = commit.author().ok();
+            let time = author.and_then(|author| author.time().ok());
             let latin1 = commit
                 .decode()
-                .map_err(|e| what(gix::Error::from_error(e)))?
-                .encoding
+                .ok()
+                .and_then(|decoded| decoded.encoding)
                 .is_some_and(is_latin1);
             let text = |bytes: &[u8]| match latin1 {
                 // Each byte is the code point of its character.
                 true => bytes.iter().map(|&b| char::from(b)).collect(),
                 false => String::from_utf8_lossy(bytes).into_owned(),
             };
-            let subject = text(&message.summary());
+            let subject = match commit.message() {
+                Ok(message) => text(&message.summary()),
+                Err(_) => text(raw_subject(&commit.data)),
+            };
             out.push(CommitInfo {
                 id: CommitId(info.id),
                 parents,
-                author: format!("{} <{}>", text(author.name), text(author.email)),
-                date: time.format_or_unix(gix::date::time::format::ISO8601_STRICT),
-                time: time.seconds,
+                author: author.map_or_else(
+                    || "(author unreadable)".to_owned(),
+                    |author| format!("{} <{}>", text(author.name), text(author.email)),
+                ),
+                date: time.map_or_else(|| "unknown".to_owned(), iso_date),
+                time: time.map_or(0, |time| time.seconds),
                 subject,
             });
         }
@@ -169,4 +173,21 @@ impl Repo {
             .map(|(commit, blob)| Ok((commit, self.read_blob(blob, path)?)))
             .collect()
     }
+}
+
+/// `time` in ISO 8601; in UTC when its offset is out of range (`+9999`), which git prints
+/// as it is written.
+fn iso_date(time: gix::date::Time) -> String {
+    let format = gix::date::time::format::ISO8601_STRICT;
+    time.format(format)
+        .unwrap_or_else(|_| gix::date::Time { offset: 0, ..time }.format_or_unix(format))
+}
+
+/// The first line of a commit's message, read from its raw text (after the first blank line).
+fn raw_subject(data: &[u8]) -> &[u8] {
+    let message = data
+        .windows(2)
+        .position(|pair| pair == b"\n\n")
+        .map_or(&[][..], |at| &data[at + 2..]);
+    message.split(|&b| b == b'\n').next().unwrap_or_default()
 }

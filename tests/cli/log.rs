@@ -758,3 +758,87 @@ fn a_catalog_that_moved_is_noted() {
     let output = run(&repo, &["--dir", "site"]);
     assert!(!stderr(&output).contains("note: the catalog is in"));
 }
+
+/// `history = true` compares a diff's schemas with their git history; `log` judges each commit
+/// against its parent, so it says it does not apply the setting rather than quietly skip it.
+#[test]
+fn the_configuration_history_setting_is_said_not_to_apply() {
+    let h = history();
+    h.repo.write(
+        "catalog-diff.toml",
+        "strategy = \"full-transitive\"\nhistory = true\n",
+    );
+    h.repo.commit_all("a policy comparing with the history");
+    let output = run(h.repo.path(), &[]);
+    assert!(
+        stderr(&output).contains("note: `history = true` in the configuration is for the diff"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+/// git shows commits whose author line it cannot read in full or whose time zone is out of
+/// range; `log` walks them too, saying what it could not read (it failed the whole range).
+#[test]
+fn commits_with_odd_author_lines_are_walked() {
+    let h = history();
+    let odd_commit = |parent: &str, tree: &str, author: &str, subject: &str| {
+        let raw = format!(
+            "tree {tree}\nparent {parent}\nauthor {author}\ncommitter C <c@c> 1700000000 +0000\n\n{subject}\n"
+        );
+        let file = tempfile::NamedTempFile::new().expect("a temporary file");
+        std::fs::write(file.path(), raw).expect("written");
+        let path = file.path().to_str().expect("utf-8");
+        h.repo
+            .git(&["hash-object", "-t", "commit", "-w", "--literally", path])
+            .trim()
+            .to_owned()
+    };
+    let tree = |rev: &str| h.repo.git(&["rev-parse", &format!("{rev}^{{tree}}")]);
+    let base = h.repo.git(&["rev-parse", "HEAD~1"]);
+    let no_date = odd_commit(base.trim(), tree("HEAD").trim(), "No Date <n@n>", "no date");
+    let far_zone = odd_commit(
+        &no_date,
+        tree("HEAD~1").trim(),
+        "Z <z@z> 1700000000 +9999",
+        "far zone",
+    );
+    h.repo.git(&["update-ref", "HEAD", &far_zone]);
+    let output = run(h.repo.path(), &["HEAD~2..HEAD", "--format", "json"]);
+    assert_ne!(output.status.code(), Some(2), "{}", stderr(&output));
+    let entries = lines(&output);
+    let field = |n: usize, key: &str| entries[n][key].as_str().unwrap_or_default().to_owned();
+    assert_eq!(entries.len(), 2, "{entries:?}");
+    assert_eq!(
+        (field(0, "subject"), field(0, "date"), field(0, "author")),
+        ("no date".into(), "unknown".into(), "No Date <n@n>".into())
+    );
+    assert_eq!(
+        (field(1, "subject"), field(1, "date")),
+        ("far zone".into(), "2023-11-14T22:13:20+00:00".into())
+    );
+}
+
+/// A `--against` commit whose catalog lies in another folder (it moved since) is read as an
+/// empty catalog; a note says so, as the diff's does.
+#[test]
+fn a_baseline_with_the_catalog_elsewhere_is_noted() {
+    let repo = TestRepo::new();
+    repo.write("events/E/index.mdx", EVENT);
+    repo.commit_all("the catalog at the root");
+    repo.write("cat/eventcatalog.config.js", "export default {};\n");
+    repo.git(&["mv", "events", "cat/events"]);
+    repo.commit_all("the catalog moved to cat/");
+    repo.write(
+        "cat/events/F/index.mdx",
+        "---\nid: F\nversion: 1.0.0\n---\n",
+    );
+    repo.commit_all("another file");
+    let output = run(repo.path(), &["HEAD~1..HEAD", "--against", "HEAD~2"]);
+    assert!(
+        stderr(&output)
+            .contains("note: the --against commit HEAD~2 has its catalog in `.`, not `cat`"),
+        "{}",
+        stderr(&output)
+    );
+}
