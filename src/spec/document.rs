@@ -206,6 +206,7 @@ pub fn read(path: &str, text: &str, load: Load<'_>) -> Result<Result<Parsed, Str
     }
     if kind == Kind::OpenApi30 {
         nullable_as_type(&mut root);
+        exclusive_bounds_as_numbers(&mut root);
     }
     let mut parsed = Parsed {
         kind,
@@ -359,6 +360,36 @@ fn nullable_as_type(root: &mut Value) {
                         Value::Array(vec![Value::String(kind), Value::String("null".into())]),
                     );
                     map.shift_remove("nullable");
+                }
+                stack.extend(map.values_mut());
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+}
+
+/// OpenAPI 3.0 writes a strict bound as `minimum: 0, exclusiveMinimum: true`; JSON Schema (and
+/// the schema engine) as `exclusiveMinimum: 0`. The number is put in the flag's place, with
+/// `minimum` kept beside it (both hold, so the values accepted are the same), so making a bound
+/// strict reads as the strict bound added: tightened. A `false` flag, or one with no bound, says
+/// nothing and goes.
+fn exclusive_bounds_as_numbers(root: &mut Value) {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                for (flag, bound) in [
+                    ("exclusiveMinimum", "minimum"),
+                    ("exclusiveMaximum", "maximum"),
+                ] {
+                    let Some(&Value::Bool(strict)) = map.get(flag) else {
+                        continue;
+                    };
+                    match map.get(bound).filter(|b| b.is_number()).cloned() {
+                        Some(number) if strict => map.insert(flag.into(), number),
+                        _ => map.shift_remove(flag),
+                    };
                 }
                 stack.extend(map.values_mut());
             }
