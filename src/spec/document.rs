@@ -399,6 +399,94 @@ fn exclusive_bounds_as_numbers(root: &mut Value) {
     }
 }
 
+/// JSON Schema keywords that constrain values (annotations left out): one of them beside a
+/// `$ref` makes the object a schema that says more than its ref. `required` counts as a list
+/// only (a Parameter's `required: true` is no schema keyword).
+const ASSERTIONS: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "properties",
+    "required",
+    "items",
+    "prefixItems",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "contains",
+    "minContains",
+    "maxContains",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "pattern",
+    "format",
+    "multipleOf",
+    "uniqueItems",
+];
+
+/// A `$ref` with constraining keywords beside it.
+fn has_ref_siblings(map: &Map<String, Value>) -> bool {
+    map.get("$ref").is_some_and(Value::is_string)
+        && map.iter().any(|(key, value)| {
+            ASSERTIONS.contains(&key.as_str()) && (key != "required" || value.is_array())
+        })
+}
+
+/// OpenAPI 3.1 schemas are JSON Schema 2020-12, where the keywords beside a `$ref` apply as
+/// well; the schema engine reads a ref alone, as draft-07 does. Such a ref is rewritten as
+/// `allOf: [{$ref}]` beside its keywords, which means the same. It is done at the same places
+/// on both sides (a bare ref becomes `allOf` of itself where the other side has keywords beside
+/// it), so the two still pair up, and only on a 3.1 side.
+pub fn ref_siblings_as_all_of(old: &mut Parsed, new: &mut Parsed) {
+    let places: BTreeSet<String> = [&*old, &*new]
+        .into_iter()
+        .filter(|parsed| parsed.kind == Kind::OpenApi31)
+        .flat_map(|parsed| crate::path::objects(&parsed.root))
+        .filter(|(_, map)| has_ref_siblings(map))
+        .map(|(at, _)| at)
+        .collect();
+    for parsed in [old, new] {
+        if parsed.kind != Kind::OpenApi31 {
+            continue;
+        }
+        for at in &places {
+            let Some(Value::Object(map)) = parsed.root.pointer_mut(at) else {
+                continue;
+            };
+            let Some(reference) = map.shift_remove("$ref") else {
+                continue;
+            };
+            let mut alone = Map::new();
+            alone.insert("$ref".into(), reference);
+            match map.get_mut("allOf") {
+                Some(Value::Array(branches)) => branches.insert(0, Value::Object(alone)),
+                _ => {
+                    map.insert("allOf".into(), Value::Array(vec![Value::Object(alone)]));
+                }
+            }
+        }
+    }
+}
+
 /// `https:`, `file:`, `urn:`, ... (a Windows drive letter is not a scheme we follow either).
 fn has_scheme(text: &str) -> bool {
     match text.find(':') {

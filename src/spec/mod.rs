@@ -313,6 +313,7 @@ pub fn compare(
             after_kind: new.kind.name(),
         });
     }
+    document::ref_siblings_as_all_of(&mut old, &mut new);
     let kind = new.kind;
     let found = if kind.is_asyncapi() {
         asyncapi::compare(&mut old, &mut new, after.path)
