@@ -313,6 +313,18 @@ pub fn compare(
             after_kind: new.kind.name(),
         });
     }
+    if old.kind != new.kind && old.kind.is_asyncapi() {
+        // AsyncAPI 3 moved operations out of channels and messages into them: a converted
+        // document would read as everything removed and added, so, like the established
+        // tools, the two are not paired up.
+        return Ok(Verdict::unknown(format!(
+            "`{}` is {} but `{}` is {}: documents of different AsyncAPI major versions are not compared (operations, channels and messages are laid out differently)",
+            before.path,
+            old.kind.name(),
+            after.path,
+            new.kind.name()
+        )));
+    }
     document::ref_siblings_as_all_of(&mut old, &mut new);
     let kind = new.kind;
     let found = if kind.is_asyncapi() {
