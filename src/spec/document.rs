@@ -71,6 +71,10 @@ pub struct Parsed {
     /// Refs that point nowhere after bundling (remote, or a file that could not be read), with
     /// the reason, by the ref text as it stands in `root`.
     pub unresolved: BTreeMap<String, String>,
+    /// Relative refs of the main file whose file could not be read, by the ref as written,
+    /// with the path it names: two sides whose same ref names two different files (`catalog-diff
+    /// spec` on two folders) may differ behind it.
+    pub unread: BTreeMap<String, String>,
 }
 
 /// Parse `text` (named `path`) as YAML or JSON: JSON when the name says so or the text opens
@@ -190,6 +194,7 @@ pub fn read(path: &str, text: &str, load: Load<'_>) -> Result<Result<Parsed, Str
         files: BTreeMap::new(),
         queue: VecDeque::new(),
         unresolved: BTreeMap::new(),
+        unread: BTreeMap::new(),
     };
     let mut root = value;
     let main = bundler.main.clone();
@@ -213,6 +218,7 @@ pub fn read(path: &str, text: &str, load: Load<'_>) -> Result<Result<Parsed, Str
         version,
         root,
         unresolved: bundler.unresolved,
+        unread: bundler.unread,
     };
     if kind.is_asyncapi() {
         super::traits::apply(&mut parsed);
@@ -227,6 +233,7 @@ struct Bundler<'a> {
     files: BTreeMap<String, Result<(), String>>,
     queue: VecDeque<(String, Value)>,
     unresolved: BTreeMap<String, String>,
+    unread: BTreeMap<String, String>,
 }
 
 impl Bundler<'_> {
@@ -282,6 +289,7 @@ impl Bundler<'_> {
                 // Keep the text as written in the main file, or the joined path for files
                 // below it, so the reason can be found by the ref as it stands.
                 let stands = if file == self.main {
+                    self.unread.insert(reference.to_owned(), joined.clone());
                     reference.to_owned()
                 } else {
                     format!("{joined}#{fragment}")

@@ -371,6 +371,19 @@ pub fn compare(
         let reason = format!("`{reference}` names nothing in the specification");
         found.unknown(path, reason, Vec::new());
     }
+    // The same ref naming two different files neither side could read (`catalog-diff spec`
+    // on two folders) hides whatever differs between them.
+    for (reference, file) in &new.unread {
+        if old.unread.get(reference).is_none_or(|was| was == file) {
+            continue;
+        }
+        let why = new.unresolved.get(reference).cloned().unwrap_or_default();
+        for (at, map) in crate::path::objects(&new.root) {
+            if map.get("$ref").and_then(serde_json::Value::as_str) == Some(reference) {
+                found.unknown(&at, why.clone(), Vec::new());
+            }
+        }
+    }
     let judged = judge(found.changes, strategy);
     let unknown_reason = match found.unknown.as_slice() {
         [] => None,
