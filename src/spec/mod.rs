@@ -417,7 +417,7 @@ pub fn compare(
 /// cannot be placed.
 pub fn line_of(text: &str, path: &str) -> usize {
     let (_, pointer) = document::split_display(path);
-    lines::locate(text).map_or(1, |root| root.pointer_line(pointer))
+    lines::locate(text).map_or(1, |root| lines::pointer_line(&root, pointer))
 }
 
 /// A one-line summary, then one sentence per op and per part that could not be judged; the

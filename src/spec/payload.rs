@@ -491,6 +491,17 @@ fn other_format(
         }
     };
     let name = format!("{file}#{place}");
+    // Ops go where the schema is written: behind a `$ref`, in the file or component it names.
+    let written = |parsed: &Parsed, at: &Option<String>| {
+        let at = at.as_deref()?;
+        match follow(parsed, parsed.root.pointer(at)?, at) {
+            Target::Found(_, written) => Some(written),
+            Target::Unresolved(..) => None,
+        }
+    };
+    let written = written(after, &body.after)
+        .or_else(|| written(before, &body.before))
+        .unwrap_or_else(|| place.to_owned());
     let changes = format.changes(
         Document::new(&name, &old),
         Document::new(&name, &new),
@@ -502,7 +513,7 @@ fn other_format(
                 found.push(
                     in_role(change.rule, body.role),
                     change.op,
-                    &format!("{place}{}", change.path),
+                    &format!("{written}{}", change.path),
                     format!("{} ({}): {}", body.what, body.role.name(), change.what),
                     body.elements.clone(),
                 );
