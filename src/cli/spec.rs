@@ -21,7 +21,8 @@ Strategies: forward (the service upgrades first and its counterparties stay on t
 what REST tools call backward compatible), backward (the counterparties upgrade first, or the service \
 rolls back), full (both), none (never breaking).\n\n\
 Relative $refs are followed (inside the specification's folder or the current folder); remote ones \
-never are, and what they cover gets no verdict. Swagger 2.0 gets no verdict.\n\n\
+never are, and what they cover gets no verdict. Swagger 2.0, and an AsyncAPI 2.x document against a 3.x \
+one, get no verdict.\n\n\
 Exit codes: 0 no breaking change, 1 a breaking change under the strategy (with --fail-on unknown, \
 also a part without a verdict), 2 could not run (unreadable file, not YAML or JSON, not an AsyncAPI or \
 OpenAPI document, two different kinds)."

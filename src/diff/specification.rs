@@ -511,7 +511,9 @@ fn places<'p>(
                     Some(other) => text(files, other).and_then(|t| spec::lines::locate(&t)),
                     None => spec::lines::locate(after),
                 });
-            let line = tree.as_ref().map_or(1, |tree| tree.pointer_line(pointer));
+            let line = tree
+                .as_ref()
+                .map_or(1, |tree| spec::lines::pointer_line(tree, pointer));
             (in_file.to_owned(), line)
         })
         .collect()

@@ -71,6 +71,10 @@ pub struct Parsed {
     /// Refs that point nowhere after bundling (remote, or a file that could not be read), with
     /// the reason, by the ref text as it stands in `root`.
     pub unresolved: BTreeMap<String, String>,
+    /// Relative refs of the main file whose file could not be read, by the ref as written,
+    /// with the path it names: two sides whose same ref names two different files (`catalog-diff
+    /// spec` on two folders) may differ behind it.
+    pub unread: BTreeMap<String, String>,
 }
 
 /// Parse `text` (named `path`) as YAML or JSON: JSON when the name says so or the text opens
@@ -190,6 +194,7 @@ pub fn read(path: &str, text: &str, load: Load<'_>) -> Result<Result<Parsed, Str
         files: BTreeMap::new(),
         queue: VecDeque::new(),
         unresolved: BTreeMap::new(),
+        unread: BTreeMap::new(),
     };
     let mut root = value;
     let main = bundler.main.clone();
@@ -206,12 +211,14 @@ pub fn read(path: &str, text: &str, load: Load<'_>) -> Result<Result<Parsed, Str
     }
     if kind == Kind::OpenApi30 {
         nullable_as_type(&mut root);
+        exclusive_bounds_as_numbers(&mut root);
     }
     let mut parsed = Parsed {
         kind,
         version,
         root,
         unresolved: bundler.unresolved,
+        unread: bundler.unread,
     };
     if kind.is_asyncapi() {
         super::traits::apply(&mut parsed);
@@ -226,6 +233,7 @@ struct Bundler<'a> {
     files: BTreeMap<String, Result<(), String>>,
     queue: VecDeque<(String, Value)>,
     unresolved: BTreeMap<String, String>,
+    unread: BTreeMap<String, String>,
 }
 
 impl Bundler<'_> {
@@ -281,6 +289,7 @@ impl Bundler<'_> {
                 // Keep the text as written in the main file, or the joined path for files
                 // below it, so the reason can be found by the ref as it stands.
                 let stands = if file == self.main {
+                    self.unread.insert(reference.to_owned(), joined.clone());
                     reference.to_owned()
                 } else {
                     format!("{joined}#{fragment}")
@@ -364,6 +373,124 @@ fn nullable_as_type(root: &mut Value) {
             }
             Value::Array(items) => stack.extend(items.iter_mut()),
             _ => {}
+        }
+    }
+}
+
+/// OpenAPI 3.0 writes a strict bound as `minimum: 0, exclusiveMinimum: true`; JSON Schema (and
+/// the schema engine) as `exclusiveMinimum: 0`. The number is put in the flag's place, with
+/// `minimum` kept beside it (both hold, so the values accepted are the same), so making a bound
+/// strict reads as the strict bound added: tightened. A `false` flag, or one with no bound, says
+/// nothing and goes.
+fn exclusive_bounds_as_numbers(root: &mut Value) {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                for (flag, bound) in [
+                    ("exclusiveMinimum", "minimum"),
+                    ("exclusiveMaximum", "maximum"),
+                ] {
+                    let Some(&Value::Bool(strict)) = map.get(flag) else {
+                        continue;
+                    };
+                    match map.get(bound).filter(|b| b.is_number()).cloned() {
+                        Some(number) if strict => map.insert(flag.into(), number),
+                        _ => map.shift_remove(flag),
+                    };
+                }
+                stack.extend(map.values_mut());
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+}
+
+/// JSON Schema keywords that constrain values (annotations left out): one of them beside a
+/// `$ref` makes the object a schema that says more than its ref. `required` counts as a list
+/// only (a Parameter's `required: true` is no schema keyword).
+const ASSERTIONS: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "properties",
+    "required",
+    "items",
+    "prefixItems",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "contains",
+    "minContains",
+    "maxContains",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "pattern",
+    "format",
+    "multipleOf",
+    "uniqueItems",
+];
+
+/// A `$ref` with constraining keywords beside it.
+fn has_ref_siblings(map: &Map<String, Value>) -> bool {
+    map.get("$ref").is_some_and(Value::is_string)
+        && map.iter().any(|(key, value)| {
+            ASSERTIONS.contains(&key.as_str()) && (key != "required" || value.is_array())
+        })
+}
+
+/// OpenAPI 3.1 schemas are JSON Schema 2020-12, where the keywords beside a `$ref` apply as
+/// well; the schema engine reads a ref alone, as draft-07 does. Such a ref is rewritten as
+/// `allOf: [{$ref}]` beside its keywords, which means the same. It is done at the same places
+/// on both sides (a bare ref becomes `allOf` of itself where the other side has keywords beside
+/// it), so the two still pair up, and only on a 3.1 side.
+pub fn ref_siblings_as_all_of(old: &mut Parsed, new: &mut Parsed) {
+    let places: BTreeSet<String> = [&*old, &*new]
+        .into_iter()
+        .filter(|parsed| parsed.kind == Kind::OpenApi31)
+        .flat_map(|parsed| crate::path::objects(&parsed.root))
+        .filter(|(_, map)| has_ref_siblings(map))
+        .map(|(at, _)| at)
+        .collect();
+    for parsed in [old, new] {
+        if parsed.kind != Kind::OpenApi31 {
+            continue;
+        }
+        for at in &places {
+            let Some(Value::Object(map)) = parsed.root.pointer_mut(at) else {
+                continue;
+            };
+            let Some(reference) = map.shift_remove("$ref") else {
+                continue;
+            };
+            let mut alone = Map::new();
+            alone.insert("$ref".into(), reference);
+            match map.get_mut("allOf") {
+                Some(Value::Array(branches)) => branches.insert(0, Value::Object(alone)),
+                _ => {
+                    map.insert("allOf".into(), Value::Array(vec![Value::Object(alone)]));
+                }
+            }
         }
     }
 }

@@ -92,6 +92,37 @@ pub fn locate_yaml(text: &str) -> Option<Located> {
     None
 }
 
+/// The line of the node `pointer` names in `root`, as [`Located::pointer_line`] finds it, except
+/// that a segment that is no index of an array names the element by its `name` (an Avro field)
+/// or its text (an Avro symbol): the Avro engine gives payload paths so (`/fields/qty/type`).
+pub fn pointer_line(root: &Located, pointer: &str) -> usize {
+    let mut node = root;
+    let mut line = root.line;
+    for segment in pointer.split('/').skip(1) {
+        let segment = segment.replace("~1", "/").replace("~0", "~");
+        let next = match &node.node {
+            Node::Object(_) => node.key_line(&segment).zip(node.member(&segment)),
+            Node::Array(items) => match segment.parse::<usize>() {
+                Ok(index) => items.get(index),
+                Err(_) => items.iter().find(|item| {
+                    item.text() == Some(segment.as_str())
+                        || item.member("name").and_then(Located::text) == Some(segment.as_str())
+                }),
+            }
+            .map(|item| (item.line, item)),
+            Node::Scalar(_) => None,
+        };
+        match next {
+            Some((next_line, value)) => {
+                line = next_line;
+                node = value;
+            }
+            None => break,
+        }
+    }
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +141,16 @@ mod tests {
             9
         );
         assert_eq!(root.pointer_line("/paths/~1missing/get"), 2);
+    }
+
+    #[test]
+    fn avro_fields_and_symbols_are_found_by_name() {
+        let text = "type: record\nfields:\n  - name: id\n    type: string\n  - name: qty\n    type: int\n  - name: kind\n    type: {type: enum, name: K, symbols: [A, B]}\n";
+        let root = locate(text).expect("YAML");
+        assert_eq!(pointer_line(&root, "/fields/qty/type"), 6);
+        assert_eq!(pointer_line(&root, "/fields/1/type"), 6);
+        assert_eq!(pointer_line(&root, "/fields/kind/type/symbols/B"), 8);
+        assert_eq!(pointer_line(&root, "/fields/gone/type"), 2);
     }
 
     #[test]

@@ -313,6 +313,19 @@ pub fn compare(
             after_kind: new.kind.name(),
         });
     }
+    if old.kind != new.kind && old.kind.is_asyncapi() {
+        // AsyncAPI 3 moved operations out of channels and messages into them: a converted
+        // document would read as everything removed and added, so, like the established
+        // tools, the two are not paired up.
+        return Ok(Verdict::unknown(format!(
+            "`{}` is {} but `{}` is {}: documents of different AsyncAPI major versions are not compared (operations, channels and messages are laid out differently)",
+            before.path,
+            old.kind.name(),
+            after.path,
+            new.kind.name()
+        )));
+    }
+    document::ref_siblings_as_all_of(&mut old, &mut new);
     let kind = new.kind;
     let found = if kind.is_asyncapi() {
         asyncapi::compare(&mut old, &mut new, after.path)
@@ -358,6 +371,19 @@ pub fn compare(
         let reason = format!("`{reference}` names nothing in the specification");
         found.unknown(path, reason, Vec::new());
     }
+    // The same ref naming two different files neither side could read (`catalog-diff spec`
+    // on two folders) hides whatever differs between them.
+    for (reference, file) in &new.unread {
+        if old.unread.get(reference).is_none_or(|was| was == file) {
+            continue;
+        }
+        let why = new.unresolved.get(reference).cloned().unwrap_or_default();
+        for (at, map) in crate::path::objects(&new.root) {
+            if map.get("$ref").and_then(serde_json::Value::as_str) == Some(reference) {
+                found.unknown(&at, why.clone(), Vec::new());
+            }
+        }
+    }
     let judged = judge(found.changes, strategy);
     let unknown_reason = match found.unknown.as_slice() {
         [] => None,
@@ -391,7 +417,7 @@ pub fn compare(
 /// cannot be placed.
 pub fn line_of(text: &str, path: &str) -> usize {
     let (_, pointer) = document::split_display(path);
-    lines::locate(text).map_or(1, |root| root.pointer_line(pointer))
+    lines::locate(text).map_or(1, |root| lines::pointer_line(&root, pointer))
 }
 
 /// A one-line summary, then one sentence per op and per part that could not be judged; the

@@ -41,6 +41,8 @@ struct Param {
     serialization: String,
     /// Written as text by its style (no `content`), so it cannot be a JSON `null`.
     as_text: bool,
+    /// `allowEmptyValue`, which no rule judges.
+    allow_empty: bool,
 }
 
 #[derive(Debug)]
@@ -48,6 +50,9 @@ struct RequestBody {
     at: String,
     required: bool,
     content: BTreeMap<String, Option<String>>,
+    /// Each media type's `encoding` (how multipart and form parts are written), which no rule
+    /// judges.
+    encodings: BTreeMap<String, Value>,
 }
 
 #[derive(Debug)]
@@ -286,6 +291,23 @@ fn content(parsed: &Parsed, value: &Value, at: &str) -> BTreeMap<String, Option<
     out
 }
 
+/// The `encoding` of each media type of a request body's `content`, by media type as
+/// [`content`] names them.
+fn encodings(parsed: &Parsed, value: &Value, at: &str) -> BTreeMap<String, Value> {
+    let mut out = BTreeMap::new();
+    if let Some(Value::Object(map)) = value.get("content") {
+        for (media, node) in map {
+            if let Target::Found(node, _) =
+                follow(parsed, node, &child(&child(at, "content"), media))
+                && let Some(encoding) = node.get("encoding")
+            {
+                out.insert(media.trim().to_ascii_lowercase(), encoding.clone());
+            }
+        }
+    }
+    out
+}
+
 fn response_headers(
     parsed: &Parsed,
     response: &Value,
@@ -393,7 +415,7 @@ fn read_param(parsed: &Parsed, node: &Value, at: &str) -> Result<Param, Unresolv
                 .get("explode")
                 .and_then(Value::as_bool)
                 .unwrap_or(style == "form");
-            let serialization = if is_primitive(parsed, value.get("schema"), &resolved)
+            let mut serialization = if is_primitive(parsed, value.get("schema"), &resolved)
                 && PLAIN_FOR_PRIMITIVES.contains(&style.as_str())
             {
                 // `status=NEW` whatever the explode flag or the delimiter: only arrays and
@@ -402,6 +424,10 @@ fn read_param(parsed: &Parsed, node: &Value, at: &str) -> Result<Param, Unresolv
             } else {
                 format!("style {style}, explode {explode}")
             };
+            // Reserved characters (`/`, `?`, `&`, ...) then go unencoded: another wire form.
+            if value.get("allowReserved") == Some(&Value::Bool(true)) {
+                serialization.push_str(", reserved characters unencoded");
+            }
             (
                 value.get("schema").map(|_| child(&resolved, "schema")),
                 serialization,
@@ -416,6 +442,7 @@ fn read_param(parsed: &Parsed, node: &Value, at: &str) -> Result<Param, Unresolv
         schema,
         serialization,
         as_text: value.get("content").is_none(),
+        allow_empty: value.get("allowEmptyValue") == Some(&Value::Bool(true)),
     })
 }
 
@@ -477,6 +504,7 @@ fn read_operation(
             Target::Found(value, body_at) => Ok(RequestBody {
                 required: value.get("required") == Some(&Value::Bool(true)),
                 content: content(parsed, value, &body_at),
+                encodings: encodings(parsed, value, &body_at),
                 at: body_at,
             }),
             Target::Unresolved(reference, why) => Err((reference, why)),
@@ -870,6 +898,13 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
             (&new.at, &label),
             element,
         );
+        if param.allow_empty != new.allow_empty {
+            found.unknown(
+                &child(&new.at, "allowEmptyValue"),
+                format!("{label}: `allowEmptyValue` changed; catalog-diff does not judge whether an empty value is accepted"),
+                vec![element.clone()],
+            );
+        }
         if param.serialization != new.serialization {
             push_rule(
                 found,
@@ -996,13 +1031,22 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
                         format!("{} no longer accepts `{media}`", next.label()),
                         element,
                     ),
-                    Some(after) => bodies.extend(schema_body(
-                        (schema, after),
-                        next.input(),
-                        element,
-                        format!("request body `{media}` of {}", next.label()),
-                        false,
-                    )),
+                    Some(after) => {
+                        if old.encodings.get(media) != new.encodings.get(media) {
+                            found.unknown(
+                                &child(&child(&child(&new.at, "content"), media), "encoding"),
+                                format!("the `encoding` of request body `{media}` of {} changed; catalog-diff does not judge how the parts of a multipart or form body are written", next.label()),
+                                vec![element.clone()],
+                            );
+                        }
+                        bodies.extend(schema_body(
+                            (schema, after),
+                            next.input(),
+                            element,
+                            format!("request body `{media}` of {}", next.label()),
+                            false,
+                        ))
+                    }
                 }
             }
             for media in new.content.keys().filter(|m| !old.content.contains_key(*m)) {

@@ -142,12 +142,24 @@ pub fn compare_bodies(
         .iter()
         .map(|&i| (i.to_string(), wrap(after, &bodies[i].after)))
         .collect();
+    let marked_before = mark_refs(&mut before.root);
+    let marked_after = mark_refs(&mut after.root);
     let saved_before = install(&mut before.root, before_props);
     let saved_after = install(&mut after.root, after_props);
     let changes = compare::compare(&before.root, &after.root);
     restore(&mut before.root, saved_before);
     restore(&mut after.root, saved_after);
-    let changes = changes?;
+    unmark_refs(&mut before.root, &marked_before);
+    unmark_refs(&mut after.root, &marked_after);
+    let mut changes = changes?;
+    for change in &mut changes {
+        for side in [&mut change.before, &mut change.after]
+            .into_iter()
+            .flatten()
+        {
+            strip_marks(side);
+        }
+    }
 
     // Where each body reaches, on both sides: its own place and every definition it refs.
     let reach: Vec<BTreeSet<String>> = json
@@ -281,6 +293,74 @@ fn differs_only_by_null(change: &compare::Change) -> bool {
         && before == types(&change.after)
 }
 
+/// The key [`mark_refs`] puts beside a local `$ref`.
+const TARGET_KEY: &str = "x-catalog-diff-target";
+
+/// The schema walker matches `allOf` / `oneOf` / `anyOf` branches, and compares `not`, `if`
+/// and the like, by their text, so a branch `{$ref: Base}` matches itself however `Base`
+/// changed (the reference library's reading, kept for message schemas). A specification leans
+/// on refs in exactly those places (inheritance, polymorphism), so each local ref gets, beside
+/// it, a fingerprint of everything it reaches: the text then differs when what it names does,
+/// and the walker, which ignores keys beside a ref it follows, walks into the targets.
+/// Returns the pointers of the marked refs, for [`unmark_refs`].
+fn mark_refs(root: &mut Value) -> Vec<String> {
+    use std::collections::HashMap;
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let refs: Vec<(String, String)> = crate::path::objects(root)
+        .into_iter()
+        .filter_map(|(at, map)| {
+            let reference = map.get("$ref")?.as_str()?.strip_prefix('#')?;
+            Some((at, reference.to_owned()))
+        })
+        .collect();
+    let mut fingerprints: HashMap<&str, String> = HashMap::new();
+    for (_, target) in &refs {
+        fingerprints.entry(target).or_insert_with(|| {
+            let mut reached = BTreeSet::new();
+            reachable(root, target, &mut reached);
+            let mut hasher = DefaultHasher::new();
+            for at in &reached {
+                at.hash(&mut hasher);
+                root.pointer(at).map(compare::canon_value).hash(&mut hasher);
+            }
+            format!("{:016x}", hasher.finish())
+        });
+    }
+    let marks: Vec<(String, String)> = refs
+        .iter()
+        .map(|(at, target)| (at.clone(), fingerprints[target.as_str()].clone()))
+        .collect();
+    for (at, fingerprint) in &marks {
+        if let Some(Value::Object(map)) = root.pointer_mut(at) {
+            map.insert(TARGET_KEY.into(), Value::String(fingerprint.clone()));
+        }
+    }
+    marks.into_iter().map(|(at, _)| at).collect()
+}
+
+fn unmark_refs(root: &mut Value, marked: &[String]) {
+    for at in marked {
+        if let Some(Value::Object(map)) = root.pointer_mut(at) {
+            map.shift_remove(TARGET_KEY);
+        }
+    }
+}
+
+/// A value a change carries, without the marks (reports show it).
+fn strip_marks(value: &mut Value) {
+    let mut stack = vec![value];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                map.shift_remove(TARGET_KEY);
+                stack.extend(map.values_mut());
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+}
+
 /// Put the wrapper schema at the root, keeping aside any root keys the walker would read.
 fn install(root: &mut Value, properties: Map<String, Value>) -> Vec<(String, Value)> {
     let Value::Object(map) = root else {
@@ -411,6 +491,17 @@ fn other_format(
         }
     };
     let name = format!("{file}#{place}");
+    // Ops go where the schema is written: behind a `$ref`, in the file or component it names.
+    let written = |parsed: &Parsed, at: &Option<String>| {
+        let at = at.as_deref()?;
+        match follow(parsed, parsed.root.pointer(at)?, at) {
+            Target::Found(_, written) => Some(written),
+            Target::Unresolved(..) => None,
+        }
+    };
+    let written = written(after, &body.after)
+        .or_else(|| written(before, &body.before))
+        .unwrap_or_else(|| place.to_owned());
     let changes = format.changes(
         Document::new(&name, &old),
         Document::new(&name, &new),
@@ -422,7 +513,7 @@ fn other_format(
                 found.push(
                     in_role(change.rule, body.role),
                     change.op,
-                    &format!("{place}{}", change.path),
+                    &format!("{written}{}", change.path),
                     format!("{} ({}): {}", body.what, body.role.name(), change.what),
                     body.elements.clone(),
                 );

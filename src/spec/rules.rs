@@ -100,7 +100,7 @@ pub const OPENAPI_RULES: [Rule; 27] = [
         change: "Make a required parameter optional, or remove it" },
     Rule { id: "parameter.serialization.changed", backward: Breaks, forward: Breaks,
         reason: "the two sides no longer write and read the value the same way",
-        change: "Change how a parameter is written (`style`, `explode`, `content`)" },
+        change: "Change how a parameter is written (`style`, `explode`, `content`, `allowReserved`)" },
     Rule { id: "request-body.added", backward: Safe, forward: Safe,
         reason: "old clients do not send it and do not need to",
         change: "Add an optional request body" },

@@ -195,6 +195,44 @@ fn refs_outside_the_folders_are_not_read() {
 }
 
 #[test]
+fn the_same_unread_ref_naming_two_files_has_no_verdict() {
+    // `a/api/openapi.yml` and `b/api/openapi.yml` both say `../body.json`: two files, which
+    // differ, neither read from a third folder.
+    let root = tempfile::tempdir().expect("temp dir");
+    let spec = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /orders:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema: {$ref: '../body.json'}\n      responses:\n        '200': {description: ok}\n";
+    for (side, id) in [("a", "string"), ("b", "integer")] {
+        let api = root.path().join(side).join("api");
+        std::fs::create_dir_all(&api).expect("mkdir");
+        std::fs::write(api.join("openapi.yml"), spec).expect("write");
+        let body =
+            format!("{{\"type\": \"object\", \"properties\": {{\"id\": {{\"type\": \"{id}\"}}}}}}");
+        std::fs::write(root.path().join(side).join("body.json"), body).expect("write");
+    }
+    let elsewhere = root.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).expect("mkdir");
+    let paths = ["a", "b"].map(|side| {
+        let path = root.path().join(side).join("api").join("openapi.yml");
+        path.to_str().expect("UTF-8").to_owned()
+    });
+    let out = run(&elsewhere, &["--format", "json", &paths[0], &paths[1]]);
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(value["breaking"], serde_json::Value::Null, "{value}");
+    assert_eq!(
+        value["unknown"][0]["path"],
+        "/paths/~1orders/post/requestBody/content/application~1json/schema",
+        "{value}"
+    );
+    assert!(
+        value["unknown"][0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("outside")),
+        "{value}"
+    );
+    let out = run(&elsewhere, &["--fail-on", "unknown", &paths[0], &paths[1]]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+}
+
+#[test]
 fn a_specification_named_above_the_current_folder_reads_its_refs() {
     let root = tempfile::tempdir().expect("temp dir");
     let api = "asyncapi: 2.6.0\ninfo: {title: t, version: '1'}\nchannels:\n  c:\n    subscribe:\n      \
