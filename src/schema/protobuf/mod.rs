@@ -111,10 +111,128 @@ pub struct Compiled {
     pub own: BTreeSet<String>,
 }
 
-/// A parsed file of one side before compilation: its path (for messages) and its text.
+/// A parsed file of one side before compilation: its path (for messages), its text, and the
+/// files it imports that are not built in (compiler name, and where the import is written).
 struct Source {
     path: String,
     text: String,
+    imports: Vec<(String, (usize, usize))>,
+}
+
+/// The deepest an option value's message and list literals may nest, as buf allows; protox
+/// parses them recursively, so a deeper literal could overflow the stack.
+const MAX_LITERAL_DEPTH: usize = 100;
+
+/// Refuses an option value nested deeper than [`MAX_LITERAL_DEPTH`], where buf does, before
+/// the compiler recurses into it.
+fn refuse_deep_literals(path: &str, text: &str) -> Result<(), Error> {
+    let Some(offset) = too_deep_literal(text) else {
+        return Ok(());
+    };
+    let (line, column) = line_column(text, offset);
+    Err(Error::Parse {
+        format: Format::Protobuf,
+        file: path.to_owned(),
+        syntax: "Protobuf",
+        line,
+        column,
+        message: format!("expression nesting depth must be at most {MAX_LITERAL_DEPTH}"),
+    })
+}
+
+/// The byte offset of the first bracket that opens a literal level beyond
+/// [`MAX_LITERAL_DEPTH`]. A literal starts at a `{` or `[` written right after `=` (an option's
+/// value); every bracket inside it (`<` too, the text format's other message delimiter) is a
+/// level. Comments and strings are skipped.
+fn too_deep_literal(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    // One entry per open bracket: whether it is part of a literal.
+    let mut open: Vec<bool> = Vec::new();
+    let mut depth = 0;
+    let mut after_equals = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let byte = bytes[i];
+        match byte {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(bytes.len(), |end| i + end);
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |end| i + end + 4);
+                continue;
+            }
+            b'"' | b'\'' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != byte && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'{' | b'[' | b'<' => {
+                let literal = after_equals || open.last() == Some(&true);
+                if literal {
+                    depth += 1;
+                    if depth > MAX_LITERAL_DEPTH {
+                        return Some(i);
+                    }
+                }
+                if literal || byte != b'<' {
+                    open.push(literal);
+                }
+            }
+            b'}' | b']' => depth -= usize::from(open.pop() == Some(true)),
+            // Outside a literal `>` closes nothing (`map<string, int32>`).
+            b'>' if open.last() == Some(&true) => {
+                open.pop();
+                depth -= 1;
+            }
+            _ => {}
+        }
+        if !byte.is_ascii_whitespace() {
+            after_equals = byte == b'=';
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The side's files in the order to compile them, each after every file it imports, found
+/// without recursion; an import cycle is refused at the import that closes it.
+fn imports_first(main: &str, sources: &BTreeMap<String, Source>) -> Result<Vec<String>, Error> {
+    let mut order = Vec::with_capacity(sources.len());
+    let mut done: BTreeSet<&str> = BTreeSet::new();
+    // The chain being followed: each file and how many of its imports were looked at.
+    let mut chain: Vec<(&str, usize)> = vec![(main, 0)];
+    while let Some(&(name, next)) = chain.last() {
+        let source = &sources[name];
+        let Some((import, at)) = source.imports.get(next) else {
+            done.insert(name);
+            order.push(name.to_owned());
+            chain.pop();
+            continue;
+        };
+        if let Some(last) = chain.last_mut() {
+            last.1 += 1;
+        }
+        if done.contains(import.as_str()) {
+            continue;
+        }
+        if let Some(start) = chain.iter().position(|(n, _)| n == import) {
+            let cycle: Vec<&str> = chain[start..].iter().map(|(n, _)| *n).collect();
+            return Err(Error::Parse {
+                format: Format::Protobuf,
+                file: source.path.clone(),
+                syntax: "Protobuf",
+                line: at.0,
+                column: at.1,
+                message: format!("import cycle detected: {} -> {import}", cycle.join(" -> ")),
+            });
+        }
+        chain.push((import.as_str(), 0));
+    }
+    Ok(order)
 }
 
 /// Whether an import is one of the well-known types the compiler carries.
@@ -132,36 +250,55 @@ impl Compiled {
             Source {
                 path: document.path.to_owned(),
                 text: document.text.to_owned(),
+                imports: Vec::new(),
             },
         );
         let mut queue = VecDeque::from([main.clone()]);
         while let Some(name) = queue.pop_front() {
             let source = &sources[&name];
+            refuse_deep_literals(&source.path, &source.text)?;
             let parsed = File::from_source(&name, &source.text)
                 .map_err(|error| parse_error(&error, &source.path, &source.text))?;
             let importer = source.path.clone();
             let proto = parsed.file_descriptor_proto();
+            let mut imports = Vec::new();
             for (index, import) in proto.dependency.iter().enumerate() {
-                if sources.contains_key(import) || is_builtin(import) {
+                let at = span_start(proto, &[3, index as i32]);
+                if is_builtin(import) {
+                    continue;
+                }
+                imports.push((import.clone(), at));
+                if sources.contains_key(import) {
                     continue;
                 }
                 let found = document
                     .files
                     .and_then(|files| find_import(files, &importer, import));
                 let Some((path, text)) = found else {
-                    let (line, column) = span_start(proto, &[3, index as i32]);
                     return Err(Error::UnresolvedImport {
                         format: Format::Protobuf,
                         file: importer,
                         import: import.clone(),
-                        line,
-                        column,
+                        line: at.0,
+                        column: at.1,
                     });
                 };
-                sources.insert(import.clone(), Source { path, text });
+                let imports = Vec::new();
+                sources.insert(
+                    import.clone(),
+                    Source {
+                        path,
+                        text,
+                        imports,
+                    },
+                );
                 queue.push_back(import.clone());
             }
+            if let Some(source) = sources.get_mut(&name) {
+                source.imports = imports;
+            }
         }
+        let order = imports_first(&main, &sources)?;
         let own: BTreeSet<String> = sources.keys().cloned().collect();
         let resolver = Resolver {
             sources,
@@ -174,13 +311,17 @@ impl Compiled {
             .collect();
         let mut compiler = protox::Compiler::with_file_resolver(resolver);
         compiler.include_imports(true);
-        compiler.open_file(&main).map_err(|error| {
-            let name = error.file().unwrap_or(&main).to_owned();
-            match paths.get(&name).or_else(|| paths.get(&main)) {
-                Some((path, text)) => parse_error(&error, path, text),
-                None => parse_error(&error, document.path, document.text),
-            }
-        })?;
+        // Each file after the files it imports, so the compiler never recurses down an import
+        // chain (a chain thousands of files long would overflow its stack).
+        for name in &order {
+            compiler.open_file(name).map_err(|error| {
+                let name = error.file().unwrap_or(name).to_owned();
+                match paths.get(&name).or_else(|| paths.get(&main)) {
+                    Some((path, text)) => parse_error(&error, path, text),
+                    None => parse_error(&error, document.path, document.text),
+                }
+            })?;
+        }
         let compiled = Compiled {
             pool: compiler.descriptor_pool(),
             main,
@@ -670,6 +811,9 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 /// element that is not in this file (an imported type) falls back to its nearest enclosing
 /// element. The file is compiled once for all of them.
 pub fn lines_of(text: &str, paths: &[&str]) -> Vec<usize> {
+    if too_deep_literal(text).is_some() {
+        return vec![1; paths.len()];
+    }
     let Ok(file) = File::from_source("schema.proto", text) else {
         return vec![1; paths.len()];
     };
@@ -1116,5 +1260,99 @@ mod tests {
         }
         let many = (0..400_000).map(|n| (n, i64::from(n) + 1));
         assert_eq!(first_overlap(many.chain([(5, 6)])), Some(400_000));
+    }
+
+    /// An option value nested a few thousand levels deep would overflow the compiler's stack:
+    /// it is refused at the bracket that goes past buf's limit, as buf places it.
+    #[test]
+    fn option_literals_nested_past_buf_limit_are_refused_at_the_bracket() {
+        let nested = |levels: usize, open: &str, close: &str| {
+            format!(
+                "syntax = \"proto3\";\npackage acme.v1;\nimport \"google/protobuf/descriptor.proto\";\n\
+                 message O {{ repeated O o = 1; }}\nextend google.protobuf.MessageOptions {{ O opt = 50000; }}\n\
+                 // {{{{{{ \"[[[\" are not counted\nmessage M {{ option (opt) = {}{{}}{}; int32 a = 1; }}\n",
+                open.repeat(levels),
+                close.repeat(levels)
+            )
+        };
+        // 99 levels around `{}`: 100 brackets deep, which buf allows.
+        let allowed = nested(99, "{o: ", "}");
+        assert!(Compiled::new(Document::new("a.proto", &allowed)).is_ok());
+        for (levels, open, close, column) in [
+            (100, "{o: ", "}", 428),
+            (5000, "{o: ", "}", 428),
+            (60, "{o: [", "]}", 278),
+        ] {
+            let text = nested(levels, open, close);
+            match Compiled::new(Document::new("a.proto", &text)) {
+                Err(Error::Parse {
+                    line,
+                    column: at,
+                    message,
+                    ..
+                }) => {
+                    assert_eq!((line, at), (7, column), "{levels} {open}");
+                    assert_eq!(message, "expression nesting depth must be at most 100");
+                }
+                other => panic!("{levels} {open}: unexpected {:?}", other.err()),
+            }
+            assert_eq!(lines_of(&text, &["/acme.v1.M"]), vec![1]);
+        }
+    }
+
+    struct Owned(BTreeMap<String, String>);
+
+    impl Files for Owned {
+        fn read(&self, path: &str) -> Option<Arc<[u8]>> {
+            self.0.get(path).map(|text| Arc::from(text.as_bytes()))
+        }
+    }
+
+    /// Each file is compiled after its imports, so a chain thousands of files long never
+    /// makes the compiler recurse down it; a cycle is refused where it closes.
+    #[test]
+    fn a_long_import_chain_compiles_and_a_cycle_is_refused_where_it_closes() {
+        let file = |i: usize, import: Option<usize>| {
+            let import = import.map_or(String::new(), |j| format!("import \"f{j}.proto\";\n"));
+            format!(
+                "syntax = \"proto3\";\npackage acme.v1;\n{import}message M{i} {{ int32 a = 1; }}\n"
+            )
+        };
+        let length = 6000;
+        let files = Owned(
+            (1..length)
+                .map(|i| {
+                    (
+                        format!("f{i}.proto"),
+                        file(i, Some(i + 1).filter(|j| *j < length)),
+                    )
+                })
+                .collect(),
+        );
+        let main = file(0, Some(1));
+        let compiled =
+            Compiled::new(Document::new("f0.proto", &main).with_files(&files)).expect("compiles");
+        assert_eq!(compiled.own.len(), length);
+
+        let files = Owned(BTreeMap::from([
+            ("f1.proto".to_owned(), file(1, Some(2))),
+            ("f2.proto".to_owned(), file(2, Some(1))),
+        ]));
+        match Compiled::new(Document::new("f0.proto", &main).with_files(&files)) {
+            Err(Error::Parse {
+                file,
+                line,
+                column,
+                message,
+                ..
+            }) => {
+                assert_eq!((file.as_str(), line, column), ("f2.proto", 3, 1));
+                assert_eq!(
+                    message,
+                    "import cycle detected: f1.proto -> f2.proto -> f1.proto"
+                );
+            }
+            other => panic!("unexpected {:?}", other.err()),
+        }
     }
 }
