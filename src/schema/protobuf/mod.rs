@@ -275,6 +275,19 @@ impl Compiled {
                     .files
                     .and_then(|files| find_import(files, &importer, import));
                 let Some((path, text)) = found else {
+                    if import.starts_with("google/protobuf/") {
+                        // buf carries more of these (go_features.proto, written in editions).
+                        return Err(Error::Unsupported {
+                            format: Format::Protobuf,
+                            file: importer,
+                            line: at.0,
+                            column: at.1,
+                            what: format!(
+                                "the import `{import}`, which buf has built in but protox, the \
+                                 compiler catalog-diff uses, does not"
+                            ),
+                        });
+                    }
                     return Err(Error::UnresolvedImport {
                         format: Format::Protobuf,
                         file: importer,
@@ -376,6 +389,18 @@ impl Compiled {
                 continue;
             }
             let proto = enumeration.enum_descriptor_proto();
+            if let Some(index) = proto
+                .reserved_range
+                .iter()
+                .position(|r| r.start() > r.end())
+            {
+                let range = &proto.reserved_range[index];
+                return Err(refuse(
+                    &file,
+                    &child(enumeration.path(), [4, index as i32]),
+                    format!("empty reserved range {} to {}", range.start(), range.end()),
+                ));
+            }
             // Enum reserved ranges include their end.
             let ranges = proto
                 .reserved_range
@@ -450,6 +475,22 @@ impl Compiled {
                 ));
             }
             let proto = message.descriptor_proto();
+            // A range written backwards (`reserved 30 to 25;`) holds no number.
+            let reserved = proto.reserved_range.iter().map(|r| (r.start(), r.end()));
+            let extensions = proto.extension_range.iter().map(|r| (r.start(), r.end()));
+            for (field, what, ranges) in [
+                (9, "reserved", reserved.collect::<Vec<_>>()),
+                (5, "extension", extensions.collect()),
+            ] {
+                if let Some(index) = ranges.iter().position(|(start, end)| start >= end) {
+                    let (start, end) = ranges[index];
+                    return Err(refuse(
+                        &file,
+                        &child(message.path(), [field, index as i32]),
+                        format!("empty {what} range {start} to {}", i64::from(end) - 1),
+                    ));
+                }
+            }
             // Reserved ranges first, then extension ranges, each `[start, end)`; an overlap is
             // placed at the later of the two (by its field number in DescriptorProto).
             let ranges = proto
@@ -517,8 +558,178 @@ impl Compiled {
                 ));
             }
         }
+        // MessageSet, a proto1 encoding: buf refuses to judge it, so neither do we.
+        for message in self.pool.all_messages() {
+            let file = message.parent_file();
+            let message_set = message
+                .descriptor_proto()
+                .options
+                .as_ref()
+                .is_some_and(|options| options.message_set_wire_format());
+            if !self.own.contains(file.name()) || !message_set {
+                continue;
+            }
+            if let Some(field) = message.fields().next() {
+                return Err(refuse(
+                    &file,
+                    field.path(),
+                    format!(
+                        "field declared in message set type `{}`",
+                        message.full_name()
+                    ),
+                ));
+            }
+            let (line, column) = span_start(file.file_descriptor_proto(), message.path());
+            return Err(Error::Unsupported {
+                format: Format::Protobuf,
+                file: paths
+                    .get(file.name())
+                    .map_or_else(|| file.name().to_owned(), |(path, _)| path.clone()),
+                line,
+                column,
+                what: format!(
+                    "a MessageSet (`message_set_wire_format` on `{}`), a legacy proto1 encoding \
+                     that buf refuses to judge too",
+                    message.full_name()
+                ),
+            });
+        }
+        let fields = self
+            .pool
+            .all_messages()
+            .filter(|message| !message.is_map_entry())
+            .flat_map(|message| message.fields().collect::<Vec<_>>())
+            .map(|field| {
+                (
+                    field.parent_file(),
+                    field.path().to_vec(),
+                    field.field_descriptor_proto().clone(),
+                )
+            });
+        let extensions = self.pool.all_extensions().map(|extension| {
+            let proto = extension.field_descriptor_proto().clone();
+            (extension.parent_file(), extension.path().to_vec(), proto)
+        });
+        for (file, path, field) in fields.chain(extensions) {
+            if !self.own.contains(file.name()) {
+                continue;
+            }
+            if let Some((at, message)) = misplaced_option(&file, &path, &field) {
+                return Err(refuse(&file, &at, message));
+            }
+        }
+        // Two extensions of one message may not share a number.
+        let mut numbers: BTreeSet<(String, u32)> = BTreeSet::new();
+        for extension in self.pool.all_extensions() {
+            let message = extension.containing_message().full_name().to_owned();
+            if numbers.insert((message.clone(), extension.number()))
+                || !self.own.contains(extension.parent_file().name())
+            {
+                continue;
+            }
+            return Err(refuse(
+                &extension.parent_file(),
+                &[extension.path(), &[3]].concat(),
+                format!(
+                    "field number `{}` of `{message}` used more than once by its extensions",
+                    extension.number()
+                ),
+            ));
+        }
+        // proto3 messages read unknown enum numbers as they are, which a proto2 (closed)
+        // enum cannot hold.
+        for message in self.pool.all_messages() {
+            let file = message.parent_file();
+            if !self.own.contains(file.name())
+                || file.syntax() != prost_reflect::Syntax::Proto3
+                || message.is_map_entry()
+            {
+                continue;
+            }
+            for field in message.fields() {
+                let kind = match field.kind() {
+                    prost_reflect::Kind::Message(entry) if field.is_map() => {
+                        entry.map_entry_value_field().kind()
+                    }
+                    kind => kind,
+                };
+                let prost_reflect::Kind::Enum(values) = kind else {
+                    continue;
+                };
+                if values.parent_file().syntax() == prost_reflect::Syntax::Proto2 {
+                    return Err(refuse(
+                        &file,
+                        field.path(),
+                        format!(
+                            "closed enum `{}` cannot be used in a \"proto3\" message",
+                            values.full_name()
+                        ),
+                    ));
+                }
+            }
+        }
         Ok(())
     }
+}
+
+/// A field option protoc and buf refuse on this field, with where they place it: `packed` on a
+/// singular field or one of a type that cannot be packed, `jstype` on anything but a 64-bit
+/// integer, `lazy` on anything but a message, `json_name` written on an extension.
+fn misplaced_option(
+    file: &prost_reflect::FileDescriptor,
+    path: &[i32],
+    field: &prost_reflect::prost_types::FieldDescriptorProto,
+) -> Option<(Vec<i32>, String)> {
+    use prost_reflect::prost_types::field_descriptor_proto::{Label, Type};
+    let options = field.options.as_ref();
+    let at_type = [path, &[5]].concat();
+    let kind = field.r#type();
+    let name = field.type_name().trim_start_matches('.');
+    let found = match kind {
+        Type::Message | Type::Group => format!("message type `{name}`"),
+        Type::Enum => format!("enum type `{name}`"),
+        scalar => {
+            let scalar = scalar.as_str_name().trim_start_matches("TYPE_");
+            format!("scalar type `{}`", scalar.to_ascii_lowercase())
+        }
+    };
+    if options.is_some_and(|o| o.packed.is_some()) {
+        if field.label() != Label::Repeated {
+            return Some((
+                path.to_vec(),
+                "expected repeated field, found singular field".to_owned(),
+            ));
+        }
+        if matches!(
+            kind,
+            Type::String | Type::Bytes | Type::Message | Type::Group
+        ) {
+            return Some((at_type, format!("expected packable type, found {found}")));
+        }
+    }
+    let wide = matches!(
+        kind,
+        Type::Int64 | Type::Uint64 | Type::Sint64 | Type::Fixed64 | Type::Sfixed64
+    );
+    if options.is_some_and(|o| o.jstype.is_some()) && !wide {
+        return Some((
+            at_type,
+            format!("expected 64-bit integer type, found {found}"),
+        ));
+    }
+    let message = matches!(kind, Type::Message | Type::Group);
+    if options.is_some_and(|o| o.lazy.is_some()) && !message {
+        return Some((at_type, format!("expected message type, found {found}")));
+    }
+    let json_name = [path, &[10]].concat();
+    let extension = field.extendee.is_some();
+    if extension && span(file.file_descriptor_proto(), &json_name).is_some() {
+        return Some((
+            json_name,
+            "message extension cannot specify `json_name`".to_owned(),
+        ));
+    }
+    None
 }
 
 /// The source-info path of the `index`th entry of field `field` of the element at `path`.
@@ -783,11 +994,19 @@ fn span_start(
     proto: &prost_reflect::prost_types::FileDescriptorProto,
     at: &[i32],
 ) -> (usize, usize) {
+    span(proto, at).unwrap_or((1, 1))
+}
+
+/// The 1-based line and column where the element at a source path starts, if the file says.
+fn span(
+    proto: &prost_reflect::prost_types::FileDescriptorProto,
+    at: &[i32],
+) -> Option<(usize, usize)> {
     proto
         .source_code_info
         .as_ref()
         .and_then(|info| info.location.iter().find(|l| l.path == at))
-        .map_or((1, 1), |l| {
+        .map(|l| {
             let at = |i: usize| l.span.get(i).map_or(1, |v| *v as usize + 1);
             (at(0), at(1))
         })
@@ -1353,6 +1572,142 @@ mod tests {
                 );
             }
             other => panic!("unexpected {:?}", other.err()),
+        }
+    }
+
+    /// What buf 1.75.0 refuses (`buf build`), placed where it places it.
+    #[test]
+    fn misused_ranges_extensions_and_field_options_are_refused_where_buf_places_them() {
+        let cases = [
+            (
+                "message M { reserved 30 to 25; optional int32 a = 1; }",
+                (3, 22),
+                "empty reserved range 30 to 25",
+            ),
+            (
+                "enum E { A = 0; reserved 30 to 25; }",
+                (3, 26),
+                "empty reserved range 30 to 25",
+            ),
+            (
+                "message M { extensions 200 to 100; optional int32 a = 1; }",
+                (3, 24),
+                "empty extension range 200 to 100",
+            ),
+            (
+                "message M { optional int32 a = 1; extensions 10 to 20; }\nextend M { optional int32 e = 10; optional string f = 10; }",
+                (4, 55),
+                "field number `10` of `acme.v1.M` used more than once by its extensions",
+            ),
+            (
+                "message M { optional int32 a = 1 [packed = true]; }",
+                (3, 13),
+                "expected repeated field, found singular field",
+            ),
+            (
+                "message M { optional int32 a = 1; repeated string s = 2 [packed = true]; }",
+                (3, 44),
+                "expected packable type, found scalar type `string`",
+            ),
+            (
+                "message M { optional int32 a = 1; extensions 10 to 20; }\nextend M { optional int32 e = 10 [json_name = \"x\"]; }",
+                (4, 35),
+                "message extension cannot specify `json_name`",
+            ),
+            (
+                "message M { optional int32 a = 1; optional string s = 2 [jstype = JS_STRING]; }",
+                (3, 44),
+                "expected 64-bit integer type, found scalar type `string`",
+            ),
+            (
+                "message M { optional int32 a = 1 [lazy = true]; }",
+                (3, 22),
+                "expected message type, found scalar type `int32`",
+            ),
+            (
+                "message M { option message_set_wire_format = true; optional int32 a = 1; extensions 4 to max; }",
+                (3, 52),
+                "field declared in message set type `acme.v1.M`",
+            ),
+        ];
+        for (body, place, wanted) in cases {
+            let text = format!("syntax = \"proto2\";\npackage acme.v1;\n{body}\n");
+            match Compiled::new(Document::new("a.proto", &text)) {
+                Err(Error::Parse {
+                    line,
+                    column,
+                    message,
+                    ..
+                }) => assert_eq!(
+                    ((line, column), message.as_str()),
+                    (place, wanted),
+                    "{text}"
+                ),
+                other => panic!("{text}: unexpected {:?}", other.err()),
+            }
+        }
+        // The same options where they belong compile.
+        let text = "syntax = \"proto2\";\npackage acme.v1;\nmessage M { repeated int32 a = 1 [packed = true]; optional int64 b = 2 [jstype = JS_STRING]; optional M c = 3 [lazy = true]; extensions 10 to 20; }\nextend M { optional int32 e = 10; }\n";
+        assert!(Compiled::new(Document::new("a.proto", text)).is_ok());
+    }
+
+    #[test]
+    fn a_proto3_message_may_not_use_a_proto2_enum() {
+        let files = Owned(BTreeMap::from([(
+            "dep.proto".to_owned(),
+            "syntax = \"proto2\";\npackage acme.v1;\nenum E2 { Z = 0; }\n".to_owned(),
+        )]));
+        for field in ["E2 e = 1;", "map<string, E2> e = 1;"] {
+            let text = format!(
+                "syntax = \"proto3\";\npackage acme.v1;\nimport \"dep.proto\";\nmessage M {{ {field} }}\n"
+            );
+            match Compiled::new(Document::new("a.proto", &text).with_files(&files)) {
+                Err(Error::Parse {
+                    line,
+                    column,
+                    message,
+                    ..
+                }) => {
+                    assert_eq!((line, column), (4, 13), "{field}");
+                    assert_eq!(
+                        message,
+                        "closed enum `acme.v1.E2` cannot be used in a \"proto3\" message"
+                    );
+                }
+                other => panic!("{field}: unexpected {:?}", other.err()),
+            }
+        }
+        // A proto2 message may.
+        let text = "syntax = \"proto2\";\npackage acme.v1;\nimport \"dep.proto\";\nmessage M { optional E2 e = 1; }\n";
+        assert!(Compiled::new(Document::new("a.proto", text).with_files(&files)).is_ok());
+    }
+
+    /// buf refuses to judge a MessageSet, and carries `google/protobuf/*_features.proto`, which
+    /// protox does not: both are a reason we cannot judge, never a silent pass.
+    #[test]
+    fn a_message_set_and_a_google_import_protox_lacks_cannot_be_read() {
+        let cases = [
+            (
+                "syntax = \"proto2\";\npackage acme.v1;\nmessage M { option message_set_wire_format = true; extensions 4 to max; }\n",
+                (3, 1),
+                "MessageSet",
+            ),
+            (
+                "syntax = \"proto3\";\npackage acme.v1;\nimport \"google/protobuf/go_features.proto\";\nmessage M { int32 a = 1; }\n",
+                (3, 1),
+                "`google/protobuf/go_features.proto`",
+            ),
+        ];
+        for (text, place, wanted) in cases {
+            match Compiled::new(Document::new("a.proto", text)) {
+                Err(Error::Unsupported {
+                    line, column, what, ..
+                }) => {
+                    assert_eq!((line, column), place, "{text}");
+                    assert!(what.contains(wanted), "{what}");
+                }
+                other => panic!("{text}: unexpected {:?}", other.err()),
+            }
         }
     }
 }
