@@ -283,8 +283,8 @@ impl Compiled {
                             line: at.0,
                             column: at.1,
                             what: format!(
-                                "the import `{import}`, which buf has built in but protox, the \
-                                 compiler catalog-diff uses, does not"
+                                "an import protox, the compiler catalog-diff uses, does not \
+                                 carry (`{import}`, built into buf)"
                             ),
                         });
                     }
@@ -902,6 +902,15 @@ fn parse_error(error: &protox::Error, path: &str, text: &str) -> Error {
     });
     let (line, column) = offset.map_or((1, 1), |offset| line_column(text, offset));
     let again_name = again.and_then(|label| text.get(label.offset()..label.offset() + label.len()));
+    if let Some(what) = protox_limit(&message, again_name, text) {
+        return Error::Unsupported {
+            format: Format::Protobuf,
+            file: path.to_owned(),
+            line,
+            column,
+            what,
+        };
+    }
     if let Some(name) = again_name {
         // prost-reflect names the clashing JSON name only when it was written as `json_name`.
         if message.contains("JSON name ''") {
@@ -958,6 +967,50 @@ fn parse_error(error: &protox::Error, path: &str, text: &str) -> Error {
         column,
         message,
     }
+}
+
+/// What buf accepts but protox refuses, named for the reader, from protox's complaint
+/// (`message`, about `name` where it points) and the file's `text`.
+fn protox_limit(message: &str, name: Option<&str>, text: &str) -> Option<String> {
+    let protox = "but protox, the compiler catalog-diff uses, does not";
+    // The complaint may come before the file is parsed, so its syntax is read from the text.
+    let proto2 = !text.contains("\"proto3\"") && !text.contains("'proto3'");
+    // prost-reflect leaves the JSON name empty when it is the default one.
+    if message.contains("JSON name ''") && proto2 {
+        let name = name.unwrap_or("a field");
+        return Some(format!(
+            "proto2 fields with the same default JSON name (`{name}` and a field before it; \
+             buf accepts them in proto2, {protox})"
+        ));
+    }
+    if message == "string is not valid utf-8" && proto2 {
+        return Some(format!(
+            "a proto2 string that is not UTF-8 text (a `\\x` escape; buf accepts it, {protox})"
+        ));
+    }
+    // protoc renames the synthetic oneof of `optional int32 a` when `_a` is already taken.
+    let field = message
+        .strip_prefix("name '")
+        .and_then(|rest| rest.strip_suffix("' is defined twice"))
+        .and_then(|full| full.rsplit('.').next())
+        .and_then(|last| last.strip_prefix('_'))?;
+    declares_optional(text, field).then(|| {
+        format!(
+            "a oneof named `_{field}` beside the proto3 `optional` field `{field}` (protoc \
+             renames the field's synthetic oneof, {protox})"
+        )
+    })
+}
+
+/// Whether `text` declares `optional <type> <field>`.
+fn declares_optional(text: &str, field: &str) -> bool {
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || matches!(c, ';' | '{' | '}' | '='))
+        .filter(|word| !word.is_empty())
+        .collect();
+    words
+        .windows(3)
+        .any(|three| three[0] == "optional" && three[2] == field)
 }
 
 /// A field's default JSON name, as protoc derives it: each `_` dropped and the letter after it
@@ -1709,5 +1762,37 @@ mod tests {
                 other => panic!("{text}: unexpected {:?}", other.err()),
             }
         }
+    }
+
+    /// Files buf builds that protox refuses are a limit of ours (unknown, with the reason),
+    /// never called invalid.
+    #[test]
+    fn valid_files_protox_refuses_are_unsupported_not_invalid() {
+        let cases = [
+            (
+                "syntax = \"proto2\";\npackage acme.v1;\nmessage M { optional int32 foo_bar = 1; optional int32 fooBar = 2; }\n",
+                "proto2 fields with the same default JSON name (`fooBar`",
+            ),
+            (
+                "syntax = \"proto2\";\npackage acme.v1;\nmessage M { optional string s = 1 [default = \"\\xff\"]; }\n",
+                "a proto2 string that is not UTF-8 text",
+            ),
+            (
+                "syntax = \"proto3\";\npackage acme.v1;\nmessage M { optional int32 a = 1; oneof _a { int32 b = 2; } }\n",
+                "a oneof named `_a` beside the proto3 `optional` field `a`",
+            ),
+        ];
+        for (text, wanted) in cases {
+            match Compiled::new(Document::new("a.proto", text)) {
+                Err(Error::Unsupported { what, .. }) => assert!(what.contains(wanted), "{what}"),
+                other => panic!("{text}: unexpected {:?}", other.err()),
+            }
+        }
+        // Two oneofs of one name are the file's fault.
+        let text = "syntax = \"proto3\";\nmessage M { oneof _a { int32 b = 2; } oneof _a { int32 c = 3; } }\n";
+        assert!(matches!(
+            Compiled::new(Document::new("a.proto", text)),
+            Err(Error::Parse { .. })
+        ));
     }
 }
