@@ -4,6 +4,7 @@
 //! folder), hands them to the library's format seam and prints the verdict; every error names
 //! the file it came from and says what to do, and a file it cannot judge is never a pass.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -60,12 +61,38 @@ pub struct SchemaArgs {
 
 /// Imports of a schema file on disk: by path, as the file names them from its folder or the
 /// current one.
-struct Disk;
+/// A file larger than `limit` (`--max-file-size`) is not read.
+struct Disk {
+    limit: u64,
+}
 
 impl Files for Disk {
     fn read(&self, path: &str) -> Option<Arc<[u8]>> {
-        std::fs::read(path).ok().map(Arc::from)
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        let file = std::fs::File::open(path).ok()?;
+        file.take(self.limit + 1).read_to_end(&mut bytes).ok()?;
+        (bytes.len() as u64 <= self.limit).then(|| Arc::from(bytes))
     }
+}
+
+/// Refuses a file that a Protobuf schema imports, directly or through other imports, as the
+/// schema itself would be refused: larger than `limit`, or not UTF-8 text.
+fn check_imports(path: &str, text: &str, limit: u64) -> anyhow::Result<()> {
+    let disk = Disk { limit };
+    let mut seen = BTreeSet::new();
+    let mut pending = vec![(path.to_owned(), text.to_owned())];
+    while let Some((file, text)) = pending.pop() {
+        for import in schema::protobuf::imports(&disk, &file, &text) {
+            // One missing is named by the compiler, with where it is imported.
+            if !Path::new(&import).is_file() || !seen.insert(import.clone()) {
+                continue;
+            }
+            let text = read_bounded("imported schema", Path::new(&import), limit)?;
+            pending.push((import, text));
+        }
+    }
+    Ok(())
 }
 
 fn parse_format(text: &str) -> Result<Format, String> {
@@ -86,11 +113,13 @@ struct Loaded {
     path: String,
     text: String,
     format: Format,
+    /// Where its imports and references are read.
+    disk: Disk,
 }
 
 impl Loaded {
     fn document(&self) -> Document<'_> {
-        Document::new(&self.path, &self.text).with_files(&Disk)
+        Document::new(&self.path, &self.text).with_files(&self.disk)
     }
 }
 
@@ -122,12 +151,26 @@ pub(super) fn read_bounded(what: &str, path: &Path, limit: u64) -> anyhow::Resul
     }
     let text = String::from_utf8(bytes).map_err(|error| {
         let at = error.utf8_error().valid_up_to();
-        anyhow::anyhow!("{shown}: the {what} is not UTF-8 text (byte {at}); save it as UTF-8")
+        let (line, column) = line_column(&error.as_bytes()[..at]);
+        anyhow::anyhow!(
+            "{shown}:{line}:{column}: the {what} is not UTF-8 text (byte {at}); save it as UTF-8"
+        )
     })?;
     Ok(match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_owned(),
         None => text,
     })
+}
+
+/// The 1-based line and column (in characters) just after `valid`, the UTF-8 text before the
+/// first bad byte, where buf places that byte.
+fn line_column(valid: &[u8]) -> (usize, usize) {
+    let text = std::str::from_utf8(valid).unwrap_or_default();
+    let start = text.rfind('\n').map_or(0, |i| i + 1);
+    (
+        text.matches('\n').count() + 1,
+        text[start..].chars().count() + 1,
+    )
 }
 
 fn load(role: &str, path: &Path, forced: Option<Format>, limit: u64) -> anyhow::Result<Loaded> {
@@ -146,10 +189,14 @@ fn load(role: &str, path: &Path, forced: Option<Format>, limit: u64) -> anyhow::
             ),
         })?,
     };
+    if format == Format::Protobuf {
+        check_imports(&shown, &text, limit)?;
+    }
     Ok(Loaded {
         path: shown,
         text,
         format,
+        disk: Disk { limit },
     })
 }
 

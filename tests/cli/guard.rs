@@ -398,7 +398,7 @@ fn item_9_and_10_nesting_and_byte_order_marks_are_named() {
     let stderr = text(&out.stderr);
     assert!(
         stderr.contains("cut.json:1:9: the before schema is not valid JSON")
-            && stderr.contains("binary.json: the after schema is not UTF-8 text"),
+            && stderr.contains("binary.json:1:1: the after schema is not UTF-8 text"),
         "{stderr}"
     );
     let bom = dir.path().join("bom.json");

@@ -427,3 +427,96 @@ fn the_schema_command_reads_the_imports_of_a_file_named_above_the_current_folder
     );
     assert_eq!(json(&output)["ops"][0]["path"], "/acme.Common/fields/1");
 }
+
+/// An option value nested 5000 levels deep once overflowed the stack and aborted the run: it is
+/// an unknown verdict in a diff, and `schema` exits 2 naming the file, line and column.
+#[test]
+fn an_option_value_nested_too_deep_is_unknown_never_an_abort() {
+    let repo = catalog();
+    let levels = 5000;
+    let deep = format!(
+        "syntax = \"proto3\";\npackage acme.orders.v1;\nimport \"google/protobuf/descriptor.proto\";\n\
+         message O {{ O o = 1; }}\nextend google.protobuf.MessageOptions {{ O opt = 50000; }}\n\
+         message OrderPlaced {{ option (opt) = {}{{}}{}; int32 a = 1; }}\n",
+        "{o: ".repeat(levels),
+        "}".repeat(levels)
+    );
+    repo.write("events/OrderPlaced/schema.proto", &deep);
+    repo.commit_all("deep option");
+    let output = run(&repo, &["HEAD~1..HEAD", "--format", "json"]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let change = &json(&output)["schemaChanges"][0];
+    assert!(change["breaking"].is_null(), "{change}");
+    let reason = change["unknownReason"].as_str().expect("a reason");
+    assert!(reason.contains("nesting depth"), "{reason}");
+
+    std::fs::write(repo.path().join("before.proto"), IDS).expect("write");
+    let refused = schema_in(
+        &repo.path(),
+        &["before.proto", "events/OrderPlaced/schema.proto"],
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("events/OrderPlaced/schema.proto:6:438:"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_schema_command_places_a_byte_that_is_not_utf8_at_its_line_and_column() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    std::fs::write(folder.path().join("before.proto"), MONEY).expect("write");
+    std::fs::write(
+        folder.path().join("after.proto"),
+        b"syntax = \"proto3\";\npackage acme.v1;\n// caf\xe9\nmessage M { int32 a = 1; }\n",
+    )
+    .expect("write");
+    let refused = schema_in(folder.path(), &["before.proto", "after.proto"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("after.proto:3:7: "), "{stderr}");
+}
+
+/// `--max-file-size` bounds every file read, the imported ones too (and theirs).
+#[test]
+fn the_schema_command_refuses_an_import_larger_than_max_file_size() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let fields: String = (1..=200)
+        .map(|n| format!("  int32 f{n} = {n};\n"))
+        .collect();
+    let big = format!("syntax = \"proto3\";\npackage acme.v1;\nmessage Big {{\n{fields}}}\n");
+    let write = |name: &str, text: &str| {
+        std::fs::write(folder.path().join(name), text).expect("write");
+    };
+    write("big.proto", &big);
+    write(
+        "middle.proto",
+        "syntax = \"proto3\";\npackage acme.v1;\nimport \"big.proto\";\nmessage Middle { Big b = 1; }\n",
+    );
+    write(
+        "before.proto",
+        "syntax = \"proto3\";\npackage acme.v1;\nmessage M { int32 a = 1; }\n",
+    );
+    write(
+        "after.proto",
+        "syntax = \"proto3\";\npackage acme.v1;\nimport \"middle.proto\";\nmessage M { Middle a = 1; }\n",
+    );
+    let limited = schema_in(
+        folder.path(),
+        &["before.proto", "after.proto", "--max-file-size", "1K"],
+    );
+    assert_eq!(limited.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&limited.stderr);
+    assert!(
+        stderr.contains("big.proto: the imported schema is larger than 1024 bytes"),
+        "{stderr}"
+    );
+    let judged = schema_in(folder.path(), &["before.proto", "after.proto"]);
+    assert_eq!(judged.status.code(), Some(1));
+}

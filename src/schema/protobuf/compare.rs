@@ -244,6 +244,14 @@ impl Walk {
 
     fn message(&mut self, old: &MessageDescriptor, new: &MessageDescriptor) {
         let name = old.full_name();
+        if json_support_dropped(&old.parent_file(), &new.parent_file()) && !old.is_map_entry() {
+            self.push(
+                ChangeKind::MessageJsonFormatChanged,
+                OpKind::Replace,
+                format!("/{name}"),
+                format!("message `{name}` changed JSON support from ALLOW to LEGACY_BEST_EFFORT (proto3 to proto2)"),
+            );
+        }
         let field_path = |number: u32| format!("/{name}/fields/{number}");
         let old_fields: BTreeMap<u32, FieldDescriptor> =
             old.fields().map(|f| (f.number(), f)).collect();
@@ -479,6 +487,14 @@ impl Walk {
 
     fn enumeration(&mut self, old: &EnumDescriptor, new: &EnumDescriptor) {
         let name = old.full_name();
+        if json_support_dropped(&old.parent_file(), &new.parent_file()) {
+            self.push(
+                ChangeKind::EnumJsonFormatChanged,
+                OpKind::Replace,
+                format!("/{name}"),
+                format!("enum `{name}` changed JSON support from ALLOW to LEGACY_BEST_EFFORT (proto3 to proto2)"),
+            );
+        }
         let names = |e: &EnumDescriptor| -> BTreeMap<i32, BTreeSet<String>> {
             let mut out: BTreeMap<i32, BTreeSet<String>> = BTreeMap::new();
             for value in e.values() {
@@ -737,6 +753,12 @@ macro_rules! slot {
 
 slot!(FieldDescriptor);
 slot!(ExtensionDescriptor);
+
+/// Whether a type's file went from proto3, whose JSON mapping is always allowed, to proto2,
+/// whose JSON is only best effort (buf's `json_format` feature, `ALLOW` to `LEGACY_BEST_EFFORT`).
+fn json_support_dropped(old: &FileDescriptor, new: &FileDescriptor) -> bool {
+    old.syntax() == Syntax::Proto3 && new.syntax() == Syntax::Proto2
+}
 
 fn syntax(syntax: Syntax) -> &'static str {
     match syntax {

@@ -111,10 +111,128 @@ pub struct Compiled {
     pub own: BTreeSet<String>,
 }
 
-/// A parsed file of one side before compilation: its path (for messages) and its text.
+/// A parsed file of one side before compilation: its path (for messages), its text, and the
+/// files it imports that are not built in (compiler name, and where the import is written).
 struct Source {
     path: String,
     text: String,
+    imports: Vec<(String, (usize, usize))>,
+}
+
+/// The deepest an option value's message and list literals may nest, as buf allows; protox
+/// parses them recursively, so a deeper literal could overflow the stack.
+const MAX_LITERAL_DEPTH: usize = 100;
+
+/// Refuses an option value nested deeper than [`MAX_LITERAL_DEPTH`], where buf does, before
+/// the compiler recurses into it.
+fn refuse_deep_literals(path: &str, text: &str) -> Result<(), Error> {
+    let Some(offset) = too_deep_literal(text) else {
+        return Ok(());
+    };
+    let (line, column) = line_column(text, offset);
+    Err(Error::Parse {
+        format: Format::Protobuf,
+        file: path.to_owned(),
+        syntax: "Protobuf",
+        line,
+        column,
+        message: format!("expression nesting depth must be at most {MAX_LITERAL_DEPTH}"),
+    })
+}
+
+/// The byte offset of the first bracket that opens a literal level beyond
+/// [`MAX_LITERAL_DEPTH`]. A literal starts at a `{` or `[` written right after `=` (an option's
+/// value); every bracket inside it (`<` too, the text format's other message delimiter) is a
+/// level. Comments and strings are skipped.
+fn too_deep_literal(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    // One entry per open bracket: whether it is part of a literal.
+    let mut open: Vec<bool> = Vec::new();
+    let mut depth = 0;
+    let mut after_equals = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let byte = bytes[i];
+        match byte {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(bytes.len(), |end| i + end);
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |end| i + end + 4);
+                continue;
+            }
+            b'"' | b'\'' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != byte && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'{' | b'[' | b'<' => {
+                let literal = after_equals || open.last() == Some(&true);
+                if literal {
+                    depth += 1;
+                    if depth > MAX_LITERAL_DEPTH {
+                        return Some(i);
+                    }
+                }
+                if literal || byte != b'<' {
+                    open.push(literal);
+                }
+            }
+            b'}' | b']' => depth -= usize::from(open.pop() == Some(true)),
+            // Outside a literal `>` closes nothing (`map<string, int32>`).
+            b'>' if open.last() == Some(&true) => {
+                open.pop();
+                depth -= 1;
+            }
+            _ => {}
+        }
+        if !byte.is_ascii_whitespace() {
+            after_equals = byte == b'=';
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The side's files in the order to compile them, each after every file it imports, found
+/// without recursion; an import cycle is refused at the import that closes it.
+fn imports_first(main: &str, sources: &BTreeMap<String, Source>) -> Result<Vec<String>, Error> {
+    let mut order = Vec::with_capacity(sources.len());
+    let mut done: BTreeSet<&str> = BTreeSet::new();
+    // The chain being followed: each file and how many of its imports were looked at.
+    let mut chain: Vec<(&str, usize)> = vec![(main, 0)];
+    while let Some(&(name, next)) = chain.last() {
+        let source = &sources[name];
+        let Some((import, at)) = source.imports.get(next) else {
+            done.insert(name);
+            order.push(name.to_owned());
+            chain.pop();
+            continue;
+        };
+        if let Some(last) = chain.last_mut() {
+            last.1 += 1;
+        }
+        if done.contains(import.as_str()) {
+            continue;
+        }
+        if let Some(start) = chain.iter().position(|(n, _)| n == import) {
+            let cycle: Vec<&str> = chain[start..].iter().map(|(n, _)| *n).collect();
+            return Err(Error::Parse {
+                format: Format::Protobuf,
+                file: source.path.clone(),
+                syntax: "Protobuf",
+                line: at.0,
+                column: at.1,
+                message: format!("import cycle detected: {} -> {import}", cycle.join(" -> ")),
+            });
+        }
+        chain.push((import.as_str(), 0));
+    }
+    Ok(order)
 }
 
 /// Whether an import is one of the well-known types the compiler carries.
@@ -132,36 +250,68 @@ impl Compiled {
             Source {
                 path: document.path.to_owned(),
                 text: document.text.to_owned(),
+                imports: Vec::new(),
             },
         );
         let mut queue = VecDeque::from([main.clone()]);
         while let Some(name) = queue.pop_front() {
             let source = &sources[&name];
+            refuse_deep_literals(&source.path, &source.text)?;
             let parsed = File::from_source(&name, &source.text)
                 .map_err(|error| parse_error(&error, &source.path, &source.text))?;
             let importer = source.path.clone();
             let proto = parsed.file_descriptor_proto();
+            let mut imports = Vec::new();
             for (index, import) in proto.dependency.iter().enumerate() {
-                if sources.contains_key(import) || is_builtin(import) {
+                let at = span_start(proto, &[3, index as i32]);
+                if is_builtin(import) {
+                    continue;
+                }
+                imports.push((import.clone(), at));
+                if sources.contains_key(import) {
                     continue;
                 }
                 let found = document
                     .files
                     .and_then(|files| find_import(files, &importer, import));
                 let Some((path, text)) = found else {
-                    let (line, column) = span_start(proto, &[3, index as i32]);
+                    if import.starts_with("google/protobuf/") {
+                        // buf carries more of these (go_features.proto, written in editions).
+                        return Err(Error::Unsupported {
+                            format: Format::Protobuf,
+                            file: importer,
+                            line: at.0,
+                            column: at.1,
+                            what: format!(
+                                "an import protox, the compiler catalog-diff uses, does not \
+                                 carry (`{import}`, built into buf)"
+                            ),
+                        });
+                    }
                     return Err(Error::UnresolvedImport {
                         format: Format::Protobuf,
                         file: importer,
                         import: import.clone(),
-                        line,
-                        column,
+                        line: at.0,
+                        column: at.1,
                     });
                 };
-                sources.insert(import.clone(), Source { path, text });
+                let imports = Vec::new();
+                sources.insert(
+                    import.clone(),
+                    Source {
+                        path,
+                        text,
+                        imports,
+                    },
+                );
                 queue.push_back(import.clone());
             }
+            if let Some(source) = sources.get_mut(&name) {
+                source.imports = imports;
+            }
         }
+        let order = imports_first(&main, &sources)?;
         let own: BTreeSet<String> = sources.keys().cloned().collect();
         let resolver = Resolver {
             sources,
@@ -174,13 +324,17 @@ impl Compiled {
             .collect();
         let mut compiler = protox::Compiler::with_file_resolver(resolver);
         compiler.include_imports(true);
-        compiler.open_file(&main).map_err(|error| {
-            let name = error.file().unwrap_or(&main).to_owned();
-            match paths.get(&name).or_else(|| paths.get(&main)) {
-                Some((path, text)) => parse_error(&error, path, text),
-                None => parse_error(&error, document.path, document.text),
-            }
-        })?;
+        // Each file after the files it imports, so the compiler never recurses down an import
+        // chain (a chain thousands of files long would overflow its stack).
+        for name in &order {
+            compiler.open_file(name).map_err(|error| {
+                let name = error.file().unwrap_or(name).to_owned();
+                match paths.get(&name).or_else(|| paths.get(&main)) {
+                    Some((path, text)) => parse_error(&error, path, text),
+                    None => parse_error(&error, document.path, document.text),
+                }
+            })?;
+        }
         let compiled = Compiled {
             pool: compiler.descriptor_pool(),
             main,
@@ -235,6 +389,18 @@ impl Compiled {
                 continue;
             }
             let proto = enumeration.enum_descriptor_proto();
+            if let Some(index) = proto
+                .reserved_range
+                .iter()
+                .position(|r| r.start() > r.end())
+            {
+                let range = &proto.reserved_range[index];
+                return Err(refuse(
+                    &file,
+                    &child(enumeration.path(), [4, index as i32]),
+                    format!("empty reserved range {} to {}", range.start(), range.end()),
+                ));
+            }
             // Enum reserved ranges include their end.
             let ranges = proto
                 .reserved_range
@@ -309,6 +475,22 @@ impl Compiled {
                 ));
             }
             let proto = message.descriptor_proto();
+            // A range written backwards (`reserved 30 to 25;`) holds no number.
+            let reserved = proto.reserved_range.iter().map(|r| (r.start(), r.end()));
+            let extensions = proto.extension_range.iter().map(|r| (r.start(), r.end()));
+            for (field, what, ranges) in [
+                (9, "reserved", reserved.collect::<Vec<_>>()),
+                (5, "extension", extensions.collect()),
+            ] {
+                if let Some(index) = ranges.iter().position(|(start, end)| start >= end) {
+                    let (start, end) = ranges[index];
+                    return Err(refuse(
+                        &file,
+                        &child(message.path(), [field, index as i32]),
+                        format!("empty {what} range {start} to {}", i64::from(end) - 1),
+                    ));
+                }
+            }
             // Reserved ranges first, then extension ranges, each `[start, end)`; an overlap is
             // placed at the later of the two (by its field number in DescriptorProto).
             let ranges = proto
@@ -376,8 +558,178 @@ impl Compiled {
                 ));
             }
         }
+        // MessageSet, a proto1 encoding: buf refuses to judge it, so neither do we.
+        for message in self.pool.all_messages() {
+            let file = message.parent_file();
+            let message_set = message
+                .descriptor_proto()
+                .options
+                .as_ref()
+                .is_some_and(|options| options.message_set_wire_format());
+            if !self.own.contains(file.name()) || !message_set {
+                continue;
+            }
+            if let Some(field) = message.fields().next() {
+                return Err(refuse(
+                    &file,
+                    field.path(),
+                    format!(
+                        "field declared in message set type `{}`",
+                        message.full_name()
+                    ),
+                ));
+            }
+            let (line, column) = span_start(file.file_descriptor_proto(), message.path());
+            return Err(Error::Unsupported {
+                format: Format::Protobuf,
+                file: paths
+                    .get(file.name())
+                    .map_or_else(|| file.name().to_owned(), |(path, _)| path.clone()),
+                line,
+                column,
+                what: format!(
+                    "a MessageSet (`message_set_wire_format` on `{}`), a legacy proto1 encoding \
+                     that buf refuses to judge too",
+                    message.full_name()
+                ),
+            });
+        }
+        let fields = self
+            .pool
+            .all_messages()
+            .filter(|message| !message.is_map_entry())
+            .flat_map(|message| message.fields().collect::<Vec<_>>())
+            .map(|field| {
+                (
+                    field.parent_file(),
+                    field.path().to_vec(),
+                    field.field_descriptor_proto().clone(),
+                )
+            });
+        let extensions = self.pool.all_extensions().map(|extension| {
+            let proto = extension.field_descriptor_proto().clone();
+            (extension.parent_file(), extension.path().to_vec(), proto)
+        });
+        for (file, path, field) in fields.chain(extensions) {
+            if !self.own.contains(file.name()) {
+                continue;
+            }
+            if let Some((at, message)) = misplaced_option(&file, &path, &field) {
+                return Err(refuse(&file, &at, message));
+            }
+        }
+        // Two extensions of one message may not share a number.
+        let mut numbers: BTreeSet<(String, u32)> = BTreeSet::new();
+        for extension in self.pool.all_extensions() {
+            let message = extension.containing_message().full_name().to_owned();
+            if numbers.insert((message.clone(), extension.number()))
+                || !self.own.contains(extension.parent_file().name())
+            {
+                continue;
+            }
+            return Err(refuse(
+                &extension.parent_file(),
+                &[extension.path(), &[3]].concat(),
+                format!(
+                    "field number `{}` of `{message}` used more than once by its extensions",
+                    extension.number()
+                ),
+            ));
+        }
+        // proto3 messages read unknown enum numbers as they are, which a proto2 (closed)
+        // enum cannot hold.
+        for message in self.pool.all_messages() {
+            let file = message.parent_file();
+            if !self.own.contains(file.name())
+                || file.syntax() != prost_reflect::Syntax::Proto3
+                || message.is_map_entry()
+            {
+                continue;
+            }
+            for field in message.fields() {
+                let kind = match field.kind() {
+                    prost_reflect::Kind::Message(entry) if field.is_map() => {
+                        entry.map_entry_value_field().kind()
+                    }
+                    kind => kind,
+                };
+                let prost_reflect::Kind::Enum(values) = kind else {
+                    continue;
+                };
+                if values.parent_file().syntax() == prost_reflect::Syntax::Proto2 {
+                    return Err(refuse(
+                        &file,
+                        field.path(),
+                        format!(
+                            "closed enum `{}` cannot be used in a \"proto3\" message",
+                            values.full_name()
+                        ),
+                    ));
+                }
+            }
+        }
         Ok(())
     }
+}
+
+/// A field option protoc and buf refuse on this field, with where they place it: `packed` on a
+/// singular field or one of a type that cannot be packed, `jstype` on anything but a 64-bit
+/// integer, `lazy` on anything but a message, `json_name` written on an extension.
+fn misplaced_option(
+    file: &prost_reflect::FileDescriptor,
+    path: &[i32],
+    field: &prost_reflect::prost_types::FieldDescriptorProto,
+) -> Option<(Vec<i32>, String)> {
+    use prost_reflect::prost_types::field_descriptor_proto::{Label, Type};
+    let options = field.options.as_ref();
+    let at_type = [path, &[5]].concat();
+    let kind = field.r#type();
+    let name = field.type_name().trim_start_matches('.');
+    let found = match kind {
+        Type::Message | Type::Group => format!("message type `{name}`"),
+        Type::Enum => format!("enum type `{name}`"),
+        scalar => {
+            let scalar = scalar.as_str_name().trim_start_matches("TYPE_");
+            format!("scalar type `{}`", scalar.to_ascii_lowercase())
+        }
+    };
+    if options.is_some_and(|o| o.packed.is_some()) {
+        if field.label() != Label::Repeated {
+            return Some((
+                path.to_vec(),
+                "expected repeated field, found singular field".to_owned(),
+            ));
+        }
+        if matches!(
+            kind,
+            Type::String | Type::Bytes | Type::Message | Type::Group
+        ) {
+            return Some((at_type, format!("expected packable type, found {found}")));
+        }
+    }
+    let wide = matches!(
+        kind,
+        Type::Int64 | Type::Uint64 | Type::Sint64 | Type::Fixed64 | Type::Sfixed64
+    );
+    if options.is_some_and(|o| o.jstype.is_some()) && !wide {
+        return Some((
+            at_type,
+            format!("expected 64-bit integer type, found {found}"),
+        ));
+    }
+    let message = matches!(kind, Type::Message | Type::Group);
+    if options.is_some_and(|o| o.lazy.is_some()) && !message {
+        return Some((at_type, format!("expected message type, found {found}")));
+    }
+    let json_name = [path, &[10]].concat();
+    let extension = field.extendee.is_some();
+    if extension && span(file.file_descriptor_proto(), &json_name).is_some() {
+        return Some((
+            json_name,
+            "message extension cannot specify `json_name`".to_owned(),
+        ));
+    }
+    None
 }
 
 /// The source-info path of the `index`th entry of field `field` of the element at `path`.
@@ -550,6 +902,15 @@ fn parse_error(error: &protox::Error, path: &str, text: &str) -> Error {
     });
     let (line, column) = offset.map_or((1, 1), |offset| line_column(text, offset));
     let again_name = again.and_then(|label| text.get(label.offset()..label.offset() + label.len()));
+    if let Some(what) = protox_limit(&message, again_name, text) {
+        return Error::Unsupported {
+            format: Format::Protobuf,
+            file: path.to_owned(),
+            line,
+            column,
+            what,
+        };
+    }
     if let Some(name) = again_name {
         // prost-reflect names the clashing JSON name only when it was written as `json_name`.
         if message.contains("JSON name ''") {
@@ -608,6 +969,50 @@ fn parse_error(error: &protox::Error, path: &str, text: &str) -> Error {
     }
 }
 
+/// What buf accepts but protox refuses, named for the reader, from protox's complaint
+/// (`message`, about `name` where it points) and the file's `text`.
+fn protox_limit(message: &str, name: Option<&str>, text: &str) -> Option<String> {
+    let protox = "but protox, the compiler catalog-diff uses, does not";
+    // The complaint may come before the file is parsed, so its syntax is read from the text.
+    let proto2 = !text.contains("\"proto3\"") && !text.contains("'proto3'");
+    // prost-reflect leaves the JSON name empty when it is the default one.
+    if message.contains("JSON name ''") && proto2 {
+        let name = name.unwrap_or("a field");
+        return Some(format!(
+            "proto2 fields with the same default JSON name (`{name}` and a field before it; \
+             buf accepts them in proto2, {protox})"
+        ));
+    }
+    if message == "string is not valid utf-8" && proto2 {
+        return Some(format!(
+            "a proto2 string that is not UTF-8 text (a `\\x` escape; buf accepts it, {protox})"
+        ));
+    }
+    // protoc renames the synthetic oneof of `optional int32 a` when `_a` is already taken.
+    let field = message
+        .strip_prefix("name '")
+        .and_then(|rest| rest.strip_suffix("' is defined twice"))
+        .and_then(|full| full.rsplit('.').next())
+        .and_then(|last| last.strip_prefix('_'))?;
+    declares_optional(text, field).then(|| {
+        format!(
+            "a oneof named `_{field}` beside the proto3 `optional` field `{field}` (protoc \
+             renames the field's synthetic oneof, {protox})"
+        )
+    })
+}
+
+/// Whether `text` declares `optional <type> <field>`.
+fn declares_optional(text: &str, field: &str) -> bool {
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || matches!(c, ';' | '{' | '}' | '='))
+        .filter(|word| !word.is_empty())
+        .collect();
+    words
+        .windows(3)
+        .any(|three| three[0] == "optional" && three[2] == field)
+}
+
 /// A field's default JSON name, as protoc derives it: each `_` dropped and the letter after it
 /// capitalised (`order_id` is `orderId`).
 fn json_name(field: &str) -> String {
@@ -642,11 +1047,19 @@ fn span_start(
     proto: &prost_reflect::prost_types::FileDescriptorProto,
     at: &[i32],
 ) -> (usize, usize) {
+    span(proto, at).unwrap_or((1, 1))
+}
+
+/// The 1-based line and column where the element at a source path starts, if the file says.
+fn span(
+    proto: &prost_reflect::prost_types::FileDescriptorProto,
+    at: &[i32],
+) -> Option<(usize, usize)> {
     proto
         .source_code_info
         .as_ref()
         .and_then(|info| info.location.iter().find(|l| l.path == at))
-        .map_or((1, 1), |l| {
+        .map(|l| {
             let at = |i: usize| l.span.get(i).map_or(1, |v| *v as usize + 1);
             (at(0), at(1))
         })
@@ -670,6 +1083,9 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 /// element that is not in this file (an imported type) falls back to its nearest enclosing
 /// element. The file is compiled once for all of them.
 pub fn lines_of(text: &str, paths: &[&str]) -> Vec<usize> {
+    if too_deep_literal(text).is_some() {
+        return vec![1; paths.len()];
+    }
     let Ok(file) = File::from_source("schema.proto", text) else {
         return vec![1; paths.len()];
     };
@@ -1116,5 +1532,267 @@ mod tests {
         }
         let many = (0..400_000).map(|n| (n, i64::from(n) + 1));
         assert_eq!(first_overlap(many.chain([(5, 6)])), Some(400_000));
+    }
+
+    /// An option value nested a few thousand levels deep would overflow the compiler's stack:
+    /// it is refused at the bracket that goes past buf's limit, as buf places it.
+    #[test]
+    fn option_literals_nested_past_buf_limit_are_refused_at_the_bracket() {
+        let nested = |levels: usize, open: &str, close: &str| {
+            format!(
+                "syntax = \"proto3\";\npackage acme.v1;\nimport \"google/protobuf/descriptor.proto\";\n\
+                 message O {{ repeated O o = 1; }}\nextend google.protobuf.MessageOptions {{ O opt = 50000; }}\n\
+                 // {{{{{{ \"[[[\" are not counted\nmessage M {{ option (opt) = {}{{}}{}; int32 a = 1; }}\n",
+                open.repeat(levels),
+                close.repeat(levels)
+            )
+        };
+        // 99 levels around `{}`: 100 brackets deep, which buf allows.
+        let allowed = nested(99, "{o: ", "}");
+        assert!(Compiled::new(Document::new("a.proto", &allowed)).is_ok());
+        for (levels, open, close, column) in [
+            (100, "{o: ", "}", 428),
+            (5000, "{o: ", "}", 428),
+            (60, "{o: [", "]}", 278),
+        ] {
+            let text = nested(levels, open, close);
+            match Compiled::new(Document::new("a.proto", &text)) {
+                Err(Error::Parse {
+                    line,
+                    column: at,
+                    message,
+                    ..
+                }) => {
+                    assert_eq!((line, at), (7, column), "{levels} {open}");
+                    assert_eq!(message, "expression nesting depth must be at most 100");
+                }
+                other => panic!("{levels} {open}: unexpected {:?}", other.err()),
+            }
+            assert_eq!(lines_of(&text, &["/acme.v1.M"]), vec![1]);
+        }
+    }
+
+    struct Owned(BTreeMap<String, String>);
+
+    impl Files for Owned {
+        fn read(&self, path: &str) -> Option<Arc<[u8]>> {
+            self.0.get(path).map(|text| Arc::from(text.as_bytes()))
+        }
+    }
+
+    /// Each file is compiled after its imports, so a chain thousands of files long never
+    /// makes the compiler recurse down it; a cycle is refused where it closes.
+    #[test]
+    fn a_long_import_chain_compiles_and_a_cycle_is_refused_where_it_closes() {
+        let file = |i: usize, import: Option<usize>| {
+            let import = import.map_or(String::new(), |j| format!("import \"f{j}.proto\";\n"));
+            format!(
+                "syntax = \"proto3\";\npackage acme.v1;\n{import}message M{i} {{ int32 a = 1; }}\n"
+            )
+        };
+        let length = 6000;
+        let files = Owned(
+            (1..length)
+                .map(|i| {
+                    (
+                        format!("f{i}.proto"),
+                        file(i, Some(i + 1).filter(|j| *j < length)),
+                    )
+                })
+                .collect(),
+        );
+        let main = file(0, Some(1));
+        let compiled =
+            Compiled::new(Document::new("f0.proto", &main).with_files(&files)).expect("compiles");
+        assert_eq!(compiled.own.len(), length);
+
+        let files = Owned(BTreeMap::from([
+            ("f1.proto".to_owned(), file(1, Some(2))),
+            ("f2.proto".to_owned(), file(2, Some(1))),
+        ]));
+        match Compiled::new(Document::new("f0.proto", &main).with_files(&files)) {
+            Err(Error::Parse {
+                file,
+                line,
+                column,
+                message,
+                ..
+            }) => {
+                assert_eq!((file.as_str(), line, column), ("f2.proto", 3, 1));
+                assert_eq!(
+                    message,
+                    "import cycle detected: f1.proto -> f2.proto -> f1.proto"
+                );
+            }
+            other => panic!("unexpected {:?}", other.err()),
+        }
+    }
+
+    /// What buf 1.75.0 refuses (`buf build`), placed where it places it.
+    #[test]
+    fn misused_ranges_extensions_and_field_options_are_refused_where_buf_places_them() {
+        let cases = [
+            (
+                "message M { reserved 30 to 25; optional int32 a = 1; }",
+                (3, 22),
+                "empty reserved range 30 to 25",
+            ),
+            (
+                "enum E { A = 0; reserved 30 to 25; }",
+                (3, 26),
+                "empty reserved range 30 to 25",
+            ),
+            (
+                "message M { extensions 200 to 100; optional int32 a = 1; }",
+                (3, 24),
+                "empty extension range 200 to 100",
+            ),
+            (
+                "message M { optional int32 a = 1; extensions 10 to 20; }\nextend M { optional int32 e = 10; optional string f = 10; }",
+                (4, 55),
+                "field number `10` of `acme.v1.M` used more than once by its extensions",
+            ),
+            (
+                "message M { optional int32 a = 1 [packed = true]; }",
+                (3, 13),
+                "expected repeated field, found singular field",
+            ),
+            (
+                "message M { optional int32 a = 1; repeated string s = 2 [packed = true]; }",
+                (3, 44),
+                "expected packable type, found scalar type `string`",
+            ),
+            (
+                "message M { optional int32 a = 1; extensions 10 to 20; }\nextend M { optional int32 e = 10 [json_name = \"x\"]; }",
+                (4, 35),
+                "message extension cannot specify `json_name`",
+            ),
+            (
+                "message M { optional int32 a = 1; optional string s = 2 [jstype = JS_STRING]; }",
+                (3, 44),
+                "expected 64-bit integer type, found scalar type `string`",
+            ),
+            (
+                "message M { optional int32 a = 1 [lazy = true]; }",
+                (3, 22),
+                "expected message type, found scalar type `int32`",
+            ),
+            (
+                "message M { option message_set_wire_format = true; optional int32 a = 1; extensions 4 to max; }",
+                (3, 52),
+                "field declared in message set type `acme.v1.M`",
+            ),
+        ];
+        for (body, place, wanted) in cases {
+            let text = format!("syntax = \"proto2\";\npackage acme.v1;\n{body}\n");
+            match Compiled::new(Document::new("a.proto", &text)) {
+                Err(Error::Parse {
+                    line,
+                    column,
+                    message,
+                    ..
+                }) => assert_eq!(
+                    ((line, column), message.as_str()),
+                    (place, wanted),
+                    "{text}"
+                ),
+                other => panic!("{text}: unexpected {:?}", other.err()),
+            }
+        }
+        // The same options where they belong compile.
+        let text = "syntax = \"proto2\";\npackage acme.v1;\nmessage M { repeated int32 a = 1 [packed = true]; optional int64 b = 2 [jstype = JS_STRING]; optional M c = 3 [lazy = true]; extensions 10 to 20; }\nextend M { optional int32 e = 10; }\n";
+        assert!(Compiled::new(Document::new("a.proto", text)).is_ok());
+    }
+
+    #[test]
+    fn a_proto3_message_may_not_use_a_proto2_enum() {
+        let files = Owned(BTreeMap::from([(
+            "dep.proto".to_owned(),
+            "syntax = \"proto2\";\npackage acme.v1;\nenum E2 { Z = 0; }\n".to_owned(),
+        )]));
+        for field in ["E2 e = 1;", "map<string, E2> e = 1;"] {
+            let text = format!(
+                "syntax = \"proto3\";\npackage acme.v1;\nimport \"dep.proto\";\nmessage M {{ {field} }}\n"
+            );
+            match Compiled::new(Document::new("a.proto", &text).with_files(&files)) {
+                Err(Error::Parse {
+                    line,
+                    column,
+                    message,
+                    ..
+                }) => {
+                    assert_eq!((line, column), (4, 13), "{field}");
+                    assert_eq!(
+                        message,
+                        "closed enum `acme.v1.E2` cannot be used in a \"proto3\" message"
+                    );
+                }
+                other => panic!("{field}: unexpected {:?}", other.err()),
+            }
+        }
+        // A proto2 message may.
+        let text = "syntax = \"proto2\";\npackage acme.v1;\nimport \"dep.proto\";\nmessage M { optional E2 e = 1; }\n";
+        assert!(Compiled::new(Document::new("a.proto", text).with_files(&files)).is_ok());
+    }
+
+    /// buf refuses to judge a MessageSet, and carries `google/protobuf/*_features.proto`, which
+    /// protox does not: both are a reason we cannot judge, never a silent pass.
+    #[test]
+    fn a_message_set_and_a_google_import_protox_lacks_cannot_be_read() {
+        let cases = [
+            (
+                "syntax = \"proto2\";\npackage acme.v1;\nmessage M { option message_set_wire_format = true; extensions 4 to max; }\n",
+                (3, 1),
+                "MessageSet",
+            ),
+            (
+                "syntax = \"proto3\";\npackage acme.v1;\nimport \"google/protobuf/go_features.proto\";\nmessage M { int32 a = 1; }\n",
+                (3, 1),
+                "`google/protobuf/go_features.proto`",
+            ),
+        ];
+        for (text, place, wanted) in cases {
+            match Compiled::new(Document::new("a.proto", text)) {
+                Err(Error::Unsupported {
+                    line, column, what, ..
+                }) => {
+                    assert_eq!((line, column), place, "{text}");
+                    assert!(what.contains(wanted), "{what}");
+                }
+                other => panic!("{text}: unexpected {:?}", other.err()),
+            }
+        }
+    }
+
+    /// Files buf builds that protox refuses are a limit of ours (unknown, with the reason),
+    /// never called invalid.
+    #[test]
+    fn valid_files_protox_refuses_are_unsupported_not_invalid() {
+        let cases = [
+            (
+                "syntax = \"proto2\";\npackage acme.v1;\nmessage M { optional int32 foo_bar = 1; optional int32 fooBar = 2; }\n",
+                "proto2 fields with the same default JSON name (`fooBar`",
+            ),
+            (
+                "syntax = \"proto2\";\npackage acme.v1;\nmessage M { optional string s = 1 [default = \"\\xff\"]; }\n",
+                "a proto2 string that is not UTF-8 text",
+            ),
+            (
+                "syntax = \"proto3\";\npackage acme.v1;\nmessage M { optional int32 a = 1; oneof _a { int32 b = 2; } }\n",
+                "a oneof named `_a` beside the proto3 `optional` field `a`",
+            ),
+        ];
+        for (text, wanted) in cases {
+            match Compiled::new(Document::new("a.proto", text)) {
+                Err(Error::Unsupported { what, .. }) => assert!(what.contains(wanted), "{what}"),
+                other => panic!("{text}: unexpected {:?}", other.err()),
+            }
+        }
+        // Two oneofs of one name are the file's fault.
+        let text = "syntax = \"proto3\";\nmessage M { oneof _a { int32 b = 2; } oneof _a { int32 c = 3; } }\n";
+        assert!(matches!(
+            Compiled::new(Document::new("a.proto", text)),
+            Err(Error::Parse { .. })
+        ));
     }
 }

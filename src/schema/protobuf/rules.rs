@@ -21,6 +21,7 @@ pub enum ChangeKind {
     SyntaxChanged,
     MessageAdded,
     MessageRemoved,
+    MessageJsonFormatChanged,
     FieldAdded,
     FieldRemoved,
     FieldRemovedNumberReserved,
@@ -42,6 +43,7 @@ pub enum ChangeKind {
     FieldDefaultChanged,
     EnumAdded,
     EnumRemoved,
+    EnumJsonFormatChanged,
     EnumValueAdded,
     EnumValueRemoved,
     EnumValueRemovedNumberReserved,
@@ -61,7 +63,7 @@ pub enum ChangeKind {
 }
 
 /// How many kinds (rows per table).
-pub const KINDS: usize = 41;
+pub const KINDS: usize = 43;
 
 impl ChangeKind {
     /// This kind's row in the table of `category`.
@@ -90,6 +92,7 @@ const BUF: [&str; KINDS] = [
     "FILE_SAME_SYNTAX (FILE only)",
     "",
     "MESSAGE_NO_DELETE (FILE only)",
+    "MESSAGE_SAME_JSON_FORMAT",
     "",
     "FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED, FIELD_NO_DELETE_UNLESS_NAME_RESERVED",
     "FIELD_NO_DELETE_UNLESS_NAME_RESERVED",
@@ -111,6 +114,7 @@ const BUF: [&str; KINDS] = [
     "FIELD_SAME_DEFAULT",
     "",
     "ENUM_NO_DELETE (FILE only)",
+    "ENUM_SAME_JSON_FORMAT",
     "",
     "ENUM_VALUE_NO_DELETE_UNLESS_NUMBER_RESERVED, ENUM_VALUE_NO_DELETE_UNLESS_NAME_RESERVED",
     "ENUM_VALUE_NO_DELETE_UNLESS_NAME_RESERVED",
@@ -153,8 +157,8 @@ const SYNTAX_CHANGED: Rule = same!(
     "syntax.changed",
     Safe,
     Safe,
-    "the syntax alone changes nothing on the wire; what it changes (presence, defaults) is judged field by field",
-    "Change `syntax` (proto2 / proto3)"
+    "the syntax alone changes nothing on the wire; what it changes (presence, defaults, JSON support) is judged field by field and message by message",
+    "Change `syntax` (proto2 / proto3; from proto3 to proto2 also drops the JSON support of each message and enum, judged in their rows)"
 );
 const MESSAGE_ADDED: Rule = same!(
     "message.added",
@@ -368,6 +372,9 @@ pub const WIRE_JSON: [Rule; KINDS] = [
     SYNTAX_CHANGED,
     MESSAGE_ADDED,
     MESSAGE_REMOVED,
+    same!("message.json-format.changed", Breaks, Breaks,
+        "proto2 supports JSON only on a best-effort basis, so JSON that proto3 guaranteed may no longer round-trip (buf MESSAGE_SAME_JSON_FORMAT: ALLOW to LEGACY_BEST_EFFORT)",
+        "Turn a proto3 file with messages into proto2 (their JSON support drops to best effort)"),
     FIELD_ADDED,
     same!("field.removed", Breaks, Flagged,
         "old data may still carry it (JSON readers reject an unknown name), and its number is free for reuse (buf FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED)",
@@ -403,6 +410,9 @@ pub const WIRE_JSON: [Rule; KINDS] = [
     FIELD_DEFAULT_CHANGED,
     ENUM_ADDED,
     ENUM_REMOVED,
+    same!("enum.json-format.changed", Breaks, Breaks,
+        "proto2 supports JSON only on a best-effort basis, so JSON that proto3 guaranteed may no longer round-trip (buf ENUM_SAME_JSON_FORMAT: ALLOW to LEGACY_BEST_EFFORT)",
+        "Turn a proto3 file with enums into proto2 (their JSON support drops to best effort)"),
     ENUM_VALUE_ADDED,
     ENUM_VALUE_REMOVED,
     same!("enum.value.removed.number-reserved", Breaks, Flagged,
@@ -432,6 +442,9 @@ pub const WIRE: [Rule; KINDS] = [
     SYNTAX_CHANGED,
     MESSAGE_ADDED,
     MESSAGE_REMOVED,
+    same!("message.json-format.changed", Safe, Safe,
+        "the binary encoding does not depend on JSON support",
+        "Turn a proto3 file with messages into proto2 (their JSON support drops to best effort)"),
     FIELD_ADDED,
     same!("field.removed", Breaks, Flagged,
         "its number is free for reuse with another meaning, and old data still carries it (buf FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED)",
@@ -467,6 +480,9 @@ pub const WIRE: [Rule; KINDS] = [
     FIELD_DEFAULT_CHANGED,
     ENUM_ADDED,
     ENUM_REMOVED,
+    same!("enum.json-format.changed", Safe, Safe,
+        "the binary encoding does not depend on JSON support",
+        "Turn a proto3 file with enums into proto2 (their JSON support drops to best effort)"),
     ENUM_VALUE_ADDED,
     ENUM_VALUE_REMOVED,
     same!("enum.value.removed.number-reserved", Safe, Safe,
