@@ -847,3 +847,17 @@ fn sarif_rules_shared_by_two_formats_give_both_texts() {
     let help = removed[0]["help"]["text"].as_str().expect("help");
     assert!(help.contains(" / "), "both formats' words: {help}");
 }
+
+/// A policy file's problems and the catalog's are reported in one run: fixing the one does not
+/// reveal the other only then.
+#[test]
+fn policy_file_problems_come_with_the_catalog_problems() {
+    let repo = two_events();
+    repo.write("catalog-diff.toml", "strategy = \"fulll\"\n");
+    repo.write("events/Bad/index.mdx", "---\nid: [x\n---\n");
+    let out = run(&repo, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("catalog-diff.toml:1:"), "{stderr}");
+    assert!(stderr.contains("events/Bad/index.mdx"), "{stderr}");
+}
