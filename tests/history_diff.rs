@@ -353,13 +353,19 @@ fn the_walk_equals_whole_builds_on_tricky_changes() {
 
 /// Files no front matter names can be read across resource folders: a Protobuf schema imports a
 /// `.proto` kept in another resource's folder (a service's, or another message's schema), and
-/// a specification `$ref`s a message's schema file. A change to such a file reaches its
-/// readers; every step equals whole builds.
+/// a specification `$ref`s a message's schema file (JSON Schema, Avro). A change to such a file
+/// reaches its readers; every step equals whole builds.
 #[test]
 fn the_walk_equals_whole_builds_where_schemas_import_files_of_other_resources() {
     let repo = support::TestRepo::new();
     let proto = |body: &str| format!("syntax = \"proto3\";\npackage acme;\n{body}\n");
     let openapi = "openapi: 3.0.3\ninfo: {title: S, version: 1.0.0}\npaths:\n  /orders:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema:\n              $ref: '../../events/Body/body.json'\n      responses:\n        '200': {description: ok}\n";
+    let asyncapi = "asyncapi: 2.6.0\ninfo: {title: A, version: '1'}\nchannels:\n  orders:\n    subscribe:\n      message:\n        schemaFormat: application/vnd.apache.avro;version=1.9.0\n        payload: {$ref: '../../events/Order/order.avsc'}\n";
+    let avro = |ty: &str| {
+        format!(
+            "{{\"type\": \"record\", \"name\": \"Order\", \"fields\": [{{\"name\": \"qty\", \"type\": \"{ty}\"}}]}}"
+        )
+    };
     let body = |ty: &str| {
         format!("{{\"type\": \"object\", \"properties\": {{\"id\": {{\"type\": \"{ty}\"}}}}}}")
     };
@@ -388,6 +394,13 @@ fn the_walk_equals_whole_builds_where_schemas_import_files_of_other_resources() 
             "---\nid: Body\nversion: 1.0.0\nschemaPath: body.json\n---\n",
         ),
         ("events/Body/body.json", &body("string")),
+        (
+            "services/A/index.mdx",
+            "---\nid: A\nversion: 1.0.0\nspecifications:\n  asyncapiPath: asyncapi.yaml\n---\n",
+        ),
+        ("services/A/asyncapi.yaml", asyncapi),
+        ("events/Order/index.mdx", "---\nid: Order\nversion: 1.0.0\n---\n"),
+        ("events/Order/order.avsc", &avro("int")),
     ]);
     repo.commit_all("catalog");
     let steps = [
@@ -397,6 +410,7 @@ fn the_walk_equals_whole_builds_where_schemas_import_files_of_other_resources() 
         ),
         ("events/F/f.proto", proto("message F { int64 name = 1; }")),
         ("events/Body/body.json", body("integer")),
+        ("events/Order/order.avsc", avro("string")),
     ];
     for (path, text) in &steps {
         repo.write(path, text);

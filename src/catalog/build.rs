@@ -1830,14 +1830,12 @@ fn ignore_rules(
 }
 
 /// A line of `.eventcatalogignore` as the glob the `ignore` crate matches the way the SDK's
-/// `ignore` package does: braces are plain characters (gitignore has no `{a,b}`), a range
-/// written backwards (`[z-a]`) stands for its first character, and a line ending in an unpaired
-/// `\` matches nothing (`None`).
+/// `ignore` package does: braces are plain characters (gitignore has no `{a,b}`), bracket
+/// classes are read as that package reads them ([`ignore_class`]), and a line ending in an
+/// unpaired `\` matches nothing (`None`).
 fn ignore_glob(line: &str) -> Option<String> {
     let chars: Vec<char> = line.chars().collect();
     let mut glob = String::with_capacity(line.len() + 4);
-    // Where the open bracket class's first member is, when one is open: a `]` there is a member.
-    let mut class: Option<usize> = None;
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
@@ -1848,22 +1846,16 @@ fn ignore_glob(line: &str) -> Option<String> {
                 i += 2;
                 continue;
             }
-            '{' | '}' if class.is_none() => glob.push('\\'),
-            '[' if class.is_none() => {
-                let negated = matches!(chars.get(i + 1), Some('!' | '^'));
-                class = Some(i + 1 + usize::from(negated));
-            }
-            ']' if class.is_some_and(|first| i > first) => class = None,
-            _ if class.is_some() && chars.get(i + 1) == Some(&'-') => {
-                if let Some(&end) = chars.get(i + 2).filter(|&&end| end != ']') {
-                    glob.push(c);
-                    if c <= end {
-                        glob.push('-');
-                        glob.push(end);
-                    }
-                    i += 3;
+            '{' | '}' => glob.push('\\'),
+            // A POSIX class (`[[:alpha:]]`) is left to globset, which reads those as git does.
+            '[' if !chars[i..].windows(2).any(|pair| pair == ['[', ':']) => {
+                if let Some((class, end)) = ignore_class(&chars, i + 1) {
+                    glob.push_str(&class);
+                    i = end;
                     continue;
                 }
+                // Never closed: a plain `[`.
+                glob.push('\\');
             }
             _ => {}
         }
@@ -1871,6 +1863,87 @@ fn ignore_glob(line: &str) -> Option<String> {
         i += 1;
     }
     Some(glob)
+}
+
+/// The bracket class whose members start at `chars[start]`, as the `ignore` package reads it,
+/// written for globset, with the index after its closing `]`; `None` when it is never closed.
+/// A `\` makes the next character a plain member, a range written backwards (`z-a`) is its
+/// first character, and a `-` right after a range is a plain member. globset reads `]` only
+/// first and `-` only last as members, so those two are written there.
+fn ignore_class(chars: &[char], start: usize) -> Option<(String, usize)> {
+    let negated = matches!(chars.get(start), Some('!' | '^'));
+    let mut i = start + usize::from(negated);
+    let mut members: Vec<(char, char)> = Vec::new();
+    // A member: a character, or an escaped one.
+    let member = |i: &mut usize| -> Option<char> {
+        let c = *chars.get(*i)?;
+        *i += 1;
+        if c != '\\' {
+            return Some(c);
+        }
+        let escaped = *chars.get(*i)?;
+        *i += 1;
+        Some(escaped)
+    };
+    loop {
+        let at = i;
+        let first = chars.get(i)?;
+        if *first == ']' && at > start + usize::from(negated) {
+            i += 1;
+            break;
+        }
+        let low = member(&mut i)?;
+        let ranged = chars.get(i) == Some(&'-') && chars.get(i + 1).is_some_and(|&c| c != ']');
+        if ranged {
+            i += 1;
+            let high = member(&mut i)?;
+            members.push((low, if low <= high { high } else { low }));
+        } else {
+            members.push((low, low));
+        }
+    }
+    // A plain character alone: written escaped, outside any class.
+    if let [(low, high)] = members[..]
+        && low == high
+        && !negated
+    {
+        return Some((format!("\\{low}"), i));
+    }
+    let mut bracket = false;
+    let mut dash = false;
+    let mut middle: Vec<String> = Vec::new();
+    for (mut low, mut high) in members {
+        // `]` and `-` are taken out of ranges that begin or end with them.
+        for (special, flag) in [(']', &mut bracket), ('-', &mut dash)] {
+            if low == special {
+                *flag = true;
+                low = char::from_u32(u32::from(low) + 1).unwrap_or(low);
+            }
+            if high == special && low <= high {
+                *flag = true;
+                high = char::from_u32(u32::from(high) - 1).unwrap_or(high);
+            }
+        }
+        match low.cmp(&high) {
+            Ordering::Less => middle.push(format!("{low}-{high}")),
+            Ordering::Equal if low != ']' && low != '-' => middle.push(low.to_string()),
+            _ => {}
+        }
+    }
+    // Not first, where globset reads `!` and `^` as a negation.
+    if !bracket && middle.first().is_some_and(|m| m.starts_with(['!', '^'])) {
+        middle.rotate_left(1);
+    }
+    let mut class = String::from(if negated { "[!" } else { "[" });
+    if bracket {
+        class.push(']');
+    }
+    class.extend(middle);
+    if dash {
+        class.push('-');
+    }
+    class.push(']');
+    Some((class, i))
 }
 
 /// `index.md`/`index.mdx` files outside hidden folders and the root `node_modules`, in the

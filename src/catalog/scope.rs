@@ -98,24 +98,22 @@ impl Facts {
     }
 }
 
-/// Whether a resource's schema files include Protobuf: by a `.proto` name or a declared format.
+/// Whether a resource's schema files include Protobuf, told as the diff tells them: by a
+/// declared format, else by the file's name.
 fn has_protobuf_schema(map: &serde_json::Map<String, Value>) -> bool {
-    let is_proto_path = |path: &Value| {
-        path.as_str()
-            .is_some_and(|p| p.to_ascii_lowercase().ends_with(".proto"))
-    };
-    let is_proto_format = |format: &Value| {
-        format
-            .as_str()
-            .is_some_and(|f| f.eq_ignore_ascii_case("protobuf") || f.eq_ignore_ascii_case("proto"))
+    use crate::schema::Format;
+    let is_protobuf = |format: Option<&Value>, path: Option<&Value>| {
+        let path = path.and_then(Value::as_str).unwrap_or_default();
+        matches!(
+            Format::detect(format.and_then(Value::as_str), path, ""),
+            Ok(Format::Protobuf)
+        )
     };
     let entries = map.get("schemas").and_then(Value::as_array);
-    map.get("schemaPath").is_some_and(is_proto_path)
+    is_protobuf(None, map.get("schemaPath"))
         || entries.into_iter().flatten().any(|entry| {
-            ["path", "file"]
-                .iter()
-                .any(|key| entry.get(key).is_some_and(is_proto_path))
-                || entry.get("format").is_some_and(is_proto_format)
+            let path = entry.get("path").or_else(|| entry.get("file"));
+            is_protobuf(entry.get("format"), path)
         })
 }
 
@@ -452,13 +450,17 @@ fn is_global(path: &str) -> bool {
     path == ".eventcatalogignore" || ROOTS.iter().any(|root| path.starts_with(root))
 }
 
-/// A YAML, JSON or Protobuf file in a folder of the catalog (not at its root, where
+/// A YAML, JSON, Avro or Protobuf file in a folder of the catalog (not at its root, where
 /// `package.json` and the like live), which a specification may bundle or a schema import.
 fn is_shared_document(path: &str) -> bool {
     path.contains('/')
-        && [".yml", ".yaml", ".json", ".proto"]
+        && [".yml", ".yaml", ".json", ".avsc", ".avro", ".proto"]
             .iter()
             .any(|extension| path.to_ascii_lowercase().ends_with(extension))
+}
+
+fn is_protobuf_file(path: &str) -> bool {
+    path.to_ascii_lowercase().ends_with(".proto")
 }
 
 /// A reach wider than this share of the catalog's resource files is [`Scope::is_wide`] (unless
@@ -642,13 +644,14 @@ impl Scope {
         }
     }
 
-    /// Whether document `path` may be read by an import or a `$ref` from another folder: a
-    /// `.proto` where a resource has Protobuf schemas, a YAML or JSON file where a
-    /// specification (of the catalog `after` the change) `$ref`s any file.
-    fn may_be_read_elsewhere(&self, path: &str, after: &FileSet, cache: &ParseCache) -> bool {
-        if path.to_ascii_lowercase().ends_with(".proto") {
-            return self.facts.values().any(|facts| facts.has_protobuf);
-        }
+    /// Whether a resource has Protobuf schemas, which may import a `.proto` in any folder.
+    fn has_protobuf(&self) -> bool {
+        self.facts.values().any(|facts| facts.has_protobuf)
+    }
+
+    /// Whether a specification of the catalog `after` the change `$ref`s a file of the catalog,
+    /// which may lie in any folder.
+    fn specifications_refer_to_files(&self, after: &FileSet, cache: &ParseCache) -> bool {
         let mut with_specifications = self
             .facts
             .iter()
@@ -744,6 +747,8 @@ impl Scope {
         let mut unreachable = too_wide || self.has_unordered_versions();
         let mut readers = BTreeSet::new();
         let mut other_files = false;
+        // Asked once per change, and only of a change to a document.
+        let mut specifications_refer: Option<bool> = None;
         for path in changes.keys().filter(|_| !too_wide) {
             if is_global(path) {
                 unreachable = true;
@@ -752,14 +757,19 @@ impl Scope {
                 // A file below no resource (a config file, a shared schema) reaches only the
                 // resources naming files outside their folder, which are added below.
                 let above = resource_files_above(path, &before, after);
-                // A specification anywhere may bundle a shared YAML or JSON file by a relative
-                // `$ref`, and a Protobuf schema import a shared `.proto`, which no front matter
-                // names: such a file reaches everywhere. So does one in a resource's folder
-                // that another resource's import or `$ref` may name.
-                if is_shared_document(path)
-                    && (above.is_empty() || self.may_be_read_elsewhere(path, after, cache))
-                {
-                    unreachable = true;
+                // A specification anywhere may bundle a shared document by a relative `$ref`,
+                // and a Protobuf schema import a shared `.proto`, which no front matter names:
+                // such a file reaches everywhere. So does one in a resource's folder that an
+                // import or a `$ref` from another folder may name.
+                if is_shared_document(path) {
+                    let imported = || is_protobuf_file(path) && self.has_protobuf();
+                    let mut referred = || {
+                        *specifications_refer
+                            .get_or_insert_with(|| self.specifications_refer_to_files(after, cache))
+                    };
+                    if above.is_empty() || imported() || referred() {
+                        unreachable = true;
+                    }
                 }
                 let nearest = above.first().cloned();
                 readers.extend(nearest);

@@ -34,12 +34,15 @@ pub fn run(args: AckArgs) -> anyhow::Result<u8> {
     if !policy::is_fingerprint(&args.fingerprint) {
         bail!(
             "`{}` is not a fingerprint\n  hint: copy it from a report (24 hexadecimal digits, `fingerprint ...` under each break)",
-            args.fingerprint
+            escape_text(&args.fingerprint)
         );
     }
     if let Some(expires) = &args.expires {
         let Some(date) = Date::parse(expires) else {
-            bail!("--expires `{expires}` is not a date\n  hint: write it as YYYY-MM-DD");
+            bail!(
+                "--expires `{}` is not a date\n  hint: write it as YYYY-MM-DD",
+                escape_text(expires)
+            );
         };
         // Born expired, it would acknowledge nothing: the break would trip at once.
         let today = super::settings::today();

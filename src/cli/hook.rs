@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use catalog_diff::catalog::escape_path;
+use catalog_diff::catalog::{escape_path, escape_text};
 use catalog_diff::git::{self, Repo};
 use catalog_diff::hook::{self, BACKUP_NAME, HOOK_NAME};
 use catalog_diff::schema::{ProtoRules, Strategy};
@@ -148,10 +148,10 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
         escape_path(&hook_path),
         program
             .as_deref()
-            .map_or_else(|| "catalog-diff".into(), Path::to_string_lossy),
+            .map_or_else(|| "catalog-diff".into(), escape_path),
         hook_args
             .iter()
-            .map(|arg| format!(" {arg}"))
+            .map(|arg| format!(" {}", escape_text(arg)))
             .collect::<String>(),
     );
     Ok(exit_code::OK)

@@ -151,7 +151,8 @@ pub(super) fn read_bounded(what: &str, path: &Path, limit: u64) -> anyhow::Resul
     }
     let text = String::from_utf8(bytes).map_err(|error| {
         let at = error.utf8_error().valid_up_to();
-        let (line, column) = line_column(&error.as_bytes()[..at]);
+        let valid = std::str::from_utf8(&error.as_bytes()[..at]).unwrap_or_default();
+        let (line, column) = schema::line_column(valid, at);
         anyhow::anyhow!(
             "{shown}:{line}:{column}: the {what} is not UTF-8 text (byte {at}); save it as UTF-8"
         )
@@ -160,17 +161,6 @@ pub(super) fn read_bounded(what: &str, path: &Path, limit: u64) -> anyhow::Resul
         Some(rest) => rest.to_owned(),
         None => text,
     })
-}
-
-/// The 1-based line and column (in characters) just after `valid`, the UTF-8 text before the
-/// first bad byte, where buf places that byte.
-fn line_column(valid: &[u8]) -> (usize, usize) {
-    let text = std::str::from_utf8(valid).unwrap_or_default();
-    let start = text.rfind('\n').map_or(0, |i| i + 1);
-    (
-        text.matches('\n').count() + 1,
-        text[start..].chars().count() + 1,
-    )
 }
 
 fn load(role: &str, path: &Path, forced: Option<Format>, limit: u64) -> anyhow::Result<Loaded> {
@@ -224,9 +214,16 @@ fn explain_error(role: &str, shown: &str, error: schema::Error) -> anyhow::Error
             column,
             ref what,
             ..
-        } => anyhow::anyhow!(
-            "{shown}:{line}:{column}: the {role} schema uses {what}, which catalog-diff cannot read yet; judge it with `buf breaking`"
-        ),
+        } => {
+            let advice = if what.ends_with(schema::protobuf::NO_TOOL_JUDGES) {
+                ""
+            } else {
+                "; judge it with `buf breaking`"
+            };
+            anyhow::anyhow!(
+                "{shown}:{line}:{column}: the {role} schema uses {what}, which catalog-diff cannot read yet{advice}"
+            )
+        }
         schema::Error::UnresolvedImport {
             ref import,
             line,

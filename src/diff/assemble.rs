@@ -1198,7 +1198,11 @@ fn refusal(
                 line,
                 Some(column),
                 format!("the schema uses {what}, which catalog-diff cannot read yet"),
-                "its changes have no verdict here; `buf breaking` judges them",
+                if what.ends_with(crate::schema::protobuf::NO_TOOL_JUDGES) {
+                    "its changes have no verdict here"
+                } else {
+                    "its changes have no verdict here; `buf breaking` judges them"
+                },
             ),
         ),
         error => (error.to_string(), None),

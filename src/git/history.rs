@@ -13,8 +13,6 @@ pub struct CommitInfo {
     pub author: String,
     /// Author date, ISO 8601 with the author's offset (`2024-01-02T03:04:05+01:00`).
     pub date: String,
-    /// Seconds since the Unix epoch of the author date.
-    pub time: i64,
     /// The first line of the message.
     pub subject: String,
 }
@@ -123,7 +121,6 @@ impl Repo {
                     |author| format!("{} <{}>", text(author.name), text(author.email)),
                 ),
                 date: time.map_or_else(|| "unknown".to_owned(), iso_date),
-                time: time.map_or(0, |time| time.seconds),
                 subject,
             });
         }

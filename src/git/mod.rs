@@ -70,7 +70,7 @@ pub enum Error {
         "an empty RANGE\n  hint: name a revision or a range such as main..HEAD, or leave RANGE out to compare HEAD with the working tree; in a script, check the variable meant to hold it"
     )]
     EmptyRange,
-    #[error("unknown revision `{rev}`\n  hint: {hint}")]
+    #[error("unknown revision `{}`\n  hint: {hint}", escape_text(rev))]
     UnknownRevision {
         rev: String,
         hint: String,

@@ -249,6 +249,19 @@ fn not_a_schema(format: Format) -> &'static str {
     }
 }
 
+/// The 1-based line and column (in characters) of byte `offset` of `text`, where an editor
+/// places it.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -407,6 +407,48 @@ fn exclusive_bounds_as_numbers(root: &mut Value) {
     }
 }
 
+/// A 3.1 document compared with a 3.0 one writes a strict bound as `exclusiveMinimum: 0` alone,
+/// where the 3.0 one reads as `minimum: 0, exclusiveMinimum: 0` (`exclusive_bounds_as_numbers`):
+/// the 3.1 side gets the `minimum` (`maximum`) its strict bound implies, so a migration from one
+/// version to the other changes no bound.
+pub fn strict_bounds_across_versions(old: &mut Parsed, new: &mut Parsed) {
+    let side = match (old.kind, new.kind) {
+        (Kind::OpenApi30, Kind::OpenApi31) => new,
+        (Kind::OpenApi31, Kind::OpenApi30) => old,
+        _ => return,
+    };
+    let mut stack = vec![&mut side.root];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                for (strict, bound, implied) in [
+                    (
+                        "exclusiveMinimum",
+                        "minimum",
+                        f64::le as fn(&f64, &f64) -> bool,
+                    ),
+                    ("exclusiveMaximum", "maximum", f64::ge),
+                ] {
+                    let Some(limit) = map.get(strict).filter(|v| v.is_number()).cloned() else {
+                        continue;
+                    };
+                    let weaker = match (map.get(bound).and_then(Value::as_f64), limit.as_f64()) {
+                        (None, _) => true,
+                        (Some(bound), Some(limit)) => implied(&bound, &limit),
+                        (Some(_), None) => false,
+                    };
+                    if weaker {
+                        map.insert(bound.into(), limit);
+                    }
+                }
+                stack.extend(map.values_mut());
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+}
+
 /// JSON Schema keywords that constrain values (annotations left out): one of them beside a
 /// `$ref` makes the object a schema that says more than its ref. `required` counts as a list
 /// only (a Parameter's `required: true` is no schema keyword).

@@ -318,7 +318,7 @@ pub fn compare(
         // document would read as everything removed and added, so, like the established
         // tools, the two are not paired up.
         return Ok(Verdict::unknown(format!(
-            "`{}` is {} but `{}` is {}: documents of different AsyncAPI major versions are not compared (operations, channels and messages are laid out differently)",
+            "`{}` is {} before and `{}` is {} after: documents of different AsyncAPI major versions are not compared (operations, channels and messages are laid out differently)",
             before.path,
             old.kind.name(),
             after.path,
@@ -326,6 +326,7 @@ pub fn compare(
         )));
     }
     document::ref_siblings_as_all_of(&mut old, &mut new);
+    document::strict_bounds_across_versions(&mut old, &mut new);
     let kind = new.kind;
     let found = if kind.is_asyncapi() {
         asyncapi::compare(&mut old, &mut new, after.path)

@@ -528,3 +528,14 @@ fn hooks_path_that_is_not_a_folder_is_a_clear_error() {
         "not a folder\n"
     );
 }
+
+/// What `hook install` says it runs is escaped: a `--dir` holding control characters cannot act
+/// on the terminal.
+#[test]
+fn the_installed_command_is_shown_escaped() {
+    let t = catalog_repo("cat\u{1b}[31m/");
+    let out = install(&t, &["--dir", "cat\u{1b}[31m"]);
+    let stdout = text(&out);
+    assert!(!stdout.contains('\u{1b}'), "{stdout}");
+    assert!(stdout.contains("--dir cat\\u{1b}[31m"), "{stdout}");
+}

@@ -47,7 +47,6 @@ message OrderId {
 }
 "#;
 
-/// A catalog whose event is described in Protobuf, with a producer and a consumer.
 /// `catalog-diff schema ARGS` run in `cwd`.
 fn schema_in(cwd: &std::path::Path, args: &[&str]) -> std::process::Output {
     crate::binary(cwd)
@@ -57,6 +56,7 @@ fn schema_in(cwd: &std::path::Path, args: &[&str]) -> std::process::Output {
         .expect("runs")
 }
 
+/// A catalog whose event is described in Protobuf, with a producer and a consumer.
 fn catalog() -> TestRepo {
     let repo = TestRepo::new();
     repo.write_all(&[
@@ -519,4 +519,23 @@ fn the_schema_command_refuses_an_import_larger_than_max_file_size() {
     );
     let judged = schema_in(folder.path(), &["before.proto", "after.proto"]);
     assert_eq!(judged.status.code(), Some(1));
+}
+
+/// An import is looked for beside the importing file and from its root, never from the file
+/// system's root: `import "usr/bin/env"` beside the files is a missing import, not /usr/bin/env.
+#[test]
+fn an_import_beside_files_in_the_current_folder_stays_in_it() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let text =
+        "syntax = \"proto3\";\npackage a;\nimport \"usr/bin/env\";\nmessage M { int32 a = 1; }\n";
+    for name in ["a.proto", "b.proto"] {
+        std::fs::write(dir.path().join(name), text).expect("written");
+    }
+    let out = schema_in(dir.path(), &["a.proto", "b.proto"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("usr/bin/env") && !stderr.contains("/usr/bin/env:"),
+        "{stderr}"
+    );
 }

@@ -21,9 +21,9 @@ use std::str::FromStr;
 use prost_reflect::DescriptorPool;
 use protox::file::{File, FileResolver, GoogleFileResolver};
 
-use super::Error;
 use super::format::{Document, Files, Format};
 use super::verdict::Change;
+use super::{Error, line_column};
 use crate::path::normalize;
 
 /// Which `buf breaking` category judges a change.
@@ -589,7 +589,7 @@ impl Compiled {
                 column,
                 what: format!(
                     "a MessageSet (`message_set_wire_format` on `{}`), a legacy proto1 encoding \
-                     that buf refuses to judge too",
+                     {NO_TOOL_JUDGES}",
                     message.full_name()
                 ),
             });
@@ -836,8 +836,10 @@ pub fn imports(files: &dyn Files, file: &str, text: &str) -> Vec<String> {
         if import.starts_with("google/protobuf/") {
             continue;
         }
-        let beside = normalize(&format!("{folder}/{import}"));
-        let places: Vec<String> = [beside, normalize(import)].into_iter().flatten().collect();
+        let places: Vec<String> = [beside(folder, import), normalize(import)]
+            .into_iter()
+            .flatten()
+            .collect();
         match places.iter().find(|path| files.read(path).is_some()) {
             Some(path) => found.push(path.clone()),
             None => found.extend(places),
@@ -846,15 +848,19 @@ pub fn imports(files: &dyn Files, file: &str, text: &str) -> Vec<String> {
     found
 }
 
-/// `import` as seen from the file at `importer`: beside it, then from the root.
-fn find_import(files: &dyn Files, importer: &str, import: &str) -> Option<(String, String)> {
-    let folder = importer.rfind('/').map_or("", |i| &importer[..i]);
-    let beside = if folder.is_empty() {
+/// `import` in `folder` (`""`: the root; never `/import`, which names the file system's).
+fn beside(folder: &str, import: &str) -> Option<String> {
+    if folder.is_empty() {
         normalize(import)
     } else {
         normalize(&format!("{folder}/{import}"))
-    };
-    [beside, normalize(import)]
+    }
+}
+
+/// `import` as seen from the file at `importer`: beside it, then from the root.
+fn find_import(files: &dyn Files, importer: &str, import: &str) -> Option<(String, String)> {
+    let folder = importer.rfind('/').map_or("", |i| &importer[..i]);
+    [beside(folder, import), normalize(import)]
         .into_iter()
         .flatten()
         .find_map(|path| {
@@ -969,12 +975,62 @@ fn parse_error(error: &protox::Error, path: &str, text: &str) -> Error {
     }
 }
 
+/// Ends what a file uses that buf refuses as well, so no advice sends the reader there.
+pub const NO_TOOL_JUDGES: &str = "that no tool judges (buf refuses it too)";
+
+/// Whether the file's `syntax` statement says proto3, read past comments.
+fn is_proto3(text: &str) -> bool {
+    without_comments(text).split(';').any(|statement| {
+        let value = statement
+            .trim()
+            .strip_prefix("syntax")
+            .and_then(|rest| rest.trim_start().strip_prefix('='))
+            .map(str::trim);
+        matches!(value, Some("\"proto3\"" | "'proto3'"))
+    })
+}
+
+/// `text` with its `//` and `/* */` comments left out (strings kept as they are).
+fn without_comments(text: &str) -> String {
+    let mut code = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('/', Some('/')) => {
+                chars.by_ref().find(|&c| c == '\n');
+                code.push('\n');
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                let mut last = ' ';
+                chars
+                    .by_ref()
+                    .find(|&c| std::mem::replace(&mut last, c) == '*' && c == '/');
+                code.push(' ');
+            }
+            ('"' | '\'', _) => {
+                code.push(c);
+                let mut escaped = false;
+                for inner in chars.by_ref() {
+                    code.push(inner);
+                    if inner == c && !escaped || inner == '\n' {
+                        break;
+                    }
+                    escaped = inner == '\\' && !escaped;
+                }
+            }
+            _ => code.push(c),
+        }
+    }
+    code
+}
+
 /// What buf accepts but protox refuses, named for the reader, from protox's complaint
 /// (`message`, about `name` where it points) and the file's `text`.
 fn protox_limit(message: &str, name: Option<&str>, text: &str) -> Option<String> {
     let protox = "but protox, the compiler catalog-diff uses, does not";
     // The complaint may come before the file is parsed, so its syntax is read from the text.
-    let proto2 = !text.contains("\"proto3\"") && !text.contains("'proto3'");
+    let proto2 = !is_proto3(text);
     // prost-reflect leaves the JSON name empty when it is the default one.
     if message.contains("JSON name ''") && proto2 {
         let name = name.unwrap_or("a field");
@@ -1063,18 +1119,6 @@ fn span(
             let at = |i: usize| l.span.get(i).map_or(1, |v| *v as usize + 1);
             (at(0), at(1))
         })
-}
-
-/// The 1-based line and column (in characters) of a byte offset.
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[start..].chars().count() + 1)
 }
 
 /// The 1-based line where the element each op path names is declared in `text` (1 when it
@@ -1215,6 +1259,20 @@ fn locate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The syntax is read from its statement, never from a comment or a string that says it.
+    #[test]
+    fn the_syntax_statement_is_read_past_comments() {
+        assert!(is_proto3("// header\nsyntax = \"proto3\";\nmessage M {}"));
+        assert!(is_proto3("/* a */ syntax='proto3';"));
+        for text in [
+            "syntax = \"proto2\"; // not yet \"proto3\"",
+            "/* syntax = \"proto3\"; */ syntax = \"proto2\";",
+            "syntax = \"proto2\"; option (o) = \"syntax = 'proto3';\";",
+        ] {
+            assert!(!is_proto3(text), "{text}");
+        }
+    }
 
     fn line_of(text: &str, path: &str) -> usize {
         lines_of(text, &[path])[0]
