@@ -452,7 +452,7 @@ pub fn strict_bounds_across_versions(old: &mut Parsed, new: &mut Parsed) {
 /// JSON Schema keywords that constrain values (annotations left out): one of them beside a
 /// `$ref` makes the object a schema that says more than its ref. `required` counts as a list
 /// only (a Parameter's `required: true` is no schema keyword).
-const ASSERTIONS: &[&str] = &[
+pub(super) const ASSERTIONS: &[&str] = &[
     "type",
     "enum",
     "const",

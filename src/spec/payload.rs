@@ -44,50 +44,13 @@ pub struct Body {
     pub as_text: bool,
 }
 
-/// The keys of a document's root that the schema walker would read as keywords; a
-/// specification has none, but a hostile one might, and they must not leak into the walk.
+/// The keys of a document's root that the schema walker would read as keywords, besides the
+/// assertions (`document::ASSERTIONS`); a specification has none, but a hostile one might, and
+/// they must not leak into the walk.
 const ROOT_KEYWORDS: &[&str] = &[
-    "properties",
-    "required",
-    "type",
-    "enum",
-    "const",
-    "items",
-    "prefixItems",
-    "additionalProperties",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
     "$ref",
-    "patternProperties",
-    "propertyNames",
-    "dependentRequired",
-    "dependentSchemas",
     "dependencies",
-    "contains",
-    "minContains",
-    "maxContains",
-    "unevaluatedProperties",
-    "unevaluatedItems",
     "additionalItems",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "minProperties",
-    "maxProperties",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "pattern",
-    "format",
-    "multipleOf",
-    "uniqueItems",
     "deprecated",
     "nullable",
 ];
@@ -366,8 +329,8 @@ fn install(root: &mut Value, properties: Map<String, Value>) -> Vec<(String, Val
     let Value::Object(map) = root else {
         return Vec::new();
     };
-    let saved: Vec<(String, Value)> = ROOT_KEYWORDS
-        .iter()
+    let saved: Vec<(String, Value)> = (ROOT_KEYWORDS.iter())
+        .chain(super::document::ASSERTIONS)
         .filter_map(|key| {
             map.shift_remove(*key)
                 .map(|value| ((*key).to_owned(), value))
