@@ -215,7 +215,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
             "note: side {} ({}) has no catalog resources in `{}`; comparing with an empty catalog",
             side.name,
             side.label,
-            catalog_diff::catalog::escape_text(display_dir(&compared.dir))
+            shown_dir(&compared.dir)
         );
         // Found, not named: the catalog may have moved, and then nothing is judged across.
         let git_side = match side.name {
@@ -227,7 +227,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         {
             stderr!(
                 "  its catalog is in `{}` there: the catalog moved, so every resource shows as {} and no schema is judged across the move\n  hint: to judge the changes since, compare from the commit that moved it",
-                catalog_diff::catalog::escape_text(display_dir(&elsewhere)),
+                shown_dir(&elsewhere),
                 if side.name == "a" { "added" } else { "removed" },
             );
         }
@@ -319,8 +319,9 @@ fn failed(sides: &[pipeline::SideReport], strict: bool) -> bool {
     false
 }
 
-pub(super) fn display_dir(dir: &str) -> &str {
-    if dir.is_empty() { "." } else { dir }
+/// A catalog folder as reports name it: `.` for the root, escaped as catalog text is.
+pub(super) fn shown_dir(dir: &str) -> std::borrow::Cow<'_, str> {
+    catalog_diff::catalog::escape_text(if dir.is_empty() { "." } else { dir })
 }
 
 /// The error for a catalog folder named on purpose (`--dir`, or `dir` in the configuration,
@@ -328,6 +329,6 @@ pub(super) fn display_dir(dir: &str) -> &str {
 pub(super) fn no_resources(prefix: &str, dir: &str, where_: &str) -> anyhow::Error {
     anyhow::anyhow!(
         "{prefix}`{}` holds no catalog resources {where_}\n  hint: point --dir (or `dir` in the configuration) at the folder that holds domains/, services/, events/ and the rest, or leave it out to find it",
-        catalog_diff::catalog::escape_text(display_dir(dir)),
+        shown_dir(dir),
     )
 }

@@ -439,16 +439,13 @@ fn note_moved_catalog(repo: &Repo, commits: &[catalog_diff::git::CommitId], dir:
         return;
     }
     if let Some(earlier) = repo.catalog_elsewhere(Side::Commit(first), dir) {
-        let shown = |dir: &str| {
-            catalog_diff::catalog::escape_text(if dir.is_empty() { "." } else { dir }).into_owned()
-        };
         stderr!(
             "note: the catalog is in `{}` at the end of the range but in `{}` at {}: the walk reads `{}`, where that part of the history has no catalog\n  hint: walk that part with --dir {}",
-            shown(dir),
-            shown(&earlier),
+            super::diff::shown_dir(dir),
+            super::diff::shown_dir(&earlier),
             short(&first.to_string()),
-            shown(dir),
-            shown(&earlier)
+            super::diff::shown_dir(dir),
+            super::diff::shown_dir(&earlier)
         );
     }
 }
@@ -460,15 +457,12 @@ fn note_against_elsewhere(repo: &Repo, rev: &str, id: catalog_diff::git::CommitI
         return;
     }
     if let Some(elsewhere) = repo.catalog_elsewhere(Side::Commit(id), dir) {
-        let shown = |dir: &str| {
-            catalog_diff::catalog::escape_text(super::diff::display_dir(dir)).into_owned()
-        };
         stderr!(
             "note: the --against commit {} has its catalog in `{}`, not `{}`: the catalog moved, so every resource shows as added and no schema is judged across the move\n  hint: judge against a commit after the move, or walk with --dir {}",
             catalog_diff::catalog::escape_text(rev),
-            shown(&elsewhere),
-            shown(dir),
-            shown(&elsewhere),
+            super::diff::shown_dir(&elsewhere),
+            super::diff::shown_dir(dir),
+            super::diff::shown_dir(&elsewhere),
         );
     }
 }

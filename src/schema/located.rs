@@ -102,17 +102,27 @@ impl Located {
     /// The line of the node a JSON pointer names: the line of the last key reached, or of the
     /// deepest node that exists when the pointer goes further than the text.
     pub fn pointer_line(&self, pointer: &str) -> usize {
+        self.pointer_line_naming(pointer, |_, _| None)
+    }
+
+    /// [`Located::pointer_line`], where a segment that is no index of an array names the element
+    /// `named` finds among its items (an Avro field by its `name`, say).
+    pub fn pointer_line_naming<'a>(
+        &'a self,
+        pointer: &str,
+        named: impl Fn(&'a [Located], &str) -> Option<&'a Located>,
+    ) -> usize {
         let mut node = self;
         let mut line = self.line;
         for segment in pointer.split('/').skip(1) {
             let segment = segment.replace("~1", "/").replace("~0", "~");
             let next = match &node.node {
                 Node::Object(members) => members.get(&segment),
-                Node::Array(_) => segment
-                    .parse()
-                    .ok()
-                    .and_then(|index| node.element(index))
-                    .map(|value| (value.line, value)),
+                Node::Array(items) => match segment.parse::<usize>() {
+                    Ok(index) => items.get(index),
+                    Err(_) => named(items, &segment),
+                }
+                .map(|value| (value.line, value)),
                 Node::Scalar(_) => None,
             };
             match next {

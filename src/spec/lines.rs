@@ -96,31 +96,12 @@ pub fn locate_yaml(text: &str) -> Option<Located> {
 /// that a segment that is no index of an array names the element by its `name` (an Avro field)
 /// or its text (an Avro symbol): the Avro engine gives payload paths so (`/fields/qty/type`).
 pub fn pointer_line(root: &Located, pointer: &str) -> usize {
-    let mut node = root;
-    let mut line = root.line;
-    for segment in pointer.split('/').skip(1) {
-        let segment = segment.replace("~1", "/").replace("~0", "~");
-        let next = match &node.node {
-            Node::Object(_) => node.key_line(&segment).zip(node.member(&segment)),
-            Node::Array(items) => match segment.parse::<usize>() {
-                Ok(index) => items.get(index),
-                Err(_) => items.iter().find(|item| {
-                    item.text() == Some(segment.as_str())
-                        || item.member("name").and_then(Located::text) == Some(segment.as_str())
-                }),
-            }
-            .map(|item| (item.line, item)),
-            Node::Scalar(_) => None,
-        };
-        match next {
-            Some((next_line, value)) => {
-                line = next_line;
-                node = value;
-            }
-            None => break,
-        }
-    }
-    line
+    root.pointer_line_naming(pointer, |items, segment| {
+        items.iter().find(|item| {
+            item.text() == Some(segment)
+                || item.member("name").and_then(Located::text) == Some(segment)
+        })
+    })
 }
 
 #[cfg(test)]
