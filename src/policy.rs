@@ -13,7 +13,8 @@ use toml::Spanned;
 use toml::de::{DeString, DeTable, DeValue};
 
 use crate::diff::{
-    ArchitectureDiff, Impact, ImpactReason, ResourceRef, SchemaChange, SpecificationChange,
+    ArchitectureDiff, Impact, ImpactReason, ResourceRef, SchemaChange, SchemaFile,
+    SpecificationChange,
 };
 use crate::schema::{Op, Strategy};
 
@@ -60,7 +61,8 @@ pub struct Config {
     pub dir: Option<Spanned<String>>,
     pub proto_rules: Option<crate::schema::ProtoRules>,
     /// Compare transitive strategies against every schema in the first-parent history too.
-    pub history: Option<bool>,
+    /// Where it is written is kept, for an error when no strategy is transitive.
+    pub history: Option<Spanned<bool>>,
     /// Per-message settings, keyed by message id, as a schema registry sets them per subject.
     /// Each id keeps where it is written, for an error that names its line.
     #[serde(default)]
@@ -131,7 +133,7 @@ impl Config {
         self.fail_on = self.fail_on.or(part.fail_on);
         self.dir = self.dir.take().or(part.dir);
         self.proto_rules = self.proto_rules.or(part.proto_rules);
-        self.history = self.history.or(part.history);
+        self.history = self.history.take().or(part.history);
         for (id, settings) in part.messages {
             let known = self.messages.entry(id).or_default();
             known.strategy = known.strategy.or(settings.strategy);
@@ -150,6 +152,12 @@ impl Config {
     pub fn dir_line(&self, text: &str) -> Option<usize> {
         let dir = self.dir.as_ref()?;
         Some(line_at(text, dir.span().start))
+    }
+
+    /// The line of `text` (this file's) that sets `history = true`, if one does.
+    pub fn history_line(&self, text: &str) -> Option<usize> {
+        let history = self.history.as_ref().filter(|h| *h.get_ref())?;
+        Some(line_at(text, history.span().start))
     }
 
     /// Each message id with the line of `text` (this file's) where it is written.
@@ -296,7 +304,7 @@ const ACK_KEYS: [&str; 4] = ["fingerprint", "reason", "owner", "expires"];
 #[serde(deny_unknown_fields)]
 struct AckEntry {
     fingerprint: toml::Spanned<String>,
-    reason: String,
+    reason: toml::Spanned<String>,
     owner: Option<String>,
     expires: Option<toml::Spanned<String>>,
 }
@@ -312,6 +320,8 @@ pub fn parse_acks(file: &str, text: &str) -> Result<Vec<Ack>, Errors> {
     };
     let mut acks = Vec::new();
     let mut problems = Vec::new();
+    // Each fingerprint's first entry, by line: a second would be ignored without a word.
+    let mut first_lines = BTreeMap::new();
     for (key, value) in document.into_inner() {
         // Each entry is read on its own: one bad entry hides no other.
         let entries = match value.into_inner() {
@@ -368,6 +378,27 @@ pub fn parse_acks(file: &str, text: &str) -> Result<Vec<Ack>, Errors> {
                     ),
                 ));
             }
+            if entry.reason.get_ref().trim().is_empty() {
+                fine = false;
+                problems.push(problem(
+                    entry.reason.span().start,
+                    "`reason` is empty: say why the break is acceptable, for the next reader"
+                        .to_owned(),
+                ));
+            }
+            let line = line_at(text, entry.fingerprint.span().start);
+            if let Some(first) = first_lines.get(entry.fingerprint.get_ref()) {
+                fine = false;
+                problems.push(problem(
+                    entry.fingerprint.span().start,
+                    format!(
+                        "fingerprint `{}` is acknowledged already at line {first}: keep one entry (renew it by editing its `expires`)",
+                        entry.fingerprint.get_ref()
+                    ),
+                ));
+            } else {
+                first_lines.insert(entry.fingerprint.get_ref().clone(), line);
+            }
             if let Some(expires) = &entry.expires
                 && Date::parse(expires.get_ref()).is_none()
             {
@@ -384,7 +415,7 @@ pub fn parse_acks(file: &str, text: &str) -> Result<Vec<Ack>, Errors> {
                 acks.push(Ack {
                     line: line_at(text, entry.fingerprint.span().start),
                     fingerprint: entry.fingerprint.into_inner(),
-                    reason: entry.reason,
+                    reason: entry.reason.into_inner(),
                     owner: entry.owner,
                     expires: entry.expires.map(Spanned::into_inner),
                 });
@@ -419,11 +450,12 @@ pub fn is_fingerprint(text: &str) -> bool {
             .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
 }
 
-/// A stable name for a finding: it depends on the message's type and id, the schema file, the
-/// kind and the path of the change, never on a commit, a version or a line number.
+/// A stable name for a finding: it depends on what the finding is (for an op, the message's or
+/// resource's type and id, the file, the kind, the path and the words naming what changed
+/// there, such as the enum value added), never on a commit, a version or a line number.
 fn fingerprint(parts: &[&str]) -> String {
     let mut hasher = Sha256::new();
-    hasher.update(b"catalog-diff finding v1");
+    hasher.update(b"catalog-diff finding v2");
     for part in parts {
         hasher.update([0u8]);
         hasher.update(part.as_bytes());
@@ -452,13 +484,27 @@ pub fn op_fingerprint(change: &SchemaChange, op: &Op) -> String {
         schema_file(change),
         op.kind.id,
         &op.path,
+        &op.reason,
     ])
 }
 
-/// The fingerprint of a schema change without a verdict.
+/// The fingerprint of a schema change without a verdict: of that very change (the two texts'
+/// hashes), since an acknowledgement cannot vouch for a later change nobody judged either.
 pub fn unknown_fingerprint(change: &SchemaChange) -> String {
     let m = &change.message;
-    fingerprint(&["unknown", &m.kind, &m.id, schema_file(change)])
+    let [before, after] = [&change.before, &change.after].map(|file| file_hash(file.as_ref()));
+    fingerprint(&[
+        "unknown",
+        &m.kind,
+        &m.id,
+        schema_file(change),
+        before,
+        after,
+    ])
+}
+
+fn file_hash(file: Option<&SchemaFile>) -> &str {
+    file.and_then(|f| f.hash.as_deref()).unwrap_or("")
 }
 
 fn specification_file(change: &SpecificationChange) -> &str {
@@ -479,17 +525,21 @@ pub fn specification_op_fingerprint(change: &SpecificationChange, op: &Op) -> St
         specification_file(change),
         op.kind.id,
         &op.path,
+        &op.reason,
     ])
 }
 
 /// The fingerprint of a specification change without a verdict.
 pub fn specification_unknown_fingerprint(change: &SpecificationChange) -> String {
     let r = &change.resource;
+    let [before, after] = [&change.before, &change.after].map(|file| file_hash(file.as_ref()));
     fingerprint(&[
         "specification-unknown",
         &r.kind,
         &r.id,
         specification_file(change),
+        before,
+        after,
     ])
 }
 
@@ -776,7 +826,7 @@ mod tests {
         // A file without problems reads as before, however its settings are split.
         let text = "history = true\n[messages.a]\nstrategy = \"none\"\n[messages.b]\nstrategy = \"full\"\n";
         let config = Config::parse("c.toml", text).expect("valid");
-        assert_eq!(config.history, Some(true));
+        assert_eq!(config.history.as_ref().map(|h| *h.get_ref()), Some(true));
         assert_eq!(config.message_strategies().len(), 2);
         assert_eq!(
             config.message_lines(text).collect::<Vec<_>>(),

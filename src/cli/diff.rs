@@ -166,6 +166,12 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
             settings.strategy.as_str()
         );
     }
+    if let Some(place) = settings.history_place.as_ref().filter(|_| !transitive) {
+        anyhow::bail!(
+            "{place}: `history = true` judges a schema against every version it had, which only a transitive strategy asks for, and the strategy is `{}`\n  hint: set `strategy = \"full-transitive\"` (or backward-transitive, forward-transitive) there, or remove `history`",
+            settings.strategy.as_str()
+        );
+    }
     let revisions = settings.blame_dir(pipeline::read_revisions(
         &repo,
         &sides,
@@ -195,14 +201,14 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     if failed {
         return Ok(exit_code::ERROR);
     }
-    // A folder named on purpose that holds no catalog on either side is a mistake, not an
-    // empty diff to pass.
-    if settings.dir.is_some() && compared.sides.iter().all(|side| !side.has_resources) {
-        return Err(no_resources(
-            &settings.dir_prefix(),
-            &compared.dir,
-            "on either side of the comparison",
-        ));
+    // No catalog on either side is a mistake (a folder named wrong, the wrong repository), not
+    // an empty diff to pass.
+    if compared.sides.iter().all(|side| !side.has_resources) {
+        let on_either = "on either side of the comparison";
+        return Err(match settings.dir {
+            Some(_) => no_resources(&settings.dir_prefix(), &compared.dir, on_either),
+            None => no_catalog(on_either),
+        });
     }
     // A baseline without a commit (the first commit's hook; its label is empty) is empty by
     // nature: no note.
@@ -330,5 +336,13 @@ pub(super) fn no_resources(prefix: &str, dir: &str, where_: &str) -> anyhow::Err
     anyhow::anyhow!(
         "{prefix}`{}` holds no catalog resources {where_}\n  hint: point --dir (or `dir` in the configuration) at the folder that holds domains/, services/, events/ and the rest, or leave it out to find it",
         shown_dir(dir),
+    )
+}
+
+/// The error for a run that found no catalog resources `where_`, looking for the catalog
+/// wherever it may be (no `--dir`): the wrong repository, not an empty run to pass.
+pub(super) fn no_catalog(where_: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "no EventCatalog catalog found: the repository holds no catalog resources {where_}\n  hint: run it in the repository that holds the catalog (-C PATH), or point --dir at its folder"
     )
 }

@@ -194,10 +194,10 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         },
     );
     progress.finish();
-    // A folder named on purpose where nothing changed may hold no catalog at all.
+    // A walk where nothing changed may have met no catalog at all.
     let ends = [start, commits.last().map(|c| c.id)];
-    let empty_dir = outcome.is_ok()
-        && settings.dir.is_some()
+    let no_catalog = outcome.is_ok()
+        && !commits.is_empty()
         && state.changed == 0
         && holds_no_resources(&repo, &options, ends, &cache.parses)?;
     cache.save();
@@ -221,12 +221,14 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
             anyhow::bail!("{why}\n  hint: --message takes a message id, as in its front matter");
         }
     }
-    if empty_dir {
-        return Err(super::diff::no_resources(
-            &settings.dir_prefix(),
-            &options.dir,
-            "at either end of the range",
-        ));
+    if no_catalog {
+        let at_either_end = "at either end of the range";
+        return Err(match settings.dir {
+            Some(_) => {
+                super::diff::no_resources(&settings.dir_prefix(), &options.dir, at_either_end)
+            }
+            None => super::diff::no_catalog(at_either_end),
+        });
     }
     flush_waiting(&mut stdout, &state)?;
     if !outcome.stopped {

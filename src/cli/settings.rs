@@ -25,6 +25,8 @@ pub struct Settings {
     /// Where the configuration sets `dir`, when the run takes it from there
     /// (`catalog-diff.toml:3`).
     dir_place: Option<String>,
+    /// Where the configuration sets `history = true`, if it does.
+    pub history_place: Option<String>,
     pub message_strategies: BTreeMap<String, Strategy>,
     /// Where the configuration names each message id (`catalog-diff.toml:7`).
     message_places: BTreeMap<String, String>,
@@ -66,10 +68,11 @@ impl Settings {
                     .message_lines(&text)
                     .map(|(id, line)| (id.to_owned(), format!("{file}:{line}")))
                     .collect();
-                let dir_place = config.dir_line(&text).map(|line| format!("{file}:{line}"));
-                Ok((config, places, dir_place, problems))
+                let lines = [config.dir_line(&text), config.history_line(&text)];
+                let setting_places = lines.map(|line| line.map(|line| format!("{file}:{line}")));
+                Ok((config, places, setting_places, problems))
             }),
-            None => Ok((Config::default(), BTreeMap::new(), None, Vec::new())),
+            None => Ok((Config::default(), BTreeMap::new(), [None, None], Vec::new())),
         };
         let ack_bytes = repo.read_root_file(candidate, policy::ACK_FILE)?;
         note_unread_edit(repo, candidate, policy::ACK_FILE, ack_bytes.as_deref());
@@ -80,11 +83,12 @@ impl Settings {
         };
         // Both files are read before either is refused, so one run names every problem; the
         // message ids a configuration with problems names are checked before it is refused.
-        let ((config, message_places, dir_place, problems), acks) = match (config, acks) {
-            (Err(config), Err(acks)) => anyhow::bail!("{config:#}\nerror: {acks:#}"),
-            (Err(error), _) => return Err(error),
-            (Ok(config), acks) => (config, acks),
-        };
+        let ((config, message_places, [dir_place, history_place], problems), acks) =
+            match (config, acks) {
+                (Err(config), Err(acks)) => anyhow::bail!("{config:#}\nerror: {acks:#}"),
+                (Err(error), _) => return Err(error),
+                (Ok(config), acks) => (config, acks),
+            };
         let mut said = Vec::new();
         if !problems.is_empty() {
             said.push(policy::Errors(problems).to_string());
@@ -126,7 +130,8 @@ impl Settings {
             dir_place: dir_place.filter(|_| dir.is_none()),
             message_strategies,
             message_places,
-            history: config.history.unwrap_or(false),
+            history: config.history.as_ref().is_some_and(|h| *h.get_ref()),
+            history_place,
             proto_rules: flags.proto_rules.or(config.proto_rules).unwrap_or_default(),
             acks,
             from_files,

@@ -1,6 +1,6 @@
 //! GitHub Actions workflow commands (`::error file=...,line=...::...`): an `::error` for every
 //! breaking finding (a breaking op of a schema or specification change, at the line of the node
-//! it changed; a message removed while in use), a `::warning`
+//! it changed; a message removed while in use; a `::notice` once acknowledged), a `::warning`
 //! for every schema change without a verdict and every catalog problem, a `::notice` for every
 //! other change, each on the catalog file that declares it (the schema file at the line of the
 //! changed node, or the resource file), and a closing summary notice.
@@ -33,7 +33,8 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
                 fingerprint_note(&fingerprint, context.decision)
             );
             let place = locations.op(change, n);
-            out.push("error", place.as_ref(), &message_label(change), &body);
+            let level = break_level(&fingerprint, context.decision);
+            out.push(level, place.as_ref(), &message_label(change), &body);
         }
     }
     for (level, place, title, body) in super::specification::annotations(diff, context.decision) {
@@ -48,7 +49,8 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
             hurt_line(impact),
             fingerprint_note(&fingerprint, context.decision)
         );
-        out.push("error", place.as_ref(), &impact_label(impact), &body);
+        let level = break_level(&fingerprint, context.decision);
+        out.push(level, place.as_ref(), &impact_label(impact), &body);
     }
     for &change in &findings.unknown {
         let mut body = format!(
@@ -129,7 +131,12 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         let body = format!("{sides}: {diagnostic}");
         out.push("warning", Some(&place), "catalog problem", &body);
     }
-    out.push("notice", None, "summary", &summary_line(diff));
+    out.push(
+        "notice",
+        None,
+        "summary",
+        &summary_line(diff, context.decision),
+    );
     out.out
 }
 

@@ -179,8 +179,10 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         .collect();
     section(&mut out, "Compatible schema changes", &compatible);
     let r = &diff.resources;
-    let label = |kind: &str, id: &str, version: &Option<crate::diff::Version>| {
-        md(format!("{kind} {id} {}", version.as_deref().unwrap_or("")).trim_end())
+    // No trim: an id may end in a character that is whitespace (`\r`), which is shown escaped.
+    let label = |kind: &str, id: &str, version: &Option<crate::diff::Version>| match version {
+        Some(version) => md(&format!("{kind} {id} {}", &**version)),
+        None => md(&format!("{kind} {id}")),
     };
     let resources: Vec<String> = r
         .added
@@ -232,16 +234,15 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     if let Some(line) = context.decision.and_then(super::text::policy_line) {
         let _ = writeln!(out, "{}\n", md(&line));
     }
-    let _ = writeln!(out, "{}", summary_line(diff));
+    let _ = writeln!(out, "{}", summary_line(diff, context.decision));
     out
 }
 
-/// A break's fingerprint, kept out of the rendered comment, and its acknowledgement, shown.
+/// A break's fingerprint, the id `catalog-diff ack` takes, and its acknowledgement if any.
 pub(super) fn note(fingerprint: &str, decision: Option<&crate::policy::Decision>) -> String {
-    let hidden = hidden(&format!("fingerprint {fingerprint}"));
     match ack_note(fingerprint, decision) {
-        Some(ack) => format!(" ({}){hidden}", escape_markdown(&ack)),
-        None => hidden,
+        Some(ack) => format!(" ({}; fingerprint `{fingerprint}`)", escape_markdown(&ack)),
+        None => format!(" (fingerprint `{fingerprint}`)"),
     }
 }
 
@@ -255,12 +256,6 @@ pub(super) fn unknown_md_note(
         Some(_) => note(fingerprint, decision),
         None => String::new(),
     }
-}
-
-/// A note kept out of the rendered comment (a fingerprint): an HTML comment, which `--` would
-/// end early.
-pub(super) fn hidden(note: &str) -> String {
-    format!(" <!-- {} -->", note.replace("--", "- -"))
 }
 
 pub(super) fn section(out: &mut String, title: &str, items: &[String]) {

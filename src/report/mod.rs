@@ -215,8 +215,9 @@ pub fn impact_of<'a>(diff: &'a ArchitectureDiff, change: &SchemaChange) -> Optio
     })
 }
 
-/// The one-line summary every format ends with: the verdict, what broke, the counts.
-pub fn summary_line(diff: &ArchitectureDiff) -> String {
+/// The one-line summary every format ends with: the verdict, what broke, the counts. Breaks
+/// that acknowledgements in force accept, every one of them, make it `acknowledged`.
+pub fn summary_line(diff: &ArchitectureDiff, decision: Option<&crate::policy::Decision>) -> String {
     let s = &diff.summary;
     let counts = counts(s);
     let strategy = diff.compatibility.strategy;
@@ -261,8 +262,17 @@ pub fn summary_line(diff: &ArchitectureDiff) -> String {
             specs.specification_breaking
         ));
     }
+    let accepted = decision.is_some_and(|d| {
+        let mut breaks = d.breaks.iter();
+        !d.breaks.is_empty() && breaks.all(|b| b.status == crate::policy::Status::Acknowledged)
+    });
+    let verdict = if accepted {
+        "acknowledged (every break)"
+    } else {
+        "BREAKING"
+    };
     format!(
-        "BREAKING: {}; {counts} [strategy {strategy}]",
+        "{verdict}: {}; {counts} [strategy {strategy}]",
         broke.join(", ")
     )
 }
@@ -325,6 +335,16 @@ pub fn fingerprint_note(fingerprint: &str, decision: Option<&crate::policy::Deci
     match ack_note(fingerprint, decision) {
         Some(ack) => format!("fingerprint {fingerprint} ({ack})"),
         None => format!("fingerprint {fingerprint}"),
+    }
+}
+
+/// The GitHub annotation level of a break: `notice` once an acknowledgement in force accepts
+/// it (it does not trip the job, so it is no error), else `error`.
+pub fn break_level(fingerprint: &str, decision: Option<&crate::policy::Decision>) -> &'static str {
+    let found = decision.and_then(|d| d.find(fingerprint));
+    match found.map(|b| b.status) {
+        Some(crate::policy::Status::Acknowledged) => "notice",
+        _ => "error",
     }
 }
 

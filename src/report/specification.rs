@@ -282,7 +282,8 @@ pub(super) fn annotations(
                         fingerprint_note(&fingerprint, decision)
                     );
                     let at = op_place(change, n).or_else(|| place(change));
-                    out.push(("error", at, label(change), body));
+                    let level = super::break_level(&fingerprint, decision);
+                    out.push((level, at, label(change), body));
                 }
                 continue;
             }

@@ -153,7 +153,7 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     if let Some(line) = context.decision.and_then(policy_line) {
         let _ = writeln!(out, "\n{line}");
     }
-    let summary = summary_line(diff);
+    let summary = summary_line(diff, context.decision);
     let summary = if diff.is_breaking() {
         paint.red(&summary)
     } else if unjudged(diff) > 0 {

@@ -59,6 +59,25 @@ fn item_1_a_missing_dir_or_message_is_an_error_naming_what_exists() {
         "{}",
         text(&out.stderr)
     );
+    // No catalog anywhere (the wrong repository): an error, not "compatible".
+    let elsewhere = TestRepo::new();
+    elsewhere.write("README.md", "no catalog here\n");
+    elsewhere.commit_all("readme");
+    elsewhere.write("README.md", "still none\n");
+    for args in [&["HEAD~0..HEAD"][..], &["--format", "github"]] {
+        let out = run(&elsewhere, args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stdout)
+        );
+        assert!(
+            text(&out.stderr).contains("no EventCatalog catalog found"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
     let out = run(&path, &["index", "--dir", "event"]);
     assert!(
         text(&out.stderr).contains("did you mean `events`?"),

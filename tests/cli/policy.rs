@@ -355,16 +355,18 @@ fn one_acknowledged_break_among_many_is_told_apart() {
             "{stdout}"
         );
     }
-    // A pull-request comment shows the acknowledgement where the fingerprint, an HTML
-    // comment, does not render.
+    // A pull-request comment shows each fingerprint, and the acknowledgement beside its own.
     let out = run(&repo, &["--format", "markdown"]);
     let comment = text(&out.stdout);
     let shown: Vec<&str> = comment
         .lines()
-        .filter(|line| line.contains("(acknowledged by billing: migrated) <!--"))
+        .filter(|line| line.contains("(acknowledged by billing: migrated; fingerprint `"))
         .collect();
     assert_eq!(shown.len(), 1, "{comment}");
     assert!(shown[0].contains(acknowledged.as_str()), "{comment}");
+    for fingerprint in &breaks {
+        assert!(comment.contains(&format!("`{fingerprint}`)")), "{comment}");
+    }
     assert!(
         comment.contains("policy: 1 break\\(s\\) acknowledged, 39 open"),
         "{comment}"
@@ -653,8 +655,11 @@ fn every_report_names_an_unjudged_change_under_fail_on_unknown() {
     repo.write("events/OrderPaid/schema.json", r#"{"id": "o-1"}"#);
     let breaks = fingerprints(&run(&repo, &["--format", "json"]));
     assert_eq!(breaks.len(), 1);
-    let note = format!("fingerprint {}", breaks[0]);
     for format in ["text", "markdown", "github"] {
+        let note = match format {
+            "markdown" => format!("fingerprint `{}`", breaks[0]),
+            _ => format!("fingerprint {}", breaks[0]),
+        };
         let out = run(&repo, &["--format", format]);
         assert_eq!(out.status.code(), Some(1), "{format}");
         let stdout = text(&out.stdout);
@@ -676,7 +681,11 @@ fn every_report_names_an_unjudged_change_under_fail_on_unknown() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let out = run(&repo, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
-    assert!(text(&out.stdout).contains(&format!("{note} (acknowledged: an example, on purpose)")));
+    let note = format!(
+        "fingerprint {} (acknowledged: an example, on purpose)",
+        breaks[0]
+    );
+    assert!(text(&out.stdout).contains(&note));
     // A job on the default policy has no use for the ack, but it matches a change here: it is
     // not offered for deletion.
     let out = run(&repo, &["--fail-on", "breaking", "--format", "json"]);
@@ -860,4 +869,113 @@ fn policy_file_problems_come_with_the_catalog_problems() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains("catalog-diff.toml:1:"), "{stderr}");
     assert!(stderr.contains("events/Bad/index.mdx"), "{stderr}");
+}
+
+/// An acknowledgement accepts the break it names and no later one of the same kind at the same
+/// place; while it holds, GitHub gets a notice, not an error, and every report's last line
+/// says the breaks are acknowledged.
+#[test]
+fn an_acknowledgement_accepts_its_own_break_only() {
+    let repo = two_events();
+    repo.write("catalog-diff.toml", "fail-on = \"breaking\"\n");
+    let status = |values: &str| {
+        format!(
+            "{{\"type\": \"object\", \"properties\": {{\"status\": {{\"enum\": [{values}]}}}}}}"
+        )
+    };
+    repo.write("events/OrderPaid/schema.json", &status("\"paid\""));
+    repo.commit_all("a status");
+    repo.write(
+        "events/OrderPaid/schema.json",
+        &status("\"paid\", \"refunded\""),
+    );
+    let refunded = fingerprints(&run(&repo, &["--format", "json"])).remove(0);
+    let out = run(
+        repo.path(),
+        &["ack", &refunded, "--reason", "billing reads refunds"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = run(&repo, &["--format", "github"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let annotations = text(&out.stdout);
+    assert!(!annotations.contains("::error"), "{annotations}");
+    assert!(
+        annotations.contains("summary::acknowledged (every break): 1 breaking schema change(s)"),
+        "{annotations}"
+    );
+    let notice = annotations
+        .lines()
+        .find(|line| line.contains(&refunded))
+        .expect("the break's annotation");
+    assert!(
+        notice.starts_with("::notice file=events/OrderPaid/schema.json"),
+        "{notice}"
+    );
+    let last = |out: &Output| {
+        text(&out.stdout)
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(last(&run(&repo, &[])).starts_with("acknowledged (every break): "));
+
+    // Another value added at the same place, later: a break of its own.
+    repo.commit_all("refunded");
+    repo.write(
+        "events/OrderPaid/schema.json",
+        &status("\"paid\", \"refunded\", \"cancelled\""),
+    );
+    let out = run(&repo, &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let cancelled = fingerprints(&out).remove(0);
+    assert_ne!(cancelled, refunded);
+    assert_eq!(
+        json(&out)["policy"]["unusedAcks"][0]["fingerprint"],
+        refunded
+    );
+    assert!(last(&run(&repo, &[])).starts_with("BREAKING: "));
+}
+
+/// The acknowledgements file names what the `ack` command refuses: a fingerprint twice (the
+/// second entry would be ignored) and an empty reason.
+#[test]
+fn a_duplicate_or_reasonless_acknowledgement_names_its_line() {
+    let repo = two_events();
+    let fingerprint = "00112233445566778899aabb";
+    repo.write(
+        "catalog-diff.ack.toml",
+        &format!(
+            "[[ack]]\nfingerprint = \"{fingerprint}\"\nreason = \"old\"\nexpires = \"2001-01-01\"\n\n[[ack]]\nfingerprint = \"{fingerprint}\"\nreason = \"renewed\"\n\n[[ack]]\nfingerprint = \"aabbccddeeff001122334455\"\nreason = \"  \"\n"
+        ),
+    );
+    let stderr = refused(&repo, &[]);
+    assert!(
+        stderr.contains(&format!(
+            "catalog-diff.ack.toml:7: fingerprint `{fingerprint}` is acknowledged already at line 2"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("catalog-diff.ack.toml:12: `reason` is empty"),
+        "{stderr}"
+    );
+}
+
+/// `history = true` without a transitive strategy would change nothing: an error at its line,
+/// as `--history` is; with a transitive strategy from the command line it holds.
+#[test]
+fn configured_history_without_a_transitive_strategy_names_its_line() {
+    let repo = two_events();
+    repo.write(
+        "catalog-diff.toml",
+        "fail-on = \"breaking\"\nhistory = true\n",
+    );
+    let stderr = refused(&repo, &[]);
+    assert!(
+        stderr.contains("catalog-diff.toml:2: `history = true` judges a schema"),
+        "{stderr}"
+    );
+    let out = run(&repo, &["--strategy", "full-transitive"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
