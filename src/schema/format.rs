@@ -182,6 +182,9 @@ impl Format {
                     reason: format!("`{path}` does not use JSON Schema keywords"),
                     kind: UndetectedKind::NotASchema(format),
                 }),
+                Err(error @ Error::AvroForm { .. }) => {
+                    Err(Undetected::other(format!("`{path}` is {error}")))
+                }
                 Err(error) => Err(Undetected {
                     reason: match &error {
                         Error::Parse {

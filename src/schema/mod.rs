@@ -204,6 +204,12 @@ pub enum Error {
     /// It parses, but it is not a schema of the format (an example payload, say).
     #[error("{}", not_a_schema(*format))]
     NotASchema { format: Format },
+    /// A file named as JSON Schema holds an Avro schema in Avro's JSON form (`"type":
+    /// "record"`): which of the two it is must be declared, never guessed.
+    #[error(
+        "an Avro schema (`\"type\": \"{type_name}\"`), not a JSON Schema: declare its format (`format: avro` on its schema entry)"
+    )]
+    AvroForm { type_name: String },
     /// It is written in a form of the format that we cannot read yet (Protobuf editions): a
     /// limit of ours, not a fault of the file.
     #[error("{what} (line {line}) cannot be read yet")]
@@ -296,5 +302,30 @@ mod tests {
             json_schema::parse("s.json", "{\"a\": 1}"),
             Err(Error::NotASchema { .. })
         ));
+    }
+
+    /// Avro's JSON form in a file named as JSON Schema is neither guessed to be Avro nor judged
+    /// as a JSON Schema that reads none of its fields.
+    #[test]
+    fn avro_in_a_json_file_is_undetected_with_its_reason() {
+        let record = r#"{"type": "record", "name": "E", "fields": [{"name": "a", "type": "int"}]}"#;
+        for (path, text) in [
+            ("schema.json", record),
+            ("schema.yaml", "type: enum\nname: S\nsymbols: [A]\n"),
+        ] {
+            let why = Format::detect(None, path, text).expect_err(path);
+            assert!(why.reason.contains("is an Avro schema"), "{}", why.reason);
+            assert!(why.reason.contains("format: avro"), "{}", why.reason);
+        }
+        assert_eq!(
+            Format::detect(Some("avro"), "schema.json", record),
+            Ok(Format::Avro)
+        );
+        // A JSON Schema whose object has a `fields` property stays one.
+        let schema = r#"{"type": "object", "fields": 1, "properties": {}}"#;
+        assert_eq!(
+            Format::detect(None, "schema.json", schema),
+            Ok(Format::JsonSchema)
+        );
     }
 }

@@ -281,6 +281,14 @@ fn valid_name(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// A field name as Java's parser (the reference) reads it: a letter of any script or `_`, then
+/// letters, digits or `_` (`größe`). The Python port reads any field name.
+fn valid_field_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
+}
+
 fn short(value: &Value) -> String {
     let text = value.to_string();
     if text.chars().count() > 60 {
@@ -540,7 +548,7 @@ impl Parser {
                 ));
             };
             let name = match field.get("name") {
-                Some(Value::String(name)) if valid_name(name) => name.clone(),
+                Some(Value::String(name)) if valid_field_name(name) => name.clone(),
                 Some(Value::String(name)) => {
                     return Err(invalid(
                         &join(&at, "name"),
@@ -959,6 +967,10 @@ mod tests {
                 "`a-b` is not a valid Avro name",
             ),
             (
+                r#"{"type": "record", "name": "R", "fields": [{"name": "1a", "type": "int"}]}"#,
+                "`1a` in record `R` is not a valid Avro field name",
+            ),
+            (
                 r#"{"type": "record", "name": "R", "namespace": "x..y", "fields": []}"#,
                 "`x..y.R` is not a valid Avro name",
             ),
@@ -1020,6 +1032,8 @@ mod tests {
             r#"{"type": "error", "name": "Oops", "namespace": "", "fields": []}"#,
             r#"[]"#,
             r#"{"type": "long", "logicalType": "timestamp-millis"}"#,
+            // A field name in any script's letters.
+            r#"{"type": "record", "name": "R", "fields": [{"name": "größe", "type": "int"}, {"name": "_日本2", "type": "int"}]}"#,
         ] {
             assert!(
                 parse("s.avsc", text).is_ok(),

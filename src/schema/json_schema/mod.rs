@@ -88,9 +88,13 @@ pub fn check(path: &str, text: &str) -> Result<(), Error> {
     let schema = if trimmed.starts_with('{') {
         let keys: std::collections::HashMap<String, serde::de::IgnoredAny> =
             serde_json::from_str(text).map_err(|error| json_error(path, text, error))?;
+        // Only what may be Avro's form is read whole, to tell.
+        if keys.contains_key("type") && AVRO_KEYS.iter().any(|key| keys.contains_key(*key)) {
+            return parse(path, text).map(drop);
+        }
         SCHEMA_MARKERS.iter().any(|key| keys.contains_key(*key))
     } else {
-        looks_like_schema(&parse_text(path, text)?)
+        return parse(path, text).map(drop);
     };
     if schema {
         Ok(())
@@ -101,9 +105,26 @@ pub fn check(path: &str, text: &str) -> Result<(), Error> {
     }
 }
 
-/// [`parse_text`], refusing documents that use no JSON Schema keyword (an example payload).
+/// The keys beside `type` of Avro's named types (`record`, `enum`, `fixed`).
+const AVRO_KEYS: &[&str] = &["fields", "symbols", "size"];
+
+/// The type of an Avro named type written in Avro's JSON form (`"type": "record"`), which no
+/// JSON Schema is: such a text in a `.json` file is Avro saved under JSON's name.
+fn avro_form(value: &Value) -> Option<&str> {
+    let kind = value.get("type")?.as_str()?;
+    let named = ["record", "enum", "fixed", "error"].contains(&kind);
+    (named && AVRO_KEYS.iter().any(|key| value.get(*key).is_some())).then_some(kind)
+}
+
+/// [`parse_text`], refusing documents that use no JSON Schema keyword (an example payload) and
+/// Avro schemas.
 pub fn parse(path: &str, text: &str) -> Result<Value, Error> {
     let value = parse_text(path, text)?;
+    if let Some(kind) = avro_form(&value) {
+        return Err(Error::AvroForm {
+            type_name: kind.to_owned(),
+        });
+    }
     if looks_like_schema(&value) {
         Ok(value)
     } else {
