@@ -24,6 +24,7 @@
 //! [`FileSet`]: crate::catalog::FileSet
 
 mod detect;
+mod eol;
 mod history;
 mod index_tree;
 mod read;

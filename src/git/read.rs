@@ -840,8 +840,14 @@ impl Repo {
         files.retain(|(p, _)| !index_paths.contains(p.as_str()));
         special.retain(|p, _| !index_paths.contains(p.as_str()));
         let from_index = self.load(from_index)?;
+        let line_endings = super::eol::LineEndings::new(&self.repo, &workdir);
+        // The staged blob a file may be with its line endings normalised, where git normalises
+        // them.
         let staged = |path: &str| {
             let path = join(dir, path);
+            if !line_endings.normalises(&path) {
+                return None;
+            }
             let entry = index.as_ref()?.entry_by_path_and_stage(
                 path.as_str().into(),
                 gix::index::entry::Stage::Unconflicted,
@@ -1151,9 +1157,9 @@ pub fn read_dir(path: &Path, limit: u64) -> Result<FileSet> {
 
 /// Reads files from disk in parallel, computing their git blob ids. A file larger than `limit`
 /// bytes is not read; it is listed in `special` for the builder to report. A file whose bytes
-/// differ from its `staged` blob only by CRLF line endings (a checkout with `core.autocrlf` or
-/// an `eol` attribute) is the staged blob, as `git status` sees it: otherwise a clean Windows
-/// checkout would change every schema.
+/// differ from its `staged` blob (given where git normalises line endings: `core.autocrlf`, a
+/// `text` or `eol` attribute) only by CRLF line endings is the staged blob, as `git status`
+/// sees it: otherwise a clean Windows checkout would change every schema.
 fn read_files(
     files: Vec<(String, PathBuf)>,
     cache: Option<&super::BlobCache>,

@@ -444,6 +444,29 @@ fn crlf_line_endings_of_a_clean_checkout_are_no_change() {
     assert_eq!(json(&edited)["summary"]["schemaBreaking"], 1);
 }
 
+/// Where git keeps a file's bytes as they are (no `core.autocrlf`, or a `-text` attribute),
+/// CRLF line endings are a change, as `git status` and the next commit say; a `text`
+/// attribute normalises them again.
+#[test]
+fn crlf_line_endings_git_would_commit_are_a_change() {
+    let repo = repo();
+    let schema = "events/OrderCreated/schema.json";
+    repo.write(schema, &format!("{BEFORE}\n"));
+    repo.commit_all("a final newline");
+    repo.write(schema, &format!("{BEFORE}\r\n"));
+    assert!(!repo.git(&["status", "--porcelain"]).is_empty());
+    let changes = |repo: &TestRepo| {
+        json(&run(repo, &["--format", "json"]))["summary"]["schemaChanges"].clone()
+    };
+    assert_eq!(changes(&repo), 1);
+    repo.git(&["config", "core.autocrlf", "true"]);
+    repo.write(".gitattributes", "*.json -text\n");
+    assert_eq!(changes(&repo), 1);
+    repo.write(".gitattributes", "*.json -text\nevents/**/*.json text\n");
+    repo.git(&["config", "core.autocrlf", "false"]);
+    assert_eq!(changes(&repo), 0);
+}
+
 /// A diff across a move of the catalog folder reads the old side as empty: a note says where
 /// its catalog was, since nothing is judged across the move.
 #[test]
