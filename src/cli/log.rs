@@ -238,6 +238,16 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
             state.changed,
             state.broke
         );
+        let unused: Vec<String> = (settings.acks.iter())
+            .filter(|ack| !state.used_acks.contains(&ack.fingerprint))
+            .map(|ack| format!("{}:{}", policy::ACK_FILE, ack.line))
+            .collect();
+        if !unused.is_empty() {
+            stderr!(
+                "note: acknowledgements that match nothing in this walk: {}",
+                unused.join(", ")
+            );
+        }
     }
     if args.first_breaking && !outcome.stopped {
         stderr!(
@@ -286,6 +296,8 @@ struct State {
     /// Whoever read stdout closed it (`| head`): the walk goes on unprinted, so the exit code
     /// still covers the whole range.
     reader_gone: bool,
+    /// The fingerprints of the acknowledgements some commit's diff matched.
+    used_acks: std::collections::BTreeSet<String>,
 }
 
 /// Whether (and how) to show a step, and whether to keep walking.
@@ -336,7 +348,14 @@ impl State {
         }
         let mut decision = policy::decide(&view, settings.fail_on, &settings.acks, settings.today);
         let tripped = decision.tripped;
-        // An acknowledgement is for one commit of the range: the others have no use for it.
+        // An acknowledgement is for one commit of the range: the others have no use for it,
+        // and the walk names those no commit used.
+        let used = settings
+            .acks
+            .iter()
+            .filter(|ack| !decision.unused_acks.contains(ack));
+        self.used_acks
+            .extend(used.map(|ack| ack.fingerprint.clone()));
         decision.unused_acks.clear();
         // As the diff does: the decision goes with the entry when a policy file is used, so
         // an acknowledged break is shown as such.

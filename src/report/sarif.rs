@@ -101,8 +101,8 @@ pub struct Suppression {
     pub justification: String,
 }
 
-/// The fingerprint key in `partialFingerprints`.
-const FINGERPRINT_KEY: &str = "catalogDiff/v1";
+/// The fingerprint key in `partialFingerprints`; `v2` since fingerprints name what changed.
+const FINGERPRINT_KEY: &str = "catalogDiff/v2";
 
 /// Rules that are not rows of a format's table.
 const MESSAGE_REMOVED: (&str, &str, &str) = (

@@ -696,7 +696,7 @@ fn acknowledged_breaks_are_shown_as_such() {
         .output()
         .expect("the binary runs");
     let sarif: Value = serde_json::from_slice(&sarif.stdout).expect("SARIF");
-    let fingerprint = sarif["runs"][0]["results"][0]["partialFingerprints"]["catalogDiff/v1"]
+    let fingerprint = sarif["runs"][0]["results"][0]["partialFingerprints"]["catalogDiff/v2"]
         .as_str()
         .expect("a fingerprint")
         .to_owned();
@@ -731,6 +731,26 @@ fn acknowledged_breaks_are_shown_as_such() {
     let (output, entries) = log_json(&h, &["--first-breaking"]);
     assert_eq!(commits(&entries), std::slice::from_ref(&h.first_break));
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // The whole walk names the acknowledgements no commit used, so stale ones can go.
+    let (output, _) = log_json(&h, &[]);
+    assert!(
+        !stderr(&output).contains("match nothing"),
+        "{}",
+        stderr(&output)
+    );
+    let file = h.repo.path().join("catalog-diff.ack.toml");
+    let acks = std::fs::read_to_string(&file).expect("written");
+    let stale = "\n[[ack]]\nfingerprint = \"00112233445566778899aabb\"\nreason = \"gone\"\n";
+    std::fs::write(&file, acks + stale).expect("write");
+    h.repo.commit_all("a stale acknowledgement");
+    let (output, _) = log_json(&h, &[]);
+    assert!(
+        stderr(&output).contains(
+            "note: acknowledgements that match nothing in this walk: catalog-diff.ack.toml:"
+        ),
+        "{}",
+        stderr(&output)
+    );
 }
 
 /// The catalog folder is found at the end of the range; when it lay elsewhere at the start

@@ -558,7 +558,7 @@ fn sarif_output_has_what_code_scanning_needs() {
         );
         assert!(location["region"]["startLine"].as_u64().expect("line") >= 1);
         assert_eq!(
-            result["partialFingerprints"]["catalogDiff/v1"]
+            result["partialFingerprints"]["catalogDiff/v2"]
                 .as_str()
                 .expect("fp")
                 .len(),

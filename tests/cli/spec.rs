@@ -446,7 +446,7 @@ fn a_payload_made_stricter_and_an_operation_removed_hurt_their_parties() {
         line
     );
     for result in &results {
-        let fingerprint = result["partialFingerprints"]["catalogDiff/v1"]
+        let fingerprint = result["partialFingerprints"]["catalogDiff/v2"]
             .as_str()
             .expect("a fingerprint");
         let out = run_diff(
