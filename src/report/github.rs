@@ -1,6 +1,7 @@
 //! GitHub Actions workflow commands (`::error file=...,line=...::...`): an `::error` for every
 //! breaking finding (a breaking op of a schema or specification change, at the line of the node
-//! it changed; a message removed while in use; a `::notice` once acknowledged), a `::warning`
+//! it changed; a message removed while in use, on a resource still using it; a `::notice`
+//! once acknowledged), a `::warning`
 //! for every schema change without a verdict and every catalog problem, a `::notice` for every
 //! other change, each on the catalog file that declares it (the schema file at the line of the
 //! changed node, or the resource file), and a closing summary notice.
@@ -41,8 +42,7 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         out.push(level, place.as_ref(), &title, &body);
     }
     for impact in &findings.removed_in_use {
-        let m = &impact.message;
-        let place = file(locations.resource(&m.kind, &m.id, m.version.as_deref()));
+        let place = file(locations.removal(impact));
         let fingerprint = crate::policy::impact_fingerprint(impact);
         let body = format!(
             "Removed while in use; {} ({})",

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use crate::catalog::{Index, Resource};
-use crate::diff::{ArchitectureDiff, SchemaChange};
+use crate::diff::{ArchitectureDiff, Impact, ImpactReason, SchemaChange};
 use crate::schema::{Files, Format};
 
 /// The catalog files behind a diff's findings.
@@ -69,6 +69,11 @@ impl Locations {
         for impact in &diff.impact {
             let m = &impact.message;
             wanted.push(key(&m.kind, &m.id, m.version.as_deref()));
+            if impact.reason == ImpactReason::MessageRemoved {
+                for party in impact.consumers.iter().chain(&impact.producers) {
+                    wanted.push(key(&party.kind, &party.id, party.version.as_deref()));
+                }
+            }
         }
         for edge in diff.edges.added.iter().chain(&diff.edges.removed) {
             if let Some(kind) = &edge.from.kind {
@@ -112,6 +117,19 @@ impl Locations {
         self.resources
             .get(&key(kind, id, version))
             .map(String::as_str)
+    }
+
+    /// Where a message removed while in use is to be fixed: the file of a resource that still
+    /// uses it (a consumer, else a producer), which the candidate holds, unlike the removed
+    /// message's own file.
+    pub fn removal(&self, impact: &Impact) -> Option<&str> {
+        let m = &impact.message;
+        let parties = impact.consumers.iter().chain(&impact.producers);
+        parties
+            .map(|p| self.resource(&p.kind, &p.id, p.version.as_deref()))
+            .find(Option::is_some)
+            .flatten()
+            .or_else(|| self.resource(&m.kind, &m.id, m.version.as_deref()))
     }
 
     /// The schema file of a schema change of the diff, with the line of its first breaking op.

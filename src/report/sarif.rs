@@ -236,14 +236,10 @@ pub fn log(diff: &ArchitectureDiff, context: &Context<'_>) -> Log {
     }
     for impact in &findings.removed_in_use {
         let rule = builder.rule(MESSAGE_REMOVED);
-        let m = &impact.message;
-        let place = context
-            .locations
-            .resource(&m.kind, &m.id, m.version.as_deref())
-            .map(|file| Place {
-                file: file.to_owned(),
-                line: None,
-            });
+        let place = context.locations.removal(impact).map(|file| Place {
+            file: file.to_owned(),
+            line: None,
+        });
         let message = format!(
             "{} was removed while in use; {}",
             impact_label(impact),

@@ -144,7 +144,7 @@ fn item_3_github_annotates_removals_and_edges() {
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains("::error file=events/OrderPlaced/index.mdx,title=catalog-diff%3A event OrderPlaced 1.0.0::Removed while in use"),
+        stdout.contains("::error file=services/Billing/index.mdx,title=catalog-diff%3A event OrderPlaced 1.0.0::Removed while in use"),
         "{stdout}"
     );
     let repo = catalog();

@@ -979,3 +979,29 @@ fn configured_history_without_a_transitive_strategy_names_its_line() {
     let out = run(&repo, &["--strategy", "full-transitive"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
+
+/// A message removed while in use is annotated where it is to be fixed, the file of a
+/// resource that still uses it (the removed file is not in the candidate, so GitHub would
+/// show nothing there).
+#[test]
+fn a_removal_in_use_is_placed_at_the_resource_that_uses_it() {
+    let repo = two_events();
+    repo.git(&["rm", "-rq", "events/OrderPaid"]);
+    let out = run(&repo, &["--format", "github"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let annotations = text(&out.stdout);
+    let error = annotations
+        .lines()
+        .find(|line| line.starts_with("::error"))
+        .expect("an error");
+    assert!(
+        error.starts_with("::error file=services/Billing/index.mdx"),
+        "{annotations}"
+    );
+    let sarif = json(&run(&repo, &["--format", "sarif"]));
+    let location = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    assert_eq!(
+        location["artifactLocation"]["uri"], "services/Billing/index.mdx",
+        "{sarif}"
+    );
+}
