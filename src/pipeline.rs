@@ -283,7 +283,9 @@ fn history_checks(
             )
             .collect();
         let repo_path = git::join(dir, &place);
-        let format = Format::detect(None, &file.path, text).map_err(|why| why.reason);
+        // As the diff reads it: the entry's declared format first.
+        let format =
+            Format::detect(file.format.as_deref(), &file.path, text).map_err(|why| why.reason);
         for (commit, blob) in repo.file_history(baseline, &repo_path)? {
             let hash = crate::catalog::build::content_hash(&blob.data());
             if known.contains(&hash.as_str()) {
@@ -313,6 +315,7 @@ fn history_checks(
                     path: file.path.clone(),
                     hash: Some(hash),
                     content: None,
+                    format: file.format.clone(),
                 }),
                 after: Some(crate::diff::SchemaFile {
                     content: None,

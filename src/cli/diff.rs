@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 
 use catalog_diff::catalog::Severity;
 use catalog_diff::diff;
-use catalog_diff::git::Repo;
+use catalog_diff::git::{Repo, Side};
 use catalog_diff::schema::{self, ProtoRules, Strategy};
 use catalog_diff::{pipeline, policy, report};
 
@@ -166,7 +166,14 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
             settings.strategy.as_str()
         );
     }
-    if let Some(place) = settings.history_place.as_ref().filter(|_| !transitive) {
+    let history_place = settings.history_place.as_ref().filter(|_| !transitive);
+    if let Some(place) = history_place.filter(|_| args.policy.strategy.is_some()) {
+        // The file's choice for its own strategies; a one-off `--strategy` sets it aside.
+        stderr!(
+            "note: `history = true` ({place}) does not apply: --strategy {} is not transitive",
+            settings.strategy.as_str()
+        );
+    } else if let Some(place) = history_place {
         anyhow::bail!(
             "{place}: `history = true` judges a schema against every version it had, which only a transitive strategy asks for, and the strategy is `{}`\n  hint: set `strategy = \"full-transitive\"` (or backward-transitive, forward-transitive) there, or remove `history`",
             settings.strategy.as_str()
@@ -202,20 +209,33 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         return Ok(exit_code::ERROR);
     }
     // No catalog on either side is a mistake (a folder named wrong, the wrong repository), not
-    // an empty diff to pass.
-    if compared.sides.iter().all(|side| !side.has_resources) {
-        let on_either = "on either side of the comparison";
-        return Err(match settings.dir {
-            Some(_) => no_resources(&settings.dir_prefix(), &compared.dir, on_either),
-            None => no_catalog(on_either),
-        });
+    // an empty diff to pass; but a commit in a repository without a catalog yet, where the
+    // hook runs, is not to be refused for it.
+    let on_either = "on either side of the comparison";
+    let local = matches!(request.sides.candidate(), Side::Staged | Side::Worktree);
+    let any_catalog = compared.sides.iter().any(|side| side.has_resources);
+    match (any_catalog, &settings.dir) {
+        (true, _) => {}
+        (false, Some(_)) => {
+            return Err(no_resources(
+                &settings.dir_prefix(),
+                &compared.dir,
+                on_either,
+            ));
+        }
+        (false, None) if local => {
+            stderr!(
+                "note: no EventCatalog catalog found (no catalog resources {on_either}); nothing to check"
+            );
+        }
+        (false, None) => return Err(no_catalog(on_either)),
     }
     // A baseline without a commit (the first commit's hook; its label is empty) is empty by
     // nature: no note.
     for side in compared
         .sides
         .iter()
-        .filter(|side| !side.has_resources && !side.label.is_empty())
+        .filter(|side| any_catalog && !side.has_resources && !side.label.is_empty())
     {
         stderr!(
             "note: side {} ({}) has no catalog resources in `{}`; comparing with an empty catalog",

@@ -493,6 +493,7 @@ impl<'a> Entry<'a> {
             } else {
                 None
             },
+            format: self.str("format").map(str::to_owned),
         }
     }
 }

@@ -278,6 +278,10 @@ pub struct SchemaFile {
     pub hash: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
+    /// The format its schema entry declares (not part of the document): what a check beside
+    /// the diff (against the history) reads the file as.
+    #[serde(skip)]
+    pub format: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

@@ -338,6 +338,7 @@ fn file(entry: Entry<'_>) -> SchemaFile {
         path: field(entry, "path").unwrap_or_default().to_owned(),
         hash: field(entry, "hash").map(str::to_owned),
         content: None,
+        format: None,
     }
 }
 

@@ -360,3 +360,52 @@ fn every_historical_avro_blob_of_examples_default_is_judged_or_refused() {
     }
     assert_eq!((blobs.len(), valid, commas, duplicates), (10, 7, 2, 1));
 }
+
+/// The checks against the history read a schema as the diff does, by its entry's declared
+/// format first: an Avro schema kept as `schema.json` with `format: avro` is judged as Avro
+/// against every version it had (a default dropped since the first breaks backward there).
+#[test]
+fn history_checks_read_the_declared_format() {
+    let record = |fields: &str| {
+        format!(
+            r#"{{"type": "record", "name": "E", "fields": [{{"name": "id", "type": "string"}}{fields}]}}"#
+        )
+    };
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        (
+            "events/E/index.mdx",
+            "---\nid: E\nversion: 1.0.0\nschemas:\n  - {path: schema.json, format: avro}\n---\n",
+        ),
+        ("events/E/schema.json", &record("")),
+    ]);
+    repo.commit_all("first");
+    repo.write(
+        "events/E/schema.json",
+        &record(r#", {"name": "n", "type": "int", "default": 0}"#),
+    );
+    repo.commit_all("n with a default");
+    repo.write(
+        "events/E/schema.json",
+        &record(r#", {"name": "n", "type": "int"}"#),
+    );
+    repo.commit_all("n without");
+    let args = [
+        "HEAD~1..HEAD",
+        "--strategy",
+        "backward-transitive",
+        "--history",
+        "--format",
+        "json",
+    ];
+    let out = run(&repo, &args);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc = json(&out);
+    assert_eq!(doc["schemaChanges"][0]["breaking"], false, "{doc}");
+    assert_eq!(doc["transitiveChecks"][0]["breaking"], true, "{doc}");
+}

@@ -64,7 +64,10 @@ fn item_1_a_missing_dir_or_message_is_an_error_naming_what_exists() {
     elsewhere.write("README.md", "no catalog here\n");
     elsewhere.commit_all("readme");
     elsewhere.write("README.md", "still none\n");
-    for args in [&["HEAD~0..HEAD"][..], &["--format", "github"]] {
+    for args in [
+        &["HEAD~0..HEAD"][..],
+        &["HEAD~0..HEAD", "--format", "github"],
+    ] {
         let out = run(&elsewhere, args);
         assert_eq!(
             out.status.code(),
@@ -77,6 +80,18 @@ fn item_1_a_missing_dir_or_message_is_an_error_naming_what_exists() {
             "{}",
             text(&out.stderr)
         );
+    }
+    // But a commit in such a repository, where a hook runs, is not refused for it.
+    elsewhere.git(&["add", "README.md"]);
+    for args in [&["--staged"][..], &[]] {
+        let out = run(&elsewhere, args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(text(&out.stderr).contains("no EventCatalog catalog found"));
     }
     let out = run(&path, &["index", "--dir", "event"]);
     assert!(

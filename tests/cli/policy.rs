@@ -978,6 +978,18 @@ fn configured_history_without_a_transitive_strategy_names_its_line() {
     );
     let out = run(&repo, &["--strategy", "full-transitive"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // A file with a transitive strategy of its own and a one-off `--strategy`: a note.
+    repo.write(
+        "catalog-diff.toml",
+        "strategy = \"full-transitive\"\nhistory = true\n",
+    );
+    let out = run(&repo, &["--strategy", "forward"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("note: `history = true` (catalog-diff.toml:2) does not apply"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// A message removed while in use is annotated where it is to be fixed, the file of a
