@@ -451,8 +451,8 @@ pub fn is_fingerprint(text: &str) -> bool {
 }
 
 /// A stable name for a finding: it depends on what the finding is (for an op, the message's or
-/// resource's type and id, the file, the kind, the path and the words naming what changed
-/// there, such as the enum value added), never on a commit, a version or a line number.
+/// resource's type and id, the file, the kind, the path and, where the path does not say what
+/// changed there, what does), never on a commit, a version or a line number.
 fn fingerprint(parts: &[&str]) -> String {
     let mut hasher = Sha256::new();
     hasher.update(b"catalog-diff finding v2");
@@ -484,8 +484,25 @@ pub fn op_fingerprint(change: &SchemaChange, op: &Op) -> String {
         schema_file(change),
         op.kind.id,
         &op.path,
-        &op.reason,
+        &op_subject(change, op),
     ])
+}
+
+/// What a schema op's path does not say of what changed: the value of a JSON Schema enum (its
+/// path ends at the list, the library's words name the value), and for a keyword the engine
+/// cannot judge, the two texts, since nobody judged a later change of it either.
+fn op_subject(change: &SchemaChange, op: &Op) -> String {
+    match op.kind.id {
+        "enum.value.added" | "enum.value.removed" if op.path.ends_with("/enum") => {
+            op.reason.clone()
+        }
+        "keyword.changed" => {
+            let [before, after] =
+                [&change.before, &change.after].map(|file| file_hash(file.as_ref()));
+            format!("{before} {after}")
+        }
+        _ => String::new(),
+    }
 }
 
 /// The fingerprint of a schema change without a verdict: of that very change (the two texts'
@@ -525,7 +542,6 @@ pub fn specification_op_fingerprint(change: &SpecificationChange, op: &Op) -> St
         specification_file(change),
         op.kind.id,
         &op.path,
-        &op.reason,
     ])
 }
 

@@ -1,7 +1,8 @@
-//! Whether `git add` would turn a working-tree file's CRLF line endings into LF: then a file
-//! that differs from its staged blob only so is that blob, as `git status` sees it. Git does it
-//! under `core.autocrlf` (`true`, `input`) or a `text`, `text=auto` or `eol` attribute, never
-//! under `-text` or `binary`; without any of them the CRLF bytes are what a commit records.
+//! Whether `git add` turns a working-tree file's CRLF line endings into LF, so the file is
+//! what the next commit records. Git normalises under a `text` or `eol` attribute, under
+//! `text=auto` or `core.autocrlf` (`true`, `input`) for a file it finds to be text, never under
+//! `-text` or `binary`; without any of them the CRLF bytes are what a commit records. Macros
+//! (`[attr]`) and quoted patterns are not read.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -9,28 +10,43 @@ use std::sync::{Arc, Mutex};
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
-/// What an attributes line says of line endings.
+/// How git treats a file's line endings when it is added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Text {
-    /// `text`, `text=auto`: normalised.
-    Set,
-    /// `-text`, `binary`: never converted.
-    Unset,
-    /// `eol=lf` or `eol=crlf` with `text` unspecified: normalised.
-    Eol,
+pub(crate) enum Normalise {
+    /// Its bytes are recorded as they are.
+    Never,
+    /// CRLF becomes LF (`text`).
+    Always,
+    /// CRLF becomes LF if git finds the file to be text, and the staged blob has no CRLF of
+    /// its own (`text=auto`, `eol`, `core.autocrlf`).
+    IfText,
 }
 
-/// One attributes line that speaks of line endings: its pattern and what it says.
+/// The `text` attribute as a line sets it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Text {
+    Set,
+    Auto,
+    Unset,
+    /// `!text`: back to unspecified.
+    Unspecified,
+}
+
+/// One attributes line that speaks of line endings: its pattern and what it sets (`None`:
+/// the line leaves that attribute alone; `Some(None)` for `eol`: `!eol`).
 struct Rule {
     pattern: Gitignore,
-    text: Text,
+    text: Option<Text>,
+    eol: Option<bool>,
 }
 
 /// The line-ending rules of one working tree, its attributes files read as they are needed.
 pub(crate) struct LineEndings {
     workdir: PathBuf,
     autocrlf: bool,
-    /// `$GIT_DIR/info/attributes`, which wins over every `.gitattributes`.
+    /// `core.attributesFile`, below every file of the repository.
+    global: Vec<Rule>,
+    /// `$GIT_DIR/info/attributes`, above every `.gitattributes`.
     info: Vec<Rule>,
     /// Each folder's `.gitattributes` rules (repository-relative folder), once read.
     folders: Mutex<HashMap<String, Arc<Vec<Rule>>>>,
@@ -39,34 +55,46 @@ pub(crate) struct LineEndings {
 impl LineEndings {
     pub(crate) fn new(repo: &gix::Repository, workdir: &Path) -> LineEndings {
         let config = repo.config_snapshot();
-        let autocrlf = config.string("core.autocrlf").is_some_and(|value| {
-            let value = value.to_string().to_ascii_lowercase();
-            matches!(value.as_str(), "true" | "yes" | "on" | "1" | "input")
-        });
+        // `autocrlf` alone (no value) is true; `input` is no boolean.
+        let autocrlf = config.boolean("core.autocrlf").unwrap_or(false)
+            || config
+                .string("core.autocrlf")
+                .is_some_and(|value| value.eq_ignore_ascii_case(b"input"));
+        let global = match config.trusted_path("core.attributesFile") {
+            Ok(Some(file)) => read_rules(&file, workdir),
+            _ => Vec::new(),
+        };
         let info = read_rules(&repo.common_dir().join("info/attributes"), workdir);
         LineEndings {
             workdir: workdir.to_owned(),
             autocrlf,
+            global,
             info,
             folders: Mutex::default(),
         }
     }
 
-    /// Whether git normalises the line endings of repository path `path` when it is added.
-    pub(crate) fn normalises(&self, path: &str) -> bool {
+    /// How git treats the line endings of repository path `path` when it is added.
+    pub(crate) fn of(&self, path: &str) -> Normalise {
         let full = self.workdir.join(path);
-        // Deeper files win over shallower ones, `info/attributes` over all; within a file the
-        // last matching line wins.
-        let mut said = None;
+        // Each attribute on its own: deeper files win over shallower ones, `info/attributes`
+        // over all; within a file the last matching line wins.
+        let (mut text, mut eol) = said(&self.global, &full);
         let folders = std::iter::once("").chain(path.match_indices('/').map(|(at, _)| &path[..at]));
-        for dir in folders {
-            said = last_said(&self.folder_rules(dir), &full).or(said);
+        for rules in folders.map(|dir| self.folder_rules(dir)) {
+            let (t, e) = said(&rules, &full);
+            (text, eol) = (t.or(text), e.or(eol));
         }
-        said = last_said(&self.info, &full).or(said);
-        match said {
-            Some(Text::Set | Text::Eol) => true,
-            Some(Text::Unset) => false,
-            None => self.autocrlf,
+        let (t, e) = said(&self.info, &full);
+        (text, eol) = (t.or(text), e.or(eol));
+        match text.unwrap_or(Text::Unspecified) {
+            Text::Set => Normalise::Always,
+            Text::Unset => Normalise::Never,
+            Text::Auto => Normalise::IfText,
+            // An `eol` makes the file text, as `text` does.
+            Text::Unspecified if eol == Some(true) => Normalise::Always,
+            Text::Unspecified if self.autocrlf => Normalise::IfText,
+            Text::Unspecified => Normalise::Never,
         }
     }
 
@@ -82,13 +110,23 @@ impl LineEndings {
     }
 }
 
-/// What the last line of `rules` matching `path` says, if any says something.
-fn last_said(rules: &[Rule], path: &Path) -> Option<Text> {
-    rules
+/// Whether git's auto-detection finds `bytes` to be text: no NUL, no CR that does not start a
+/// CRLF.
+pub(crate) fn is_text(bytes: &[u8]) -> bool {
+    let lone_cr = bytes
         .iter()
-        .rev()
-        .find(|rule| rule.pattern.matched(path, false).is_ignore())
-        .map(|rule| rule.text)
+        .enumerate()
+        .any(|(at, &b)| b == b'\r' && bytes.get(at + 1) != Some(&b'\n'));
+    !lone_cr && !bytes.contains(&0)
+}
+
+/// What the last lines of `rules` matching `path` say of `text` and of `eol`.
+fn said(rules: &[Rule], path: &Path) -> (Option<Text>, Option<bool>) {
+    let matching =
+        || (rules.iter().rev()).filter(|rule| rule.pattern.matched(path, false).is_ignore());
+    let text = matching().find_map(|rule| rule.text);
+    let eol = matching().find_map(|rule| rule.eol);
+    (text, eol)
 }
 
 /// The lines of attributes file `file` (patterns relative to `base`) that speak of line
@@ -102,24 +140,33 @@ fn read_rules(file: &Path, base: &Path) -> Vec<Rule> {
 
 fn rule(line: &str, base: &Path) -> Option<Rule> {
     let mut words = line.split_whitespace();
-    let pattern = words.next().filter(|p| !p.starts_with('#'))?;
-    let mut text = None;
-    let mut eol = false;
+    // Comments, macro definitions (`[attr]`) and quoted patterns are not read.
+    let pattern = words
+        .next()
+        .filter(|p| !p.starts_with('#') && !p.starts_with("[attr]") && !p.starts_with('"'))?;
+    let (mut text, mut eol) = (None, None);
     for word in words {
         match word {
-            "text" | "text=auto" => text = Some(Text::Set),
-            "-text" | "binary" => text = Some(Text::Unset),
-            // `!text` returns the file to unspecified: only `eol` or the configuration decide.
-            "!text" => text = None,
-            _ if word.starts_with("eol=") => eol = true,
+            // `crlf` and its forms are the attribute `text` was called before git 1.7.2.
+            // Any other value (`text=input`, `crlf=input`) is text too.
+            "text" | "crlf" => text = Some(Text::Set),
+            "text=auto" => text = Some(Text::Auto),
+            _ if word.starts_with("text=") || word.starts_with("crlf=") => text = Some(Text::Set),
+
+            "-text" | "-crlf" | "binary" => text = Some(Text::Unset),
+            "!text" | "!crlf" => text = Some(Text::Unspecified),
+            "!eol" => eol = Some(false),
+            _ if word.starts_with("eol=") => eol = Some(true),
             _ => {}
         }
     }
-    let text = text.or(eol.then_some(Text::Eol))?;
+    if text.is_none() && eol.is_none() {
+        return None;
+    }
     let mut builder = GitignoreBuilder::new(base);
     builder.add_line(None, pattern).ok()?;
     let pattern = builder.build().ok()?;
-    Some(Rule { pattern, text })
+    Some(Rule { pattern, text, eol })
 }
 
 #[cfg(test)]
@@ -133,12 +180,24 @@ mod tests {
     }
 
     #[test]
-    fn the_last_matching_line_says_how_line_endings_are_read() {
-        let rules = rules("# comment\n*.json text\nraw/*.json -text\n*.yml eol=crlf\n*.md diff\n");
-        let said = |path: &str| last_said(&rules, &Path::new("/r").join(path));
-        assert_eq!(said("a/schema.json"), Some(Text::Set));
-        assert_eq!(said("raw/schema.json"), Some(Text::Unset));
-        assert_eq!(said("x.yml"), Some(Text::Eol));
-        assert_eq!(said("index.md"), None);
+    fn each_attribute_is_taken_from_the_last_line_that_sets_it() {
+        let rules = rules(
+            "# comment\n*.json text\nraw/*.json -text\n*.yml eol=crlf\n*.md diff\n*.txt -text\n*.txt eol=lf\nx.json !text\n",
+        );
+        let said = |path: &str| said(&rules, &Path::new("/r").join(path));
+        assert_eq!(said("a/schema.json"), (Some(Text::Set), None));
+        assert_eq!(said("raw/schema.json"), (Some(Text::Unset), None));
+        assert_eq!(said("x.yml"), (None, Some(true)));
+        assert_eq!(said("index.md"), (None, None));
+        // `-text` stays beside a later `eol`: git keeps the bytes.
+        assert_eq!(said("a.txt"), (Some(Text::Unset), Some(true)));
+        assert_eq!(said("x.json"), (Some(Text::Unspecified), None));
+    }
+
+    #[test]
+    fn text_is_what_git_auto_detects_as_text() {
+        assert!(is_text(b"a\r\nb\n"));
+        assert!(!is_text(b"a\rb\r\n"));
+        assert!(!is_text(b"a\0\r\n"));
     }
 }

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use super::eol::{Normalise, is_text};
 use gix::bstr::{BStr, ByteSlice};
-use gix::index::entry::Mode;
 use gix::objs::tree::EntryKind;
 use rayon::prelude::*;
 
@@ -188,7 +188,7 @@ impl Repo {
                     vec![(name.to_owned(), path)],
                     None,
                     self.max_file_size,
-                    &|_| None,
+                    &|_, _| false,
                 )?;
                 return root_file(set, name);
             }
@@ -841,22 +841,29 @@ impl Repo {
         special.retain(|p, _| !index_paths.contains(p.as_str()));
         let from_index = self.load(from_index)?;
         let line_endings = super::eol::LineEndings::new(&self.repo, &workdir);
-        // The staged blob a file may be with its line endings normalised, where git normalises
-        // them.
-        let staged = |path: &str| {
-            let path = join(dir, path);
-            if !line_endings.normalises(&path) {
-                return None;
-            }
-            let entry = index.as_ref()?.entry_by_path_and_stage(
-                path.as_str().into(),
-                gix::index::entry::Stage::Unconflicted,
-            )?;
-            [Mode::FILE, Mode::FILE_EXECUTABLE]
-                .contains(&entry.mode)
-                .then_some(entry.id)
+        // The staged blob of a file, which git's auto-detection leaves as it is when it holds
+        // CRLF itself.
+        let shared = &self.shared;
+        let staged_has_crlf = |path: &str| {
+            let entry = index.as_ref().and_then(|index| {
+                index.entry_by_path_and_stage(path.into(), gix::index::entry::Stage::Unconflicted)
+            });
+            // Rare (a file with CR only): a handle of its own on the reading thread.
+            let repo = entry.map(|_| super::handle(shared));
+            let blob = entry
+                .zip(repo.as_ref())
+                .and_then(|(entry, repo)| repo.find_blob(entry.id).ok());
+            blob.is_some_and(|blob| blob.data.windows(2).any(|pair| pair == b"\r\n"))
         };
-        let mut set = read_files(files, Some(self.cache()), self.max_file_size, &staged)?;
+        let normalised = |path: &str, bytes: &[u8]| {
+            let path = join(dir, path);
+            match line_endings.of(&path) {
+                Normalise::Never => false,
+                Normalise::Always => true,
+                Normalise::IfText => is_text(bytes) && !staged_has_crlf(&path),
+            }
+        };
+        let mut set = read_files(files, Some(self.cache()), self.max_file_size, &normalised)?;
         set.files.extend(from_index.files);
         set.special.extend(special);
         set.special.extend(from_index.special);
@@ -1150,21 +1157,21 @@ pub fn read_dir(path: &Path, limit: u64) -> Result<FileSet> {
             files.push((rel, entry.path().to_owned()));
         }
     }
-    let mut set = read_files(files, None, limit, &|_| None)?;
+    let mut set = read_files(files, None, limit, &|_, _| false)?;
     set.special.extend(special);
     Ok(set)
 }
 
 /// Reads files from disk in parallel, computing their git blob ids. A file larger than `limit`
-/// bytes is not read; it is listed in `special` for the builder to report. A file whose bytes
-/// differ from its `staged` blob (given where git normalises line endings: `core.autocrlf`, a
-/// `text` or `eol` attribute) only by CRLF line endings is the staged blob, as `git status`
-/// sees it: otherwise a clean Windows checkout would change every schema.
+/// bytes is not read; it is listed in `special` for the builder to report. A file whose CRLF
+/// line endings git `normalised` when it is added (`core.autocrlf`, a `text` or `eol`
+/// attribute) is read with LF, as git stores it: otherwise a clean Windows checkout would
+/// change every schema.
 fn read_files(
     files: Vec<(String, PathBuf)>,
     cache: Option<&super::BlobCache>,
     limit: u64,
-    staged: &(dyn Fn(&str) -> Option<gix::ObjectId> + Sync),
+    normalised: &(dyn Fn(&str, &[u8]) -> bool + Sync),
 ) -> Result<FileSet> {
     let read = files
         .into_par_iter()
@@ -1193,16 +1200,10 @@ fn read_files(
                         source: gix::Error::from_error(e),
                     })
             };
-            let mut oid = hash(&bytes)?;
-            if bytes.contains(&b'\r')
-                && let Some(id) = staged(&rel)
-                && id != oid
-            {
-                let lf = crlf_to_lf(&bytes);
-                if hash(&lf)? == id {
-                    (oid, bytes) = (id, lf);
-                }
+            if bytes.contains(&b'\r') && normalised(&rel, &bytes) {
+                bytes = crlf_to_lf(&bytes);
             }
+            let oid = hash(&bytes)?;
             Ok((rel, Ok((blob_id(&oid), bytes))))
         })
         .collect::<Result<Vec<_>>>()?;

@@ -309,9 +309,11 @@ mod tests {
     #[test]
     fn avro_in_a_json_file_is_undetected_with_its_reason() {
         let record = r#"{"type": "record", "name": "E", "fields": [{"name": "a", "type": "int"}]}"#;
+        let list = r#"{"type": "array", "items": {"type": "map", "values": "long"}}"#;
         for (path, text) in [
             ("schema.json", record),
             ("schema.yaml", "type: enum\nname: S\nsymbols: [A]\n"),
+            ("list.json", list),
         ] {
             let why = Format::detect(None, path, text).expect_err(path);
             assert!(why.reason.contains("is an Avro schema"), "{}", why.reason);
@@ -325,6 +327,11 @@ mod tests {
         let schema = r#"{"type": "object", "fields": 1, "properties": {}}"#;
         assert_eq!(
             Format::detect(None, "schema.json", schema),
+            Ok(Format::JsonSchema)
+        );
+        let list = r#"{"type": "array", "items": {"type": "object", "properties": {}}}"#;
+        assert_eq!(
+            Format::detect(None, "list.json", list),
             Ok(Format::JsonSchema)
         );
     }

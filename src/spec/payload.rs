@@ -440,6 +440,14 @@ fn other_format(
             .pointer(at)
             .ok_or_else(|| "the schema is not in the document".to_owned())?;
         match follow(parsed, node, at) {
+            // An Avro schema that is a string is a type's name (`"string"`), in JSON quotes,
+            // unless it holds the schema's JSON text.
+            Target::Found(Value::String(name), _)
+                if format == Format::Avro
+                    && serde_json::from_str::<serde::de::IgnoredAny>(name).is_err() =>
+            {
+                Ok(Value::String(name.clone()).to_string())
+            }
             // A schema written as text in the document (a `.proto` source) is that text.
             Target::Found(Value::String(source), _) => Ok(source.clone()),
             Target::Found(value, _) => Ok(value.to_string()),

@@ -105,15 +105,29 @@ pub fn check(path: &str, text: &str) -> Result<(), Error> {
     }
 }
 
-/// The keys beside `type` of Avro's named types (`record`, `enum`, `fixed`).
-const AVRO_KEYS: &[&str] = &["fields", "symbols", "size"];
+/// The keys beside `type` of Avro's complex types (`record`, `enum`, `fixed`, `map`, `array`).
+const AVRO_KEYS: &[&str] = &["fields", "symbols", "size", "values", "items"];
 
-/// The type of an Avro named type written in Avro's JSON form (`"type": "record"`), which no
-/// JSON Schema is: such a text in a `.json` file is Avro saved under JSON's name.
+/// The type of an Avro schema written in Avro's JSON form (`"type": "record"`, a `map`, an
+/// `array` of such), which no JSON Schema is: such a text in a `.json` file is Avro saved under
+/// JSON's name.
 fn avro_form(value: &Value) -> Option<&str> {
     let kind = value.get("type")?.as_str()?;
-    let named = ["record", "enum", "fixed", "error"].contains(&kind);
-    (named && AVRO_KEYS.iter().any(|key| value.get(*key).is_some())).then_some(kind)
+    let has = |key: &str| value.get(key).is_some();
+    let avro = match kind {
+        "record" | "error" => has("fields"),
+        "enum" => has("symbols"),
+        "fixed" => has("size"),
+        "map" => has("values"),
+        // JSON Schema's `items` is a schema object, a boolean or a list; Avro's a type.
+        "array" => match value.get("items") {
+            Some(Value::String(_)) => true,
+            Some(items @ Value::Object(_)) => avro_form(items).is_some(),
+            _ => false,
+        },
+        _ => false,
+    };
+    avro.then_some(kind)
 }
 
 /// [`parse_text`], refusing documents that use no JSON Schema keyword (an example payload) and
