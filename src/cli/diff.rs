@@ -210,9 +210,9 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     }
     // No catalog on either side is a mistake (a folder named wrong, the wrong repository), not
     // an empty diff to pass; but a commit in a repository without a catalog yet, where the
-    // hook runs, is not to be refused for it.
+    // hook runs (`--staged`), is not to be refused for it.
     let on_either = "on either side of the comparison";
-    let local = matches!(request.sides.candidate(), Side::Staged | Side::Worktree);
+    let local = request.sides.candidate() == Side::Staged;
     let any_catalog = compared.sides.iter().any(|side| side.has_resources);
     match (any_catalog, &settings.dir) {
         (true, _) => {}

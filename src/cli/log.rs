@@ -238,7 +238,9 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
             state.changed,
             state.broke
         );
+        // With `--message`, acknowledgements of other messages are not looked at.
         let unused: Vec<String> = (settings.acks.iter())
+            .filter(|_| args.message.is_none())
             .filter(|ack| !state.used_acks.contains(&ack.fingerprint))
             .map(|ack| format!("{}:{}", policy::ACK_FILE, ack.line))
             .collect();

@@ -18,7 +18,7 @@ pub(crate) enum Normalise {
     /// CRLF becomes LF (`text`).
     Always,
     /// CRLF becomes LF if git finds the file to be text, and the staged blob has no CRLF of
-    /// its own (`text=auto`, `eol`, `core.autocrlf`).
+    /// its own (`text=auto`, `core.autocrlf`).
     IfText,
 }
 
@@ -33,7 +33,8 @@ enum Text {
 }
 
 /// One attributes line that speaks of line endings: its pattern and what it sets (`None`:
-/// the line leaves that attribute alone; `Some(None)` for `eol`: `!eol`).
+/// the line leaves that attribute alone; `eol`: `Some(false)` for `!eol` or a value git does
+/// not know).
 struct Rule {
     pattern: Gitignore,
     text: Option<Text>,
@@ -146,17 +147,20 @@ fn rule(line: &str, base: &Path) -> Option<Rule> {
         .filter(|p| !p.starts_with('#') && !p.starts_with("[attr]") && !p.starts_with('"'))?;
     let (mut text, mut eol) = (None, None);
     for word in words {
-        match word {
-            // `crlf` and its forms are the attribute `text` was called before git 1.7.2.
-            // Any other value (`text=input`, `crlf=input`) is text too.
-            "text" | "crlf" => text = Some(Text::Set),
+        // `crlf` is what `text` was called before git 1.7.2; a value git does not know
+        // (`text=lf`) leaves the attribute unspecified.
+        let word = match word.trim_start_matches(['-', '!']).strip_prefix("crlf") {
+            Some(rest) => format!("{}text{rest}", &word[..word.len() - rest.len() - 4]),
+            None => word.to_owned(),
+        };
+        match word.as_str() {
+            "text" | "text=input" => text = Some(Text::Set),
             "text=auto" => text = Some(Text::Auto),
-            _ if word.starts_with("text=") || word.starts_with("crlf=") => text = Some(Text::Set),
-
-            "-text" | "-crlf" | "binary" => text = Some(Text::Unset),
-            "!text" | "!crlf" => text = Some(Text::Unspecified),
-            "!eol" => eol = Some(false),
-            _ if word.starts_with("eol=") => eol = Some(true),
+            "-text" | "binary" => text = Some(Text::Unset),
+            "!text" => text = Some(Text::Unspecified),
+            _ if word.starts_with("text=") => text = Some(Text::Unspecified),
+            "eol=lf" | "eol=crlf" => eol = Some(true),
+            _ if word.starts_with("eol=") || word == "!eol" => eol = Some(false),
             _ => {}
         }
     }
@@ -192,6 +196,13 @@ mod tests {
         // `-text` stays beside a later `eol`: git keeps the bytes.
         assert_eq!(said("a.txt"), (Some(Text::Unset), Some(true)));
         assert_eq!(said("x.json"), (Some(Text::Unspecified), None));
+        // The attribute's old name, and values git does not know.
+        let old = self::rules("*.a -crlf\n*.b crlf=input\n*.c text=lf\n*.d eol=foo\n");
+        let said = |path: &str| super::said(&old, &Path::new("/r").join(path));
+        assert_eq!(said("x.a"), (Some(Text::Unset), None));
+        assert_eq!(said("x.b"), (Some(Text::Set), None));
+        assert_eq!(said("x.c"), (Some(Text::Unspecified), None));
+        assert_eq!(said("x.d"), (None, Some(false)));
     }
 
     #[test]

@@ -841,18 +841,25 @@ impl Repo {
         special.retain(|p, _| !index_paths.contains(p.as_str()));
         let from_index = self.load(from_index)?;
         let line_endings = super::eol::LineEndings::new(&self.repo, &workdir);
-        // The staged blob of a file, which git's auto-detection leaves as it is when it holds
-        // CRLF itself.
+        // Git's auto-detection leaves a file's CRLF as it is when its staged blob holds CRLF
+        // too: read only for a file that, normalised, is not its staged blob (an edited one).
         let shared = &self.shared;
-        let staged_has_crlf = |path: &str| {
-            let entry = index.as_ref().and_then(|index| {
-                index.entry_by_path_and_stage(path.into(), gix::index::entry::Stage::Unconflicted)
-            });
-            // Rare (a file with CR only): a handle of its own on the reading thread.
-            let repo = entry.map(|_| super::handle(shared));
-            let blob = entry
-                .zip(repo.as_ref())
-                .and_then(|(entry, repo)| repo.find_blob(entry.id).ok());
+        let staged = |path: &str| {
+            let index = index.as_ref()?;
+            let entry = index
+                .entry_by_path_and_stage(path.into(), gix::index::entry::Stage::Unconflicted)?;
+            Some(entry.id)
+        };
+        let keeps_crlf = |path: &str, lf: &[u8]| {
+            let Some(id) = staged(path) else {
+                return false;
+            };
+            let lf_id = gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, lf);
+            if lf_id.is_ok_and(|lf_id| lf_id == id) {
+                return false;
+            }
+            let repo = super::handle(shared);
+            let blob = repo.find_blob(id).ok();
             blob.is_some_and(|blob| blob.data.windows(2).any(|pair| pair == b"\r\n"))
         };
         let normalised = |path: &str, bytes: &[u8]| {
@@ -860,7 +867,7 @@ impl Repo {
             match line_endings.of(&path) {
                 Normalise::Never => false,
                 Normalise::Always => true,
-                Normalise::IfText => is_text(bytes) && !staged_has_crlf(&path),
+                Normalise::IfText => is_text(bytes) && !keeps_crlf(&path, &crlf_to_lf(bytes)),
             }
         };
         let mut set = read_files(files, Some(self.cache()), self.max_file_size, &normalised)?;

@@ -441,10 +441,9 @@ fn other_format(
             .ok_or_else(|| "the schema is not in the document".to_owned())?;
         match follow(parsed, node, at) {
             // An Avro schema that is a string is a type's name (`"string"`), in JSON quotes,
-            // unless it holds the schema's JSON text.
+            // unless it holds the schema's JSON text (an object or a union).
             Target::Found(Value::String(name), _)
-                if format == Format::Avro
-                    && serde_json::from_str::<serde::de::IgnoredAny>(name).is_err() =>
+                if format == Format::Avro && !name.trim_start().starts_with(['{', '[']) =>
             {
                 Ok(Value::String(name.clone()).to_string())
             }

@@ -751,6 +751,13 @@ fn acknowledged_breaks_are_shown_as_such() {
         "{}",
         stderr(&output)
     );
+    // With `--message`, acknowledgements of other messages are not looked at.
+    let (output, _) = log_json(&h, &["--message", "OrderCreated"]);
+    assert!(
+        !stderr(&output).contains("match nothing"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 /// The catalog folder is found at the end of the range; when it lay elsewhere at the start

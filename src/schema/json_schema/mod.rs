@@ -119,10 +119,14 @@ fn avro_form(value: &Value) -> Option<&str> {
         "enum" => has("symbols"),
         "fixed" => has("size"),
         "map" => has("values"),
-        // JSON Schema's `items` is a schema object, a boolean or a list; Avro's a type.
+        // JSON Schema's `items` is a schema object, a boolean or a list of schema objects;
+        // Avro's a type: a name, a complex type or a union of them.
         "array" => match value.get("items") {
             Some(Value::String(_)) => true,
             Some(items @ Value::Object(_)) => avro_form(items).is_some(),
+            Some(Value::Array(branches)) => branches
+                .iter()
+                .any(|b| b.is_string() || avro_form(b).is_some()),
             _ => false,
         },
         _ => false,
