@@ -297,6 +297,9 @@ pub struct Ack {
     pub line: usize,
 }
 
+/// What an acknowledgement without a reason is told.
+pub const REASON_HINT: &str = "say why the break is acceptable, for the next reader";
+
 /// The keys of an `[[ack]]` entry, as [`AckEntry`] names them.
 const ACK_KEYS: [&str; 4] = ["fingerprint", "reason", "owner", "expires"];
 
@@ -382,8 +385,7 @@ pub fn parse_acks(file: &str, text: &str) -> Result<Vec<Ack>, Errors> {
                 fine = false;
                 problems.push(problem(
                     entry.reason.span().start,
-                    "`reason` is empty: say why the break is acceptable, for the next reader"
-                        .to_owned(),
+                    format!("`reason` is empty: {REASON_HINT}"),
                 ));
             }
             let line = line_at(text, entry.fingerprint.span().start);

@@ -53,7 +53,7 @@ pub fn run(args: AckArgs) -> anyhow::Result<u8> {
         }
     }
     if args.reason.trim().is_empty() {
-        bail!("--reason is empty\n  hint: say why the break is acceptable, for the next reader");
+        bail!("--reason is empty\n  hint: {}", policy::REASON_HINT);
     }
     let repo = Repo::discover(&args.repo)?;
     let root = repo

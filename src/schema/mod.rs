@@ -207,7 +207,7 @@ pub enum Error {
     /// A file named as JSON Schema holds an Avro schema in Avro's JSON form (`"type":
     /// "record"`): which of the two it is must be declared, never guessed.
     #[error(
-        "an Avro schema (`\"type\": \"{type_name}\"`), not a JSON Schema: declare its format (`format: avro` on its schema entry)"
+        "an Avro schema (`\"type\": \"{type_name}\"`), not a JSON Schema: declare it Avro (`format: avro` on its schema entry; `--schema-format avro` for `catalog-diff schema`)"
     )]
     AvroForm { type_name: String },
     /// It is written in a form of the format that we cannot read yet (Protobuf editions): a
