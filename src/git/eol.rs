@@ -147,20 +147,24 @@ fn rule(line: &str, base: &Path) -> Option<Rule> {
         .filter(|p| !p.starts_with('#') && !p.starts_with("[attr]") && !p.starts_with('"'))?;
     let (mut text, mut eol) = (None, None);
     for word in words {
-        // `crlf` is what `text` was called before git 1.7.2; a value git does not know
-        // (`text=lf`) leaves the attribute unspecified.
-        let word = match word.trim_start_matches(['-', '!']).strip_prefix("crlf") {
-            Some(rest) => format!("{}text{rest}", &word[..word.len() - rest.len() - 4]),
-            None => word.to_owned(),
+        // A word is a sign (`-` unset, `!` unspecified) and a name; `crlf` is what `text` was
+        // called before git 1.7.2. A value git does not know (`text=lf`) leaves the attribute
+        // unspecified.
+        let name = word.trim_start_matches(['-', '!']);
+        let sign = &word[..word.len() - name.len()];
+        let name = match name.strip_prefix("crlf") {
+            Some(rest) => format!("text{rest}"),
+            None => name.to_owned(),
         };
-        match word.as_str() {
-            "text" | "text=input" => text = Some(Text::Set),
-            "text=auto" => text = Some(Text::Auto),
-            "-text" | "binary" => text = Some(Text::Unset),
-            "!text" => text = Some(Text::Unspecified),
-            _ if word.starts_with("text=") => text = Some(Text::Unspecified),
-            "eol=lf" | "eol=crlf" => eol = Some(true),
-            _ if word.starts_with("eol=") || word == "!eol" => eol = Some(false),
+        match (sign, name.as_str()) {
+            ("", "text" | "text=input") => text = Some(Text::Set),
+            ("", "text=auto") => text = Some(Text::Auto),
+            ("-", "text") | ("", "binary") => text = Some(Text::Unset),
+            ("!", "text") => text = Some(Text::Unspecified),
+            ("", value) if value.starts_with("text=") => text = Some(Text::Unspecified),
+            ("", "eol=lf" | "eol=crlf") => eol = Some(true),
+            ("!", "eol") => eol = Some(false),
+            ("", value) if value.starts_with("eol=") => eol = Some(false),
             _ => {}
         }
     }

@@ -188,7 +188,7 @@ impl Repo {
                     vec![(name.to_owned(), path)],
                     None,
                     self.max_file_size,
-                    &|_, _| false,
+                    &|_, _, _| false,
                 )?;
                 return root_file(set, name);
             }
@@ -862,12 +862,12 @@ impl Repo {
             let blob = repo.find_blob(id).ok();
             blob.is_some_and(|blob| blob.data.windows(2).any(|pair| pair == b"\r\n"))
         };
-        let normalised = |path: &str, bytes: &[u8]| {
+        let normalised = |path: &str, bytes: &[u8], lf: &[u8]| {
             let path = join(dir, path);
             match line_endings.of(&path) {
                 Normalise::Never => false,
                 Normalise::Always => true,
-                Normalise::IfText => is_text(bytes) && !keeps_crlf(&path, &crlf_to_lf(bytes)),
+                Normalise::IfText => is_text(bytes) && !keeps_crlf(&path, lf),
             }
         };
         let mut set = read_files(files, Some(self.cache()), self.max_file_size, &normalised)?;
@@ -1164,10 +1164,14 @@ pub fn read_dir(path: &Path, limit: u64) -> Result<FileSet> {
             files.push((rel, entry.path().to_owned()));
         }
     }
-    let mut set = read_files(files, None, limit, &|_, _| false)?;
+    let mut set = read_files(files, None, limit, &|_, _, _| false)?;
     set.special.extend(special);
     Ok(set)
 }
+
+/// Whether git turns a file's CRLF into LF when it is added: given its path, its bytes and
+/// those bytes with LF.
+type Normalised<'a> = dyn Fn(&str, &[u8], &[u8]) -> bool + Sync + 'a;
 
 /// Reads files from disk in parallel, computing their git blob ids. A file larger than `limit`
 /// bytes is not read; it is listed in `special` for the builder to report. A file whose CRLF
@@ -1178,7 +1182,7 @@ fn read_files(
     files: Vec<(String, PathBuf)>,
     cache: Option<&super::BlobCache>,
     limit: u64,
-    normalised: &(dyn Fn(&str, &[u8]) -> bool + Sync),
+    normalised: &Normalised<'_>,
 ) -> Result<FileSet> {
     let read = files
         .into_par_iter()
@@ -1207,8 +1211,11 @@ fn read_files(
                         source: gix::Error::from_error(e),
                     })
             };
-            if bytes.contains(&b'\r') && normalised(&rel, &bytes) {
-                bytes = crlf_to_lf(&bytes);
+            if bytes.contains(&b'\r') {
+                let lf = crlf_to_lf(&bytes);
+                if normalised(&rel, &bytes, &lf) {
+                    bytes = lf;
+                }
             }
             let oid = hash(&bytes)?;
             Ok((rel, Ok((blob_id(&oid), bytes))))

@@ -210,8 +210,7 @@ fn schema_place(
                 Some(content) => content.to_owned(),
                 None => String::from_utf8_lossy(&files.read(&path)?).into_owned(),
             };
-            let declared = entry.get("format").and_then(|f| f.as_str());
-            let format = Format::detect(declared, &file.path, &text).ok()?;
+            let format = Format::detect(file.format.as_deref(), &file.path, &text).ok()?;
             let paths: Vec<&str> = change.ops.iter().map(|op| op.path.as_str()).collect();
             Some(format.lines_of(&text, &paths))
         })

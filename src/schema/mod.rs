@@ -314,6 +314,10 @@ mod tests {
             ("schema.json", record),
             ("schema.yaml", "type: enum\nname: S\nsymbols: [A]\n"),
             ("list.json", list),
+            (
+                "union.json",
+                r#"{"type": "array", "items": ["null", "string"]}"#,
+            ),
         ] {
             let why = Format::detect(None, path, text).expect_err(path);
             assert!(why.reason.contains("is an Avro schema"), "{}", why.reason);

@@ -918,7 +918,9 @@ fn an_acknowledgement_accepts_its_own_break_only() {
             .unwrap_or_default()
             .to_owned()
     };
-    assert!(last(&run(&repo, &[])).starts_with("acknowledged (every break): "));
+    for args in [&[][..], &["--format", "markdown"]] {
+        assert!(last(&run(&repo, args)).starts_with("acknowledged (every break): "));
+    }
 
     // Another value added at the same place, later: a break of its own.
     repo.commit_all("refunded");
