@@ -341,6 +341,8 @@ pub fn parse_acks(file: &str, text: &str) -> Result<Vec<Ack>, Errors> {
         for entry in entries {
             // Unknown keys are named and set aside, so the entry's values are checked too.
             let span = entry.span();
+            // False once a required value is set aside: the entry is not read.
+            let mut whole = true;
             let entry = match entry.into_inner() {
                 DeValue::Table(mut fields) => {
                     let unknown: Vec<_> = fields
@@ -359,10 +361,29 @@ pub fn parse_acks(file: &str, text: &str) -> Result<Vec<Ack>, Errors> {
                         ));
                         fields.remove(&name);
                     }
+                    // Each value is text: one of another type is named and set aside, so the
+                    // rest of the entry (a duplicate fingerprint, say) is checked in this run.
+                    let mistyped: Vec<_> = fields
+                        .iter()
+                        .filter_map(|(name, value)| {
+                            let value = Spanned::new(value.span(), value.get_ref().clone());
+                            let error =
+                                Spanned::<String>::deserialize(value.into_deserializer()).err()?;
+                            Some((name.clone(), error))
+                        })
+                        .collect();
+                    for (name, error) in mistyped {
+                        problems.push(toml_error(file, text, &error));
+                        fields.remove(&name);
+                        whole &= !["fingerprint", "reason"].contains(&name.get_ref().as_ref());
+                    }
                     Spanned::new(span, DeValue::Table(fields))
                 }
                 other => Spanned::new(span, other),
             };
+            if !whole {
+                continue;
+            }
             let entry = match AckEntry::deserialize(entry.into_deserializer()) {
                 Ok(entry) => entry,
                 Err(error) => {

@@ -60,6 +60,20 @@ pub fn run(args: AckArgs) -> anyhow::Result<u8> {
         .workdir()
         .context("a bare repository has no work tree to keep acknowledgements in")?;
     let path = root.join(policy::ACK_FILE);
+    // Written through, a link would change a file elsewhere, even outside the repository.
+    if let Ok(meta) = path.symlink_metadata()
+        && !meta.is_file()
+    {
+        let what = if meta.file_type().is_symlink() {
+            "a symbolic link"
+        } else {
+            "not a regular file"
+        };
+        bail!(
+            "{} is {what}; `catalog-diff ack` writes only a regular file there\n  hint: replace it with the file itself (the checks read only a regular file too)",
+            escape_path(&path)
+        );
+    }
     let existing = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),

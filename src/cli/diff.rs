@@ -148,7 +148,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         stderr!("note: {note}");
     }
     let loading = Cache::start(&args.catalog.cache, Some(&repo));
-    let settings = Settings::load(
+    let mut settings = Settings::load(
         &repo,
         sides.candidate(),
         &args.policy,
@@ -166,18 +166,22 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
             settings.strategy.as_str()
         );
     }
-    let history_place = settings.history_place.as_ref().filter(|_| !transitive);
-    if let Some(place) = history_place.filter(|_| args.policy.strategy.is_some()) {
+    let history_place = settings.history_place.clone().filter(|_| !transitive);
+    if let Some(place) = history_place
+        .as_ref()
+        .filter(|_| args.policy.strategy.is_some())
+    {
         // The file's choice for its own strategies; a one-off `--strategy` sets it aside.
         stderr!(
             "note: `history = true` ({place}) does not apply: --strategy {} is not transitive",
             settings.strategy.as_str()
         );
     } else if let Some(place) = history_place {
-        anyhow::bail!(
+        let problem = format!(
             "{place}: `history = true` judges a schema against every version it had, which only a transitive strategy asks for, and the strategy is `{}`\n  hint: set `strategy = \"full-transitive\"` (or backward-transitive, forward-transitive) there, or remove `history`",
             settings.strategy.as_str()
         );
+        settings.hold(problem);
     }
     let revisions = settings.blame_dir(pipeline::read_revisions(
         &repo,
@@ -197,7 +201,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
                 proto_rules: settings.proto_rules,
             },
         },
-        history: args.history || settings.history,
+        history: args.history || (settings.history && transitive),
         cache: &cache.parses,
     };
     let mut compared = pipeline::compare_revisions(&repo, revisions, &request)?;

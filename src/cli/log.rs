@@ -80,6 +80,15 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
             short(&parent.to_string())
         );
         start = Some(boundary.id);
+        // Nothing left to judge is not "never broke": the commit to judge lacks its parent.
+        if commits.is_empty() {
+            anyhow::bail!(
+                "the range has no commit to judge: its only commit, {} ({}), lacks its parent {} (shallow clone)\n  hint: `git fetch --unshallow` (in CI: `fetch-depth: 0`), or `git fetch --deepen=1` to judge that commit",
+                short(&boundary.id.to_string()),
+                boundary.subject,
+                short(&parent.to_string())
+            );
+        }
     }
     let ids: Vec<_> = start
         .into_iter()

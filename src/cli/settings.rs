@@ -147,9 +147,24 @@ impl Settings {
             (
                 Some(place),
                 git::Error::CatalogDirNotFound { .. } | git::Error::CatalogDirOutsideRepo { .. },
-            ) => anyhow::Error::from(error).context(format!("{place}: `dir`")),
+            ) => {
+                // The configuration's problems held back so far are named with its `dir`.
+                let held = self
+                    .problems
+                    .as_ref()
+                    .map_or_else(String::new, |problems| format!("{problems}\nerror: "));
+                anyhow::Error::from(error).context(format!("{held}{place}: `dir`"))
+            }
             _ => error.into(),
         })
+    }
+
+    /// Holds back `problem` of the policy files with their others, to be named together.
+    pub fn hold(&mut self, problem: String) {
+        self.problems = Some(match self.problems.take() {
+            Some(problems) => format!("{problems}\nerror: {problem}"),
+            None => problem,
+        });
     }
 
     /// Where the configuration sets the catalog folder this run reads, as a prefix

@@ -370,6 +370,23 @@ fn a_shallow_clone_walks_what_exists_and_says_where_it_stopped() {
     );
 }
 
+/// A clone one commit deep (CI's default checkout) has no commit the walk can judge: an error
+/// saying so, not "never broke".
+#[test]
+fn a_shallow_clone_with_nothing_to_judge_is_an_error() {
+    let h = history();
+    let shallow = h.repo.clone_with(&["--depth", "1", "--no-local"]);
+    for fail_on in ["breaking", "unknown"] {
+        let output = run(shallow.path(), &["--first-breaking", "--fail-on", fail_on]);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains("the range has no commit to judge"),
+            "{}",
+            stderr(&output)
+        );
+    }
+}
+
 #[test]
 fn commits_before_the_catalog_existed_are_an_empty_catalog() {
     let repo = TestRepo::new();

@@ -1019,3 +1019,70 @@ fn a_removal_in_use_is_placed_at_the_resource_that_uses_it() {
         "{sarif}"
     );
 }
+
+/// `ack` writes its own file only: a link in its place (committed, perhaps, by someone else)
+/// would have it append to whatever file the link names, outside the repository too.
+#[test]
+fn ack_refuses_to_write_through_a_symbolic_link() {
+    let repo = two_events();
+    let outside = tempfile::tempdir().unwrap();
+    let victim = outside.path().join("victim.toml");
+    std::fs::write(&victim, "# not the repository's\n").unwrap();
+    std::os::unix::fs::symlink(&victim, repo.path().join("catalog-diff.ack.toml")).unwrap();
+    let stderr = refused(
+        &repo,
+        &["ack", "00112233445566778899aabb", "--reason", "harmless"],
+    );
+    assert!(stderr.contains("is a symbolic link"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "# not the repository's\n"
+    );
+}
+
+/// A value of the wrong type in one entry hides none of the file's other problems.
+#[test]
+fn every_problem_of_the_acknowledgements_file_in_one_run() {
+    let repo = two_events();
+    let fingerprint = "00112233445566778899aabb";
+    repo.write(
+        "catalog-diff.ack.toml",
+        &format!(
+            "[[ack]]\nfingerprint = \"{fingerprint}\"\nreason = \"ok\"\nowner = 5\nexpires = 2027-01-01\n\n[[ack]]\nfingerprint = \"{fingerprint}\"\nreason = \"again\"\n\n[[ack]]\nfingerprint = 7\nreason = \"x\"\n"
+        ),
+    );
+    let stderr = refused(&repo, &[]);
+    for expected in [
+        "catalog-diff.ack.toml:4: invalid type: integer `5`, expected a string",
+        "catalog-diff.ack.toml:5: invalid type: map, expected a string",
+        "write the date as text",
+        "catalog-diff.ack.toml:8: fingerprint `00112233445566778899aabb` is acknowledged already at line 2",
+        "catalog-diff.ack.toml:12: invalid type: integer `7`, expected a string",
+    ] {
+        assert!(stderr.contains(expected), "{expected}\n{stderr}");
+    }
+    assert!(!stderr.contains("missing field"), "{stderr}");
+}
+
+/// The configuration's problems found at different stages of a run are named in one run.
+#[test]
+fn every_problem_of_the_configuration_in_one_run() {
+    let repo = two_events();
+    repo.write(
+        "catalog-diff.toml",
+        "history = true\n[messages.\"OrderCreatd\"]\nstrategy = \"backward\"\n",
+    );
+    let stderr = refused(&repo, &[]);
+    assert!(
+        stderr.contains("catalog-diff.toml:1: `history = true` judges a schema"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("catalog-diff.toml:2: [messages.\"OrderCreatd\"]"),
+        "{stderr}"
+    );
+    repo.write("catalog-diff.toml", "history = true\ndir = \"nosuch\"\n");
+    let stderr = refused(&repo, &[]);
+    assert!(stderr.contains("catalog-diff.toml:1: `history"), "{stderr}");
+    assert!(stderr.contains("catalog-diff.toml:2: `dir`"), "{stderr}");
+}
