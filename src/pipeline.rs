@@ -293,10 +293,21 @@ fn history_checks(
             }
             let data = blob.data();
             let old_text = &*String::from_utf8_lossy(&data);
-            let (old, new) = (
-                Document::new(&file.path, old_text),
-                Document::new(&file.path, text),
-            );
+            // Imports resolve in each version's own commit, from the file's catalog path.
+            let old_files = match format {
+                Ok(Format::Protobuf) => repo.read_commit(commit, dir)?,
+                _ => FileSet::default(),
+            };
+            let (old, new) = match format {
+                Ok(Format::Protobuf) => (
+                    Document::new(&place, old_text).with_files(&old_files),
+                    Document::new(&place, text).with_files(after),
+                ),
+                _ => (
+                    Document::new(&file.path, old_text),
+                    Document::new(&file.path, text),
+                ),
+            };
             let judged = format.clone().and_then(|format| {
                 format
                     .compare(old, new, strategy, &options.schema)

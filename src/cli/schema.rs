@@ -59,8 +59,8 @@ pub struct SchemaArgs {
     pub proto_rules: ProtoRules,
 }
 
-/// Imports of a schema file on disk: by path, as the file names them from its folder or the
-/// current one.
+/// Imports of a schema file on disk: by path, as the file names them from its folder, the
+/// schema's or the current one.
 /// A file larger than `limit` (`--max-file-size`) is not read.
 struct Disk {
     limit: u64,
@@ -83,7 +83,7 @@ fn check_imports(path: &str, text: &str, limit: u64) -> anyhow::Result<()> {
     let mut seen = BTreeSet::new();
     let mut pending = vec![(path.to_owned(), text.to_owned())];
     while let Some((file, text)) = pending.pop() {
-        for import in schema::protobuf::imports(&disk, &file, &text) {
+        for import in schema::protobuf::imports(&disk, path, &file, &text) {
             // One missing is named by the compiler, with where it is imported.
             if !Path::new(&import).is_file() || !seen.insert(import.clone()) {
                 continue;
@@ -230,7 +230,7 @@ fn explain_error(role: &str, shown: &str, error: schema::Error) -> anyhow::Error
             column,
             ..
         } => anyhow::anyhow!(
-            "{shown}:{line}:{column}: cannot find its import `{import}` beside it or from the current folder; run from the folder its imports are relative to"
+            "{shown}:{line}:{column}: cannot find its import `{import}` beside the file importing it, in this schema's folder or from the current folder; run from the folder its imports are relative to"
         ),
         other => anyhow::anyhow!("{shown}: {other}"),
     }

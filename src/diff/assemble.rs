@@ -842,7 +842,8 @@ fn imports_changed([before, after]: [SchemaSide<'_, '_>; 2]) -> bool {
     if !is_protobuf || before.catalog_path() != start {
         return false;
     }
-    let names = |file: &str, text: &str| crate::schema::protobuf::imports(b, file, text);
+    let schema = start.clone();
+    let names = |file: &str, text: &str| crate::schema::protobuf::imports(b, &schema, file, text);
     super::reached::reached_file_changed(start, a, b, &names)
 }
 

@@ -229,7 +229,7 @@ pub enum Error {
     TooDeep { path: String, limit: usize },
     /// A file imports another that is neither built in nor among the files at hand.
     #[error(
-        "`{file}` imports `{import}` at line {line}, which is not in the same revision (looked beside `{file}` and at the catalog root)"
+        "`{file}` imports `{import}` at line {line}, which is not in the same revision (looked beside `{file}`, in the schema's own folder and at the catalog root)"
     )]
     UnresolvedImport {
         format: Format,

@@ -195,6 +195,134 @@ fn a_change_only_in_an_import_is_judged() {
     );
 }
 
+/// `--history` judges each earlier version with the imports of its own commit: a type that
+/// changed in an import two releases back breaks the transitive check.
+#[test]
+fn history_checks_read_each_version_with_its_own_imports() {
+    let repo = catalog();
+    repo.write(
+        "events/OrderPlaced/money.proto",
+        &MONEY.replace("int64 cents", "string cents"),
+    );
+    repo.write(
+        "events/OrderPlaced/schema.proto",
+        &SCHEMA.replace(
+            "int64 item_count = 4;",
+            "int64 item_count = 4;\n  string note = 5;",
+        ),
+    );
+    repo.commit_all("money in text");
+    repo.write(
+        "events/OrderPlaced/schema.proto",
+        &SCHEMA.replace(
+            "int64 item_count = 4;",
+            "int64 item_count = 4;\n  string note = 5;\n  string tag = 6;",
+        ),
+    );
+    repo.commit_all("a tag");
+    let out = run(
+        &repo,
+        &[
+            "HEAD~1..HEAD",
+            "--strategy",
+            "backward-transitive",
+            "--history",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let diff = json(&out);
+    let check = &diff["transitiveChecks"][0];
+    assert_eq!(check["breaking"], true, "{check}");
+    assert_eq!(check["ops"][0]["kind"], "field.type.changed", "{check}");
+}
+
+/// A schema's folder is the include root of its imports' own imports, as protoc's `-I` or a buf
+/// module there reads them: `acme/common/ids.proto` importing `acme/common/kind.proto`.
+#[test]
+fn imports_of_imports_resolve_from_the_schema_folder() {
+    let repo = TestRepo::new();
+    let kind = |value: &str| {
+        format!(
+            "syntax = \"proto3\";\npackage acme.common;\nenum Kind {{ KIND_UNSPECIFIED = 0; {value} = 1; }}\n"
+        )
+    };
+    repo.write_all(&[
+        ("events/OrderPlaced/index.mdx", EVENT),
+        (
+            "events/OrderPlaced/schema.proto",
+            "syntax = \"proto3\";\npackage acme.v1;\nimport \"acme/common/ids.proto\";\nmessage OrderPlaced { acme.common.Id id = 1; }\n",
+        ),
+        (
+            "events/OrderPlaced/acme/common/ids.proto",
+            "syntax = \"proto3\";\npackage acme.common;\nimport \"acme/common/kind.proto\";\nmessage Id { Kind kind = 1; }\n",
+        ),
+        ("events/OrderPlaced/acme/common/kind.proto", &kind("KIND_A")),
+    ]);
+    repo.commit_all("catalog");
+    repo.write("events/OrderPlaced/acme/common/kind.proto", &kind("KIND_B"));
+    let out = run(&repo, &["--format", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let change = &json(&out)["schemaChanges"][0];
+    assert_eq!(change["breaking"], true, "{change}");
+    assert_eq!(change["ops"][0]["kind"], "enum.value.renamed", "{change}");
+}
+
+/// `catalog-diff schema` run inside one side's folder reads each side's imports from its own
+/// folder: the other side's import of an import is never the one at hand.
+#[test]
+fn the_schema_command_reads_each_side_with_its_own_imports() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |path: &str, text: &str| {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    for side in ["before", "after"] {
+        write(
+            &format!("{side}/schema.proto"),
+            "syntax = \"proto3\";\npackage a;\nimport \"sub/x.proto\";\nmessage M { b.O o = 1; }\n",
+        );
+        write(
+            &format!("{side}/sub/x.proto"),
+            "syntax = \"proto3\";\npackage b;\nimport \"sub/y.proto\";\nmessage O { Y y = 1; }\n",
+        );
+    }
+    write(
+        "before/sub/y.proto",
+        "syntax = \"proto3\";\npackage b;\nmessage Y { int32 q = 1; }\n",
+    );
+    write(
+        "after/sub/y.proto",
+        "syntax = \"proto3\";\npackage b;\nmessage Y { string q = 1; }\n",
+    );
+    for (cwd, args) in [
+        ("before", ["schema.proto", "../after/schema.proto"]),
+        ("after", ["../before/schema.proto", "schema.proto"]),
+        ("", ["before/schema.proto", "after/schema.proto"]),
+    ] {
+        let out = schema_in(&dir.path().join(cwd), &args);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "from `{cwd}`: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 #[test]
 fn proto_rules_pick_the_buf_category() {
     let repo = catalog();

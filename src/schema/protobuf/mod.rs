@@ -6,7 +6,7 @@
 //!
 //! Imports resolve offline: the well-known types (`google/protobuf/*.proto`) are built in;
 //! any other import is looked up among the [`Files`] of the document's revision, first beside
-//! the importing file, then from the root. One that cannot be found is
+//! the importing file, then beside the document, then from the root. One that cannot be found is
 //! [`Error::UnresolvedImport`]. Text that does not compile is [`Error::Parse`] naming the file,
 //! line and column of the compiler's complaint.
 
@@ -273,7 +273,7 @@ impl Compiled {
                 }
                 let found = document
                     .files
-                    .and_then(|files| find_import(files, &importer, import));
+                    .and_then(|files| find_import(files, document.path, &importer, import));
                 let Some((path, text)) = found else {
                     if import.starts_with("google/protobuf/") {
                         // buf carries more of these (go_features.proto, written in editions).
@@ -817,11 +817,11 @@ fn json_enum_key(enum_name: &str, value: &str) -> String {
         .collect()
 }
 
-/// The files the `.proto` text of `file` imports, as they are found among `files` (beside it,
-/// then from the root; both places for one found in neither); the well-known types are none.
-/// Read from the text as written, so a file that no longer compiles names its imports still.
-pub fn imports(files: &dyn Files, file: &str, text: &str) -> Vec<String> {
-    let folder = file.rfind('/').map_or("", |i| &file[..i]);
+/// The files the `.proto` text of `file` imports, as they are found among `files` (see
+/// [`import_places`]; every place for one found in none), where `schema` is the schema file
+/// whose imports these are; the well-known types are none. Read from the text as written, so
+/// a file that no longer compiles names its imports still.
+pub fn imports(files: &dyn Files, schema: &str, file: &str, text: &str) -> Vec<String> {
     let mut found = Vec::new();
     for line in text.lines() {
         let Some(rest) = line.trim_start().strip_prefix("import") else {
@@ -836,10 +836,7 @@ pub fn imports(files: &dyn Files, file: &str, text: &str) -> Vec<String> {
         if import.starts_with("google/protobuf/") {
             continue;
         }
-        let places: Vec<String> = [beside(folder, import), normalize(import)]
-            .into_iter()
-            .flatten()
-            .collect();
+        let places = import_places(schema, file, import);
         match places.iter().find(|path| files.read(path).is_some()) {
             Some(path) => found.push(path.clone()),
             None => found.extend(places),
@@ -857,12 +854,37 @@ fn beside(folder: &str, import: &str) -> Option<String> {
     }
 }
 
-/// `import` as seen from the file at `importer`: beside it, then from the root.
-fn find_import(files: &dyn Files, importer: &str, import: &str) -> Option<(String, String)> {
-    let folder = importer.rfind('/').map_or("", |i| &importer[..i]);
-    [beside(folder, import), normalize(import)]
+/// Where `import`, imported by the file at `importer`, is looked for, in order: beside the
+/// importer, beside `schema` (the file whose imports these are: its folder is the include root
+/// of a layout protoc and buf read with `-I` or a module there), then from the root. The
+/// schema's folder comes before the root, so each side of a comparison finds its own files.
+fn import_places(schema: &str, importer: &str, import: &str) -> Vec<String> {
+    let folder = |file: &str| file.rfind('/').map_or("", |i| &file[..i]).to_owned();
+    let mut places = Vec::with_capacity(3);
+    for place in [
+        beside(&folder(importer), import),
+        beside(&folder(schema), import),
+        normalize(import),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        if !places.contains(&place) {
+            places.push(place);
+        }
+    }
+    places
+}
+
+/// `import` as seen from the file at `importer`, read at the first of its [`import_places`].
+fn find_import(
+    files: &dyn Files,
+    schema: &str,
+    importer: &str,
+    import: &str,
+) -> Option<(String, String)> {
+    import_places(schema, importer, import)
         .into_iter()
-        .flatten()
         .find_map(|path| {
             let bytes = files.read(&path)?;
             let text = String::from_utf8_lossy(&bytes).into_owned();
