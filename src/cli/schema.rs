@@ -61,7 +61,8 @@ pub struct SchemaArgs {
 
 /// Imports of a schema file on disk: by path, as the file names them from its folder, the
 /// schema's or the current one.
-/// A file larger than `limit` (`--max-file-size`) is not read.
+/// A file larger than `limit` (`--max-file-size`) is not read, nor anything but a regular file
+/// (a FIFO or `/dev/stdin` would wait for a writer).
 struct Disk {
     limit: u64,
 }
@@ -70,6 +71,10 @@ impl Files for Disk {
     fn read(&self, path: &str) -> Option<Arc<[u8]>> {
         use std::io::Read;
         let mut bytes = Vec::new();
+        // Looked at before it is opened: opening a FIFO waits already.
+        if !std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) {
+            return None;
+        }
         let file = std::fs::File::open(path).ok()?;
         file.take(self.limit + 1).read_to_end(&mut bytes).ok()?;
         (bytes.len() as u64 <= self.limit).then(|| Arc::from(bytes))
@@ -249,7 +254,21 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
     ) {
         (Ok(before), Ok(after)) => (before, after),
         (Err(before), Err(after)) => anyhow::bail!("{before:#}\nerror: {after:#}"),
-        (Err(error), _) | (_, Err(error)) => return Err(error),
+        // The file that was read may still be refused (nested too deep): both are named.
+        (Err(error), Ok(after)) => match after.format.check(after.document()) {
+            Err(also) => {
+                let also = explain_error("after", &after.path, also);
+                anyhow::bail!("{error:#}\nerror: {also:#}")
+            }
+            Ok(()) => return Err(error),
+        },
+        (Ok(before), Err(error)) => match before.format.check(before.document()) {
+            Err(also) => {
+                let also = explain_error("before", &before.path, also);
+                anyhow::bail!("{also:#}\nerror: {error:#}")
+            }
+            Ok(()) => return Err(error),
+        },
     };
     if before.format != after.format {
         anyhow::bail!(

@@ -71,6 +71,10 @@ fn loader(specs: [&Path; 2], limit: u64) -> impl Fn(&str) -> Result<String, Stri
                 "`{path}` is outside the specifications' folders and the current folder; it is not read"
             ));
         }
+        // Looked at before it is opened: opening a FIFO waits for a writer.
+        if !real.is_file() {
+            return Err(format!("`{path}` is not a regular file; it is not read"));
+        }
         read_bounded("referenced file", Path::new(path), limit).map_err(|e| format!("{e:#}"))
     }
 }

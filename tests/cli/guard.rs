@@ -429,6 +429,22 @@ fn item_9_and_10_nesting_and_byte_order_marks_are_named() {
             && stderr.contains("binary.json:1:1: the after schema is not UTF-8 text"),
         "{stderr}"
     );
+    // One that does not parse and one nested too deep: both are named, before first.
+    for (before, after) in [(&cut, &deep_path), (&deep_path, &cut)] {
+        let out = run(
+            dir.path(),
+            &[
+                "schema",
+                before.to_str().expect("utf-8"),
+                after.to_str().expect("utf-8"),
+            ],
+        );
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = text(&out.stderr);
+        let (cut_at, deep_at) = (stderr.find("cut.json:1:9"), stderr.find("nests deeper"));
+        assert!(cut_at.is_some() && deep_at.is_some(), "{stderr}");
+        assert_eq!(cut_at < deep_at, before == &cut, "{stderr}");
+    }
     let bom = dir.path().join("bom.json");
     std::fs::write(&bom, "\u{feff}{\"type\": \"string\"}").expect("write");
     let shown = bom.to_str().expect("utf-8");
@@ -704,5 +720,44 @@ fn a_yaml_json_schema_places_its_ops_at_their_lines() {
     assert!(
         stdout.contains("::error file=events/OrderPlaced/schema.yaml,line=6,"),
         "{stdout}"
+    );
+}
+
+/// An import or `$ref` that names a FIFO is never opened: opening one waits for a writer, and
+/// the run would hang.
+#[test]
+fn a_fifo_named_by_an_import_or_a_ref_is_not_read() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("fifo.proto");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    std::fs::write(
+        dir.path().join("ok.proto"),
+        "syntax = \"proto3\";\nmessage P {}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("b.proto"),
+        "syntax = \"proto3\";\nimport \"fifo.proto\";\nmessage P {}\n",
+    )
+    .unwrap();
+    let out = run(dir.path(), &["schema", "ok.proto", "b.proto"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let spec = |payload: &str| {
+        format!(
+            "asyncapi: 3.0.0\ninfo: {{title: t, version: '1'}}\nchannels:\n  c:\n    messages:\n      m:\n        payload:\n          {payload}\n"
+        )
+    };
+    std::fs::write(dir.path().join("a.yaml"), spec("type: string")).unwrap();
+    std::fs::write(dir.path().join("b.yaml"), spec("$ref: 'fifo.proto'")).unwrap();
+    let out = run(dir.path(), &["spec", "a.yaml", "b.yaml"]);
+    assert!(
+        text(&out.stdout).contains("is not a regular file"),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
     );
 }
