@@ -328,17 +328,39 @@ pub(super) fn use_color(choice: ColorChoice) -> bool {
 /// warning under `--strict`).
 fn failed(sides: &[pipeline::SideReport], strict: bool) -> bool {
     let mut stderr = std::io::stderr().lock();
-    let all = || {
-        sides
-            .iter()
-            .flat_map(|side| side.diagnostics.iter().map(move |d| (side, d)))
-    };
-    let errors = all().filter(|(_, d)| d.severity == Severity::Error).count();
-    let warnings = all().count() - errors;
+    // Each problem once, with the sides that have it (a file broken on both is one problem).
+    let mut found: Vec<(
+        Vec<&pipeline::SideReport>,
+        &catalog_diff::catalog::Diagnostic,
+    )> = Vec::new();
+    let mut seen: std::collections::BTreeMap<&catalog_diff::catalog::Diagnostic, usize> =
+        std::collections::BTreeMap::new();
+    for side in sides {
+        for d in &side.diagnostics {
+            match seen.get(d) {
+                Some(&at) => found[at].0.push(side),
+                None => {
+                    seen.insert(d, found.len());
+                    found.push((vec![side], d));
+                }
+            }
+        }
+    }
+    let errors = found
+        .iter()
+        .filter(|(_, d)| d.severity == Severity::Error)
+        .count();
+    let warnings = found.len() - errors;
     if errors > 0 || (strict && warnings > 0) {
-        let (first, then) = all().partition::<Vec<_>, _>(|(_, d)| d.severity == Severity::Error);
-        for (side, d) in first.into_iter().chain(then) {
-            let _ = writeln!(stderr, "[side {}: {}] {d}", side.name, side.label);
+        let (first, then) = found
+            .into_iter()
+            .partition::<Vec<_>, _>(|(_, d)| d.severity == Severity::Error);
+        for (with, d) in first.into_iter().chain(then) {
+            let shown: Vec<String> = with
+                .iter()
+                .map(|side| format!("side {}: {}", side.name, side.label))
+                .collect();
+            let _ = writeln!(stderr, "[{}] {d}", shown.join("; "));
         }
         let _ = writeln!(
             stderr,

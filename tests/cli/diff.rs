@@ -373,6 +373,26 @@ fn a_side_that_cannot_be_built_shows_its_warnings_too() {
     assert!(message.contains("1 error(s), 1 warning(s)"), "{message}");
 }
 
+/// A file broken on both sides is one problem, named once with both sides, and counted once.
+#[test]
+fn a_problem_on_both_sides_is_named_once() {
+    let repo = repo();
+    repo.write("events/Broken/index.mdx", "---\nid: [\n---\n");
+    repo.commit_all("broken");
+    repo.write("README.md", "unrelated\n");
+    repo.commit_all("unrelated");
+    let output = run(&repo, &["HEAD~1..HEAD"]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        message.matches("events/Broken/index.mdx").count(),
+        1,
+        "{message}"
+    );
+    assert!(message.contains("; side b: "), "{message}");
+    assert!(message.contains("1 error(s), 0 warning(s)"), "{message}");
+}
+
 /// `A...B` after criss-cross merges has two best merge bases: the diff uses the one git uses
 /// and says so, as `git diff A...B` warns (it chose one without a word).
 #[test]
