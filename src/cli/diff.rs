@@ -355,6 +355,11 @@ fn failed(sides: &[pipeline::SideReport], strict: bool) -> bool {
         let (first, then) = found
             .into_iter()
             .partition::<Vec<_>, _>(|(_, d)| d.severity == Severity::Error);
+        // A change that repairs a broken baseline is refused too: say that is what happened.
+        let baseline_only = !first.is_empty()
+            && first
+                .iter()
+                .all(|(with, _)| with.iter().all(|side| side.name == "a"));
         for (with, d) in first.into_iter().chain(then) {
             let shown: Vec<String> = with
                 .iter()
@@ -366,6 +371,13 @@ fn failed(sides: &[pipeline::SideReport], strict: bool) -> bool {
             stderr,
             "catalog-diff: {errors} error(s), {warnings} warning(s); no diff was made"
         );
+        if let Some(side) = sides.first().filter(|_| baseline_only) {
+            let _ = writeln!(
+                stderr,
+                "  note: only the baseline ({}) has these errors; the candidate has none, so this change repairs them\n  hint: compare from a commit whose catalog is valid (`catalog-diff <that commit>..`); in the pre-commit hook, commit the repair with `git commit --no-verify`",
+                side.label
+            );
+        }
         return true;
     }
     false

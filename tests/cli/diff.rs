@@ -393,6 +393,29 @@ fn a_problem_on_both_sides_is_named_once() {
     assert!(message.contains("1 error(s), 0 warning(s)"), "{message}");
 }
 
+/// A change that repairs the baseline's errors is refused with them, and told so, with what to do.
+#[test]
+fn a_change_repairing_the_baseline_says_so() {
+    let repo = repo();
+    repo.write("events/Broken/index.mdx", "---\nid: [\n---\n");
+    repo.commit_all("broken");
+    repo.write(
+        "events/Broken/index.mdx",
+        "---\nid: Broken\nversion: 1.0.0\n---\n",
+    );
+    repo.commit_all("repaired");
+    let output = run(&repo, &["HEAD~1..HEAD"]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        message.contains("only the baseline (") && message.contains("so this change repairs them"),
+        "{message}"
+    );
+    let output = run(&repo, &["HEAD~2..HEAD~1"]);
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(!message.contains("only the baseline"), "{message}");
+}
+
 /// `A...B` after criss-cross merges has two best merge bases: the diff uses the one git uses
 /// and says so, as `git diff A...B` warns (it chose one without a word).
 #[test]
