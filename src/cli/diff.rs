@@ -207,7 +207,12 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     let mut compared = pipeline::compare_revisions(&repo, revisions, &request)?;
     cache.save();
     // The catalog's problems are printed, then the policy files' are refused with them.
-    let failed = failed(&compared.sides, args.catalog.strict);
+    let failed = failed(
+        &compared.sides,
+        args.catalog.strict,
+        args.format.into(),
+        &compared.dir,
+    )?;
     settings.check_messages(&compared.misnamed)?;
     if failed {
         return Ok(exit_code::ERROR);
@@ -326,7 +331,12 @@ pub(super) fn use_color(choice: ColorChoice) -> bool {
 
 /// Prints the sides' problems, errors first; true when the run must stop (an error, or a
 /// warning under `--strict`).
-fn failed(sides: &[pipeline::SideReport], strict: bool) -> bool {
+fn failed(
+    sides: &[pipeline::SideReport],
+    strict: bool,
+    format: report::ReportFormat,
+    dir: &str,
+) -> anyhow::Result<bool> {
     let mut stderr = std::io::stderr().lock();
     // Each problem once, with the sides that have it (a file broken on both is one problem).
     let mut found: Vec<(
@@ -367,10 +377,8 @@ fn failed(sides: &[pipeline::SideReport], strict: bool) -> bool {
                 .collect();
             let _ = writeln!(stderr, "[{}] {d}", shown.join("; "));
         }
-        let _ = writeln!(
-            stderr,
-            "catalog-diff: {errors} error(s), {warnings} warning(s); no diff was made"
-        );
+        let summary = format!("{errors} error(s), {warnings} warning(s); no diff was made");
+        let _ = writeln!(stderr, "catalog-diff: {summary}");
         if let Some(side) = sides.first().filter(|_| baseline_only) {
             let _ = writeln!(
                 stderr,
@@ -378,9 +386,22 @@ fn failed(sides: &[pipeline::SideReport], strict: bool) -> bool {
                 side.label
             );
         }
-        return true;
+        // In CI the pull request shows them too.
+        let problems: Vec<diff::SideDiagnostic> = sides
+            .iter()
+            .flat_map(|side| {
+                side.diagnostics.iter().map(|d| diff::SideDiagnostic {
+                    side: side.name,
+                    diagnostic: d.clone(),
+                })
+            })
+            .collect();
+        if let Some(rendered) = report::refused(&problems, format, dir, &summary) {
+            super::schema::print_stdout(&rendered)?;
+        }
+        return Ok(true);
     }
-    false
+    Ok(false)
 }
 
 /// A catalog folder as reports name it: `.` for the root, escaped as catalog text is.

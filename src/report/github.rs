@@ -8,6 +8,7 @@
 
 use super::text::{edge_label, end_label};
 use super::*;
+use crate::catalog::Severity;
 use crate::diff::ArchitectureDiff;
 
 pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
@@ -137,6 +138,33 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         "summary",
         &summary_line(diff, context.decision),
     );
+    out.out
+}
+
+/// The annotations of a diff that could not be made: each catalog problem at its line, an
+/// error or a warning as the run counted it, then `summary`.
+pub fn refused(problems: &[SideDiagnostic], dir: &str, summary: &str) -> String {
+    let mut out = Annotations {
+        out: String::new(),
+        dir,
+    };
+    for (sides, diagnostic) in super::problems_once(problems) {
+        let level = match diagnostic.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let place = Place {
+            file: diagnostic.file.clone(),
+            line: diagnostic.line,
+        };
+        out.push(
+            level,
+            Some(&place),
+            "catalog problem",
+            &format!("{sides}: {diagnostic}"),
+        );
+    }
+    out.push("error", None, "summary", &escape_text(summary));
     out.out
 }
 

@@ -15,7 +15,7 @@ mod text;
 use std::borrow::Cow;
 
 use crate::catalog::Diagnostic;
-use crate::diff::{ArchitectureDiff, Impact, ImpactReason, Party, SchemaChange};
+use crate::diff::{ArchitectureDiff, Impact, ImpactReason, Party, SchemaChange, SideDiagnostic};
 
 pub use locate::{Locations, Place};
 pub use log::log_entry;
@@ -83,13 +83,7 @@ impl<'a> Findings<'a> {
         let impacts = |wanted: &dyn Fn(ImpactReason) -> bool| {
             diff.impact.iter().filter(|i| wanted(i.reason)).collect()
         };
-        let mut problems: Vec<(&'static str, &Diagnostic)> = Vec::new();
-        for item in &diff.diagnostics {
-            match problems.iter_mut().find(|(_, d)| **d == item.diagnostic) {
-                Some(seen) => seen.0 = "both sides",
-                None => problems.push((side_name(item.side), &item.diagnostic)),
-            }
-        }
+        let problems = problems_once(&diff.diagnostics);
         Findings {
             breaking: changes().filter(|c| c.breaking == Some(true)).collect(),
             transitive: diff
@@ -111,6 +105,34 @@ impl<'a> Findings<'a> {
             }),
             problems,
         }
+    }
+}
+
+/// Catalog problems, each once, with the sides that have it.
+fn problems_once(diagnostics: &[SideDiagnostic]) -> Vec<(&'static str, &Diagnostic)> {
+    let mut problems: Vec<(&'static str, &Diagnostic)> = Vec::new();
+    for item in diagnostics {
+        match problems.iter_mut().find(|(_, d)| **d == item.diagnostic) {
+            Some(seen) => seen.0 = "both sides",
+            None => problems.push((side_name(item.side), &item.diagnostic)),
+        }
+    }
+    problems
+}
+
+/// For a diff that could not be made because of catalog `problems`, what `format` says in CI:
+/// GitHub annotations or a SARIF log naming each problem at its line, so a pull request shows
+/// them; `None` for the formats that leave them to stderr. `summary` says why there is no diff.
+pub fn refused(
+    problems: &[SideDiagnostic],
+    format: ReportFormat,
+    dir: &str,
+    summary: &str,
+) -> Option<String> {
+    match format {
+        ReportFormat::Github => Some(github::refused(problems, dir, summary)),
+        ReportFormat::Sarif => Some(sarif::refused(problems, dir)),
+        ReportFormat::Text | ReportFormat::Json | ReportFormat::Markdown => None,
     }
 }
 

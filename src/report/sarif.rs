@@ -128,6 +128,24 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
+    /// The log of one run, with the rules and results pushed.
+    fn into_log(self) -> Log {
+        Log {
+            schema: SCHEMA,
+            version: "2.1.0",
+            runs: vec![Run {
+                tool: Tool {
+                    driver: Driver {
+                        name: "catalog-diff",
+                        version: env!("CARGO_PKG_VERSION"),
+                        rules: self.rules,
+                    },
+                },
+                results: self.results,
+            }],
+        }
+    }
+
     fn rule(&mut self, (id, short, help): (&str, &str, &str)) -> usize {
         if let Some(at) = self.rules.iter().position(|r| r.id == id) {
             // Two formats name a rule alike (`field.removed` in Avro and Protobuf): the op
@@ -277,25 +295,43 @@ pub fn log(diff: &ArchitectureDiff, context: &Context<'_>) -> Log {
         let message = escape_text(&format!("{sides}: {}", diagnostic.message)).into_owned();
         builder.push(rule, level, message, Some(&place), None);
     }
-    Log {
-        schema: SCHEMA,
-        version: "2.1.0",
-        runs: vec![Run {
-            tool: Tool {
-                driver: Driver {
-                    name: "catalog-diff",
-                    version: env!("CARGO_PKG_VERSION"),
-                    rules: builder.rules,
-                },
-            },
-            results: builder.results,
-        }],
-    }
+    builder.into_log()
 }
 
 /// The SARIF log as pretty JSON text.
 pub fn sarif(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     format!("{}\n", crate::json_text::to_pretty(&log(diff, context)))
+}
+
+/// The SARIF log of a diff that could not be made: each catalog problem at its line, an error
+/// or a warning as the run counted it.
+pub fn refused(problems: &[SideDiagnostic], dir: &str) -> String {
+    let locations = super::locate::Locations::default();
+    let context = Context {
+        color: false,
+        locations: &locations,
+        dir,
+        decision: None,
+    };
+    let mut builder = Builder {
+        context: &context,
+        rules: Vec::new(),
+        results: Vec::new(),
+    };
+    for (sides, diagnostic) in super::problems_once(problems) {
+        let rule = builder.rule(CATALOG_PROBLEM);
+        let level = match diagnostic.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let place = Place {
+            file: diagnostic.file.clone(),
+            line: diagnostic.line,
+        };
+        let message = escape_text(&format!("{sides}: {}", diagnostic.message)).into_owned();
+        builder.push(rule, level, message, Some(&place), None);
+    }
+    format!("{}\n", crate::json_text::to_pretty(&builder.into_log()))
 }
 
 /// A repository path as a relative URI reference (RFC 3986): every byte but the unreserved

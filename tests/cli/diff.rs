@@ -393,6 +393,35 @@ fn a_problem_on_both_sides_is_named_once() {
     assert!(message.contains("1 error(s), 0 warning(s)"), "{message}");
 }
 
+/// A diff that cannot be made still annotates its problems for CI: each at its file and line.
+#[test]
+fn a_refused_diff_annotates_its_problems_for_ci() {
+    let repo = repo();
+    repo.write("events/Broken/index.mdx", "---\nid: [\n---\n");
+    let output = run(&repo, &["--format", "github"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.starts_with("::error file=events/Broken/index.mdx,line=3,title=catalog-diff%3A catalog problem::candidate: "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("::error title=catalog-diff%3A summary::1 error(s)"),
+        "{stdout}"
+    );
+    let output = run(&repo, &["--format", "sarif"]);
+    assert_eq!(output.status.code(), Some(2));
+    let sarif = crate::json(&output);
+    let result = &sarif["runs"][0]["results"][0];
+    assert_eq!(result["level"], "error", "{sarif}");
+    let location = &result["locations"][0]["physicalLocation"];
+    assert_eq!(
+        location["artifactLocation"]["uri"], "events/Broken/index.mdx",
+        "{sarif}"
+    );
+    assert_eq!(location["region"]["startLine"], 3, "{sarif}");
+}
+
 /// A change that repairs the baseline's errors is refused with them, and told so, with what to do.
 #[test]
 fn a_change_repairing_the_baseline_says_so() {
