@@ -211,6 +211,7 @@ impl Repo {
         };
         let paths = self.detection_paths(side)?;
         let is_file = paths.contains(&dir);
+        let is_link = is_file && self.is_link(side, &dir)?;
         let mut folders: Vec<&str> = paths
             .iter()
             .filter_map(|p| p.strip_prefix(&parent)?.split_once('/').map(|(d, _)| d))
@@ -225,7 +226,42 @@ impl Repo {
             dir,
             where_: where_.to_owned(),
             is_file,
+            is_link,
             nearby,
+        })
+    }
+
+    /// Whether `path` is a symbolic link on `side`.
+    fn is_link(&self, side: Side, path: &str) -> Result<bool> {
+        Ok(match side {
+            Side::Unborn => false,
+            Side::Commit(id) => {
+                let Some(root) = self.tree_id(id, "")? else {
+                    return Ok(false);
+                };
+                let tree = self
+                    .repo
+                    .find_tree(root)
+                    .map_err(|e| self.object_error(&root, "", e))?;
+                let entry = tree
+                    .lookup_entry_by_path(path)
+                    .map_err(|source| Error::Git {
+                        what: format!("looking up `{path}`"),
+                        source,
+                    })?;
+                entry.is_some_and(|entry| entry.mode().is_link())
+            }
+            Side::Staged => self.open_index()?.is_some_and(|index| {
+                index.entries().iter().any(|entry| {
+                    entry.path(&index) == path && entry.mode == gix::index::entry::Mode::SYMLINK
+                })
+            }),
+            Side::Worktree => self.repo.workdir().is_some_and(|workdir| {
+                workdir
+                    .join(path)
+                    .symlink_metadata()
+                    .is_ok_and(|meta| meta.file_type().is_symlink())
+            }),
         })
     }
 

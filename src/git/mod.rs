@@ -102,9 +102,15 @@ pub enum Error {
     )]
     ShallowMergeBase { a: String, b: String },
     #[error(
-        "the catalog directory `{}` does not exist {where_}{}\n  hint: --dir is relative to the repository root{}",
+        "the catalog directory `{}` {} {where_}{}\n  hint: {}{}",
         escape_text(dir),
-        if *is_file { " (it is a file)" } else { "" },
+        if *is_link { "is a symbolic link" } else { "does not exist" },
+        if *is_file && !*is_link { " (it is a file)" } else { "" },
+        if *is_link {
+            "catalog-diff does not follow links: point --dir at the folder this one names"
+        } else {
+            "--dir is relative to the repository root"
+        },
         crate::suggest::hint(&nearby.iter().map(String::as_str).collect::<Vec<_>>())
     )]
     CatalogDirNotFound {
@@ -113,6 +119,8 @@ pub enum Error {
         where_: String,
         /// The path names a file, not a folder.
         is_file: bool,
+        /// The path names a symbolic link (to a folder, perhaps).
+        is_link: bool,
         /// Folders next to where it was looked for, closest first.
         nearby: Vec<String>,
     },

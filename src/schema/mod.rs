@@ -224,7 +224,7 @@ pub enum Error {
     },
     /// Nesting (or a chain of `$ref`s) deeper than [`MAX_DEPTH`].
     #[error(
-        "schema nests deeper than {limit} levels at {path}; flatten it or split it into definitions"
+        "schema nests deeper than {limit} levels at {path}; flatten it (fewer nested levels, or a shorter chain of `$ref`s)"
     )]
     TooDeep { path: String, limit: usize },
     /// A file imports another that is neither built in nor among the files at hand.

@@ -266,7 +266,8 @@ fn a_submodule_as_the_catalog_folder_and_a_command_after_an_option() {
 }
 
 /// A `--dir` that names a folder without a catalog, or a link to one (git holds the link as a
-/// file), is an error at every side and in `log`: never an empty Index or an empty walk.
+/// file; the error says it is a link), is an error at every side and in `log`: never an empty
+/// Index or an empty walk.
 #[test]
 fn a_dir_without_resources_or_behind_a_link_is_an_error() {
     let (_temp, root) = repo();
@@ -292,12 +293,14 @@ fn a_dir_without_resources_or_behind_a_link_is_an_error() {
     for args in [
         &["index", "--dir", "linked"][..],
         &["index", "--worktree", "--dir", "linked"],
+        &["index", "--staged", "--dir", "linked"],
         &["--dir", "linked"],
     ] {
         let output = run(&root, args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         assert!(
-            stderr(&output).contains("`linked` does not exist"),
+            stderr(&output).contains("`linked` is a symbolic link")
+                && stderr(&output).contains("point --dir at the folder this one names"),
             "{args:?}: {}",
             stderr(&output)
         );

@@ -40,13 +40,24 @@ pub fn looks_like_schema(value: &Value) -> bool {
 pub fn parse_text(path: &str, text: &str) -> Result<Value, Error> {
     let lower = path.to_ascii_lowercase();
     if lower.ends_with(".yaml") || lower.ends_with(".yml") {
-        crate::catalog::yaml::parse(text).map_err(|error| Error::Parse {
-            format: Format::JsonSchema,
-            file: path.to_owned(),
-            syntax: "YAML",
-            line: error.line,
-            column: error.column,
-            message: error.message,
+        crate::catalog::yaml::parse(text).map_err(|error| {
+            // Nesting past the limit is named as such, as in JSON text, not as a syntax error.
+            if error.message.starts_with("recursion limit exceeded")
+                || error.message.starts_with("nesting deeper than")
+            {
+                return Error::TooDeep {
+                    path: format!("line {}", error.line),
+                    limit: crate::catalog::yaml::MAX_DEPTH,
+                };
+            }
+            Error::Parse {
+                format: Format::JsonSchema,
+                file: path.to_owned(),
+                syntax: "YAML",
+                line: error.line,
+                column: error.column,
+                message: error.message,
+            }
         })
     } else {
         serde_json::from_str(text).map_err(|error| json_error(path, text, error))
