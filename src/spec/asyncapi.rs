@@ -37,6 +37,11 @@ struct Operation {
     /// The key of its channel (3.x; for 2.x the channel it sits in).
     channel: String,
     messages: BTreeSet<String>,
+    /// The key of its reply's channel and the message ids of the reply (3.x
+    /// `reply.messages`; all of the reply channel's without a list), judged as its own
+    /// messages are.
+    reply_channel: String,
+    replies: BTreeSet<String>,
 }
 
 #[derive(Debug, Default)]
@@ -183,6 +188,8 @@ impl Model {
                             action: action.to_owned(),
                             channel: key.clone(),
                             messages: ids,
+                            reply_channel: String::new(),
+                            replies: BTreeSet::new(),
                         },
                     );
                 }
@@ -218,14 +225,15 @@ impl Model {
             let messages = self.carried(operation.get("messages"), &channel);
             self.give_role(&messages, role);
             // A reply travels the other way.
+            let (mut reply_channel, mut replies) = (String::new(), BTreeSet::new());
             if let Some(reply) = operation.get("reply") {
-                let reply_channel = reply
+                reply_channel = reply
                     .get("channel")
                     .and_then(|c| c.get("$ref"))
                     .and_then(Value::as_str)
                     .map(channel_key)
                     .unwrap_or_else(|| channel.clone());
-                let replies = self.carried(reply.get("messages"), &reply_channel);
+                replies = self.carried(reply.get("messages"), &reply_channel);
                 let opposite = match role {
                     Role::Input => Role::Output,
                     Role::Output => Role::Input,
@@ -240,6 +248,8 @@ impl Model {
                     action,
                     channel,
                     messages: messages.into_iter().map(|(_, id)| id).collect(),
+                    reply_channel,
+                    replies: replies.into_iter().map(|(_, id)| id).collect(),
                 },
             );
         }
@@ -278,11 +288,12 @@ impl Model {
         }
     }
 
-    /// Whether some 3.x operation names this channel message.
+    /// Whether some 3.x operation names this channel message, as its own or in its reply.
     fn names(&self, channel: &str, id: &str) -> bool {
-        self.operations
-            .values()
-            .any(|op| op.channel == channel && op.messages.contains(id))
+        self.operations.values().any(|op| {
+            (op.channel == channel && op.messages.contains(id))
+                || (op.reply_channel == channel && op.replies.contains(id))
+        })
     }
 }
 
@@ -551,31 +562,39 @@ pub(super) fn compare(
         } else {
             child(&next.at, "message")
         };
-        for id in op.messages.difference(&next.messages) {
-            push(
-                &mut found,
-                "operation.message.removed",
-                OpKind::Remove,
-                &messages_at,
-                format!(
-                    "message `{id}` was removed from {}",
-                    describe_operation(&new, key, next)
-                ),
-                vec![Element::Message(id.clone())],
-            );
-        }
-        for id in next.messages.difference(&op.messages) {
-            push(
-                &mut found,
-                "operation.message.added",
-                OpKind::Add,
-                &messages_at,
-                format!(
-                    "message `{id}` was added to {}",
-                    describe_operation(&new, key, next)
-                ),
-                vec![Element::Message(id.clone())],
-            );
+        let described = describe_operation(&new, key, next);
+        // A reply's messages go the other way, but losing one breaks whoever waits for it
+        // just as losing one of the operation's own does.
+        let lists = [
+            (&op.messages, &next.messages, messages_at, described.clone()),
+            (
+                &op.replies,
+                &next.replies,
+                child(&child(&next.at, "reply"), "messages"),
+                format!("the reply of {described}"),
+            ),
+        ];
+        for (was, is, at, of) in &lists {
+            for id in was.difference(is) {
+                push(
+                    &mut found,
+                    "operation.message.removed",
+                    OpKind::Remove,
+                    at,
+                    format!("message `{id}` was removed from {of}"),
+                    vec![Element::Message(id.clone())],
+                );
+            }
+            for id in is.difference(was) {
+                push(
+                    &mut found,
+                    "operation.message.added",
+                    OpKind::Add,
+                    at,
+                    format!("message `{id}` was added to {of}"),
+                    vec![Element::Message(id.clone())],
+                );
+            }
         }
     }
     for (key, op) in &new.operations {
