@@ -301,8 +301,11 @@ impl Bundler<'_> {
         }
     }
 
-    /// A pointer into `file` as a local ref of the bundle.
+    /// A pointer into `file` as a local ref of the bundle. The fragment is decoded here, once
+    /// (a pointer in a URI fragment may be percent-encoded, RFC 6901 section 6), so every
+    /// reader of the bundle follows a local ref as the plain pointer it holds after the `#`.
     fn local(&self, file: &str, fragment: &str) -> String {
+        let fragment = percent_decode(fragment);
         if file == self.main {
             format!("#{fragment}")
         } else {
@@ -344,7 +347,7 @@ pub fn dangling_refs(root: &Value) -> BTreeSet<(String, String)> {
                 return None;
             };
             let fragment = reference.strip_prefix('#')?;
-            root.pointer(&percent_decode(fragment))
+            root.pointer(fragment)
                 .is_none()
                 .then(|| (at, reference.clone()))
         })
@@ -626,11 +629,10 @@ pub fn follow<'a>(parsed: &'a Parsed, value: &'a Value, at: &str) -> Target<'a> 
                 .unwrap_or_else(|| format!("`{reference}` cannot be resolved"));
             return Target::Unresolved(reference.to_owned(), why);
         };
-        let pointer = percent_decode(fragment);
-        match parsed.root.pointer(&pointer) {
+        match parsed.root.pointer(fragment) {
             Some(target) => {
                 current = target;
-                location = pointer;
+                location = fragment.to_owned();
             }
             None => {
                 return Target::Unresolved(
@@ -783,6 +785,14 @@ mod tests {
     #[test]
     fn references_decode() {
         assert_eq!(percent_decode("/paths/~1a~1%7Bid%7D"), "/paths/~1a~1{id}");
+        // Decoded once, when bundled: every reader then follows the plain pointer.
+        let text = "openapi: 3.1.0\ncomponents:\n  schemas:\n    A:\n      $ref: '#/components/schemas/Base%20Order'\n    Base Order:\n      type: string\n";
+        let parsed = read("a.yaml", text, &files).expect("ok").expect("judged");
+        let a = &parsed.root["components"]["schemas"]["A"];
+        assert_eq!(a["$ref"], "#/components/schemas/Base Order");
+        assert!(
+            matches!(follow(&parsed, a, ""), Target::Found(v, at) if v["type"] == "string" && at == "/components/schemas/Base Order")
+        );
         assert!(has_scheme("https://x") && has_scheme("urn:x") && !has_scheme("a/b.yaml"));
     }
 }
