@@ -547,17 +547,24 @@ fn specification_file(change: &SpecificationChange) -> &str {
         .map_or("", |f| f.path.as_str())
 }
 
-/// The fingerprint of one op of a specification change (#17).
+/// The fingerprint of one op of a specification change (#17): by its path, and by its words
+/// only where another op of the change has the same kind and path (two messages removed from
+/// one operation's list), so acknowledging one accepts that one alone.
 pub fn specification_op_fingerprint(change: &SpecificationChange, op: &Op) -> String {
     let r = &change.resource;
-    fingerprint(&[
+    let mut parts = vec![
         "specification-op",
         &r.kind,
         &r.id,
         specification_file(change),
         op.kind.id,
         &op.path,
-    ])
+    ];
+    let shares_place = |other: &&Op| other.kind.id == op.kind.id && other.path == op.path;
+    if change.ops.iter().filter(shares_place).count() > 1 {
+        parts.push(&op.reason);
+    }
+    fingerprint(&parts)
 }
 
 /// The fingerprint of a specification change without a verdict.

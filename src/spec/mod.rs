@@ -237,11 +237,13 @@ impl Found {
         elements: Vec<Element>,
     ) {
         let path = document::display(path);
-        // One place reached from many (a message in several channels): one op, every element.
+        // The same change reached from many places (a message in several channels): one op,
+        // every element. Changes that only share a place (two messages removed from one
+        // operation's list, a default content type every message inherits) are one op each.
         if let Some(at) = self
             .changes
             .iter()
-            .position(|c| c.rule == rule && c.op == op && c.path == path)
+            .position(|c| c.rule == rule && c.op == op && c.path == path && c.what == what)
         {
             for element in elements {
                 if !self.elements[at].contains(&element) {

@@ -572,3 +572,46 @@ fn a_change_only_in_a_bundled_file_is_judged() {
         repo.write(file, &message(name, "string"));
     }
 }
+
+/// Two messages removed from one operation are two ops, each naming its message, and two
+/// breaks an acknowledgement tells apart.
+#[test]
+fn each_message_removed_from_one_operation_is_its_own_break() {
+    let repo = crate::support::TestRepo::new();
+    let spec = "asyncapi: 3.0.0\ninfo:\n  title: S\n  version: 1.0.0\nchannels:\n  orders:\n    address: orders\n    messages:\n      OrderCreated:\n        payload: {type: object}\n      OrderCancelled:\n        payload: {type: object}\n      OrderShipped:\n        payload: {type: object}\noperations:\n  sendOrders:\n    action: send\n    channel:\n      $ref: '#/channels/orders'\n    messages:\n      - $ref: '#/channels/orders/messages/OrderCreated'\n      - $ref: '#/channels/orders/messages/OrderCancelled'\n      - $ref: '#/channels/orders/messages/OrderShipped'\n";
+    repo.write_all(&[
+        (
+            "services/S/index.mdx",
+            "---\nid: S\nversion: 1.0.0\nspecifications:\n  asyncapiPath: asyncapi.yml\n---\n",
+        ),
+        ("services/S/asyncapi.yml", spec),
+        ("catalog-diff.toml", "fail-on = \"breaking\"\n"),
+    ]);
+    repo.commit_all("three messages");
+    let after = spec
+        .replace(
+            "      - $ref: '#/channels/orders/messages/OrderCancelled'\n",
+            "",
+        )
+        .replace(
+            "      - $ref: '#/channels/orders/messages/OrderShipped'\n",
+            "",
+        );
+    repo.write("services/S/asyncapi.yml", &after);
+    repo.commit_all("one message");
+    let out = run_diff(&repo.path(), &["main~1..main", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let diff: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let reasons: Vec<&str> = diff["specificationChanges"][0]["ops"]
+        .as_array()
+        .expect("ops")
+        .iter()
+        .map(|op| op["reason"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(reasons.len(), 2, "{reasons:?}");
+    assert!(reasons[0].contains("`OrderCancelled`"), "{reasons:?}");
+    assert!(reasons[1].contains("`OrderShipped`"), "{reasons:?}");
+    let breaks = diff["policy"]["breaks"].as_array().expect("breaks");
+    assert_eq!(breaks.len(), 2, "{breaks:?}");
+    assert_ne!(breaks[0]["fingerprint"], breaks[1]["fingerprint"]);
+}
