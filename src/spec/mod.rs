@@ -262,6 +262,16 @@ impl Found {
         self.elements.push(elements);
     }
 
+    /// Forgets the changes at `pointer` or below it (covered by an unknown part there).
+    fn drop_within(&mut self, pointer: &str) {
+        let shown = document::display(pointer);
+        (self.changes, self.elements) = std::mem::take(&mut self.changes)
+            .into_iter()
+            .zip(std::mem::take(&mut self.elements))
+            .filter(|(change, _)| !within(&shown, &change.path))
+            .unzip();
+    }
+
     fn unknown(&mut self, path: &str, reason: String, elements: Vec<Element>) {
         let path = document::display(path);
         if !self
@@ -276,6 +286,11 @@ impl Found {
             });
         }
     }
+}
+
+/// Whether displayed path `inner` is `outer` or lies below it.
+fn within(outer: &str, inner: &str) -> bool {
+    inner == outer || inner.starts_with(&format!("{}/", outer.trim_end_matches('/')))
 }
 
 /// A rule of a specification table by id (the walkers name rows by id; a test checks each
@@ -358,9 +373,6 @@ pub fn compare(
         document::dangling_refs(&old.root),
         document::dangling_refs(&new.root),
     );
-    let within = |outer: &str, inner: &str| {
-        inner == outer || inner.starts_with(&format!("{}/", outer.trim_end_matches('/')))
-    };
     for (path, reference) in was.symmetric_difference(&is) {
         let shown = document::display(path);
         if found
@@ -370,7 +382,7 @@ pub fn compare(
         {
             continue;
         }
-        found.changes.retain(|change| !within(&shown, &change.path));
+        found.drop_within(path);
         let reason = format!("`{reference}` names nothing in the specification");
         found.unknown(path, reason, Vec::new());
     }

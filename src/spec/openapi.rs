@@ -67,6 +67,12 @@ struct Response {
 /// A ref that points nowhere: (the ref, why).
 type Unresolved = (String, String);
 
+/// A part of the wrong shape: (its place, why it cannot be read).
+type Malformed = (String, String);
+
+/// A `parameters` list: each entry with its place, and the list itself when it is no list.
+type Parameters<'v> = (Vec<(&'v Value, String)>, Option<Malformed>);
+
 #[derive(Debug)]
 struct Header {
     at: String,
@@ -84,6 +90,10 @@ struct Operation {
     params: BTreeMap<String, Param>,
     /// Parameters that are refs pointing nowhere.
     unresolved_params: Vec<Unresolved>,
+    /// Parts of the wrong shape (a `parameters` mapping, a parameter listed twice, `responses`
+    /// as a list), by pointer, with why: OpenAPI does not say what they mean, so they are
+    /// unknown parts, never read as absent.
+    malformed: BTreeMap<String, String>,
     body: Option<Result<RequestBody, Unresolved>>,
     responses: BTreeMap<String, Result<Response, Unresolved>>,
     /// Where the requirement in force is written (the operation's own, else the document's),
@@ -452,7 +462,7 @@ fn read_operation(
     at: String,
     element: Element,
     template: &str,
-    shared: &[(&Value, String)],
+    (shared, shared_malformed): &Parameters<'_>,
 ) -> Operation {
     let (op, resolved) = match follow(parsed, op, &at) {
         Target::Found(value, resolved) => (value, resolved),
@@ -463,6 +473,7 @@ fn read_operation(
                 deprecated: false,
                 params: BTreeMap::new(),
                 unresolved_params: Vec::new(),
+                malformed: BTreeMap::new(),
                 body: None,
                 responses: BTreeMap::new(),
                 security: (String::new(), Some(Security::new())),
@@ -473,9 +484,16 @@ fn read_operation(
     let names = template_names(template);
     let mut params = BTreeMap::new();
     let mut unresolved_params = Vec::new();
-    let own = parameter_nodes(op, &resolved);
+    let (own, own_malformed) = parameter_nodes(op, &resolved);
+    let mut malformed: BTreeMap<String, String> = [shared_malformed.clone(), own_malformed]
+        .into_iter()
+        .flatten()
+        .collect();
+    // Each list names a parameter once (OpenAPI); which of two namesakes counts is unsaid.
+    let mut listed: [BTreeSet<String>; 2] = Default::default();
     // Path-level parameters first; the operation's own override them.
-    for (node, node_at) in shared.iter().map(|(n, a)| (*n, a.clone())).chain(own) {
+    let own = own.into_iter().map(|(n, a)| (n, a, 1));
+    for (node, node_at, list) in shared.iter().map(|(n, a)| (*n, a.clone(), 0)).chain(own) {
         let param = match read_param(parsed, node, &node_at) {
             Ok(param) => param,
             Err(unresolved) => {
@@ -496,31 +514,47 @@ fn read_operation(
             "header" => format!("header:{}", param.name.to_ascii_lowercase()),
             other => format!("{other}:{}", param.name),
         };
+        if !listed[list].insert(key.clone()) {
+            malformed.insert(
+                node_at,
+                format!(
+                    "{} parameter `{}` is listed twice in one `parameters` list, which OpenAPI forbids, so which one holds cannot be judged",
+                    param.location, param.name
+                ),
+            );
+        }
         params.insert(key, param);
     }
     let body = op.get("requestBody").map(|node| {
         let body_at = child(&resolved, "requestBody");
         match follow(parsed, node, &body_at) {
-            Target::Found(value, body_at) => Ok(RequestBody {
-                required: value.get("required") == Some(&Value::Bool(true)),
-                content: content(parsed, value, &body_at),
-                encodings: encodings(parsed, value, &body_at),
-                at: body_at,
-            }),
+            Target::Found(value, body_at) => {
+                maps(value, &body_at, &["content"], &mut malformed);
+                Ok(RequestBody {
+                    required: value.get("required") == Some(&Value::Bool(true)),
+                    content: content(parsed, value, &body_at),
+                    encodings: encodings(parsed, value, &body_at),
+                    at: body_at,
+                })
+            }
             Target::Unresolved(reference, why) => Err((reference, why)),
         }
     });
     let mut responses = BTreeMap::new();
+    maps(op, &resolved, &["responses"], &mut malformed);
     if let Some(Value::Object(map)) = op.get("responses") {
         let responses_at = child(&resolved, "responses");
         for (code, node) in map {
             let code_at = child(&responses_at, code);
             let response = match follow(parsed, node, &code_at) {
-                Target::Found(value, response_at) => Ok(Response {
-                    content: content(parsed, value, &response_at),
-                    headers: response_headers(parsed, value, &response_at),
-                    at: response_at,
-                }),
+                Target::Found(value, response_at) => {
+                    maps(value, &response_at, &["content", "headers"], &mut malformed);
+                    Ok(Response {
+                        content: content(parsed, value, &response_at),
+                        headers: response_headers(parsed, value, &response_at),
+                        at: response_at,
+                    })
+                }
                 Target::Unresolved(reference, why) => Err((reference, why)),
             };
             // `2xx` is `2XX`; `default` stays as people write it.
@@ -542,6 +576,7 @@ fn read_operation(
         deprecated: op.get("deprecated") == Some(&Value::Bool(true)),
         params,
         unresolved_params,
+        malformed,
         body,
         responses,
         security,
@@ -549,15 +584,39 @@ fn read_operation(
     }
 }
 
-/// The `parameters` list of an operation or path item (at `at`), each with its place.
-fn parameter_nodes<'v>(node: &'v Value, at: &str) -> Vec<(&'v Value, String)> {
+/// Records each of `keys` of `value` (at `at`) that is there but not a map, which OpenAPI
+/// requires it to be.
+fn maps(value: &Value, at: &str, keys: &[&str], malformed: &mut BTreeMap<String, String>) {
+    for key in keys {
+        if value.get(key).is_some_and(|node| !node.is_object()) {
+            malformed.insert(
+                child(at, key),
+                format!("`{key}` is not a map, as OpenAPI requires, so it cannot be judged"),
+            );
+        }
+    }
+}
+
+/// The `parameters` list of an operation or path item (at `at`), each with its place; and,
+/// when it is not a list, its place and why it cannot be read.
+fn parameter_nodes<'v>(node: &'v Value, at: &str) -> Parameters<'v> {
+    let at = child(at, "parameters");
     match node.get("parameters") {
-        Some(Value::Array(list)) => list
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p, child(&child(at, "parameters"), &i.to_string())))
-            .collect(),
-        _ => Vec::new(),
+        Some(Value::Array(list)) => (
+            list.iter()
+                .enumerate()
+                .map(|(i, p)| (p, child(&at, &i.to_string())))
+                .collect(),
+            None,
+        ),
+        None => (Vec::new(), None),
+        Some(_) => (
+            Vec::new(),
+            Some((
+                at,
+                "`parameters` is not a list of parameters, as OpenAPI requires, so it cannot be judged".to_owned(),
+            )),
+        ),
     }
 }
 
@@ -673,6 +732,7 @@ pub(super) fn compare(
     let presented = [schemes(before), schemes(after)];
     let mut found = Found::default();
     let mut bodies = Vec::new();
+    let mut covered = Vec::new();
     for (key, op) in &old {
         let Some(next) = new.get(key) else {
             push_rule(
@@ -704,6 +764,7 @@ pub(super) fn compare(
                 element,
             );
         }
+        covered.extend(malformed(before, after, op, next, &mut found));
         security(op, next, &presented, &mut found);
         parameters(op, next, &mut found, &mut bodies);
         request_body(op, next, &mut found, &mut bodies);
@@ -722,7 +783,42 @@ pub(super) fn compare(
         }
     }
     super::payload::compare_bodies(before, after, &bodies, file, &mut found)?;
+    // What a part of the wrong shape holds was not read, so what seems to change in it is
+    // covered by its unknown part, not judged.
+    for at in &covered {
+        found.drop_within(at);
+    }
     Ok(found)
+}
+
+/// An unknown part for each part of the wrong shape of a paired operation, unless the other
+/// side has the very same part at the same place (nothing changed in it). Returns the places
+/// of those parts.
+fn malformed(
+    before: &Parsed,
+    after: &Parsed,
+    op: &Operation,
+    next: &Operation,
+    found: &mut Found,
+) -> Vec<String> {
+    let places: BTreeSet<&String> = op.malformed.keys().chain(next.malformed.keys()).collect();
+    let mut covered = Vec::new();
+    for at in places {
+        let was = op.malformed.get(at).and(before.root.pointer(at));
+        let is = next.malformed.get(at).and(after.root.pointer(at));
+        if was.is_some() && was == is {
+            continue;
+        }
+        let why = next.malformed.get(at).or(op.malformed.get(at));
+        let why = why.cloned().unwrap_or_default();
+        found.unknown(
+            at,
+            format!("{}: {why}", next.label()),
+            vec![next.element.clone()],
+        );
+        covered.push(at.clone());
+    }
+    covered
 }
 
 fn push_rule(found: &mut Found, id: &str, op: OpKind, path: &str, what: String, element: &Element) {
