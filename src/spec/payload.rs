@@ -18,6 +18,7 @@ use super::document::{Parsed, Target, follow};
 use super::rules::{Role, in_role};
 use super::{Element, Found};
 use crate::schema::json_schema::{compare, rules as schema_rules};
+use crate::schema::verdict::OpKind;
 use crate::schema::{Document, Format};
 
 /// A body's schema format, as far as the walker could tell it.
@@ -146,15 +147,19 @@ pub fn compare_bodies(
     // covered by the unknown part the ref gives, not judged.
     let opaque: Vec<String> = changes
         .iter()
-        .filter(|change| is_external_ref_change(change))
-        .filter_map(|change| change.path.strip_suffix("/$ref").map(str::to_owned))
+        .filter(|change| unread_ref(change).is_some())
+        .map(|change| {
+            let path = &change.path;
+            path.strip_suffix("/$ref").unwrap_or(path).to_owned()
+        })
         .collect();
     for change in changes {
         let under = |node: &String| {
             (change.path.strip_prefix(node.as_str()))
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
         };
-        if !is_external_ref_change(&change) && opaque.iter().any(under) {
+        let unread = unread_ref(&change).map(str::to_owned);
+        if unread.is_none() && opaque.iter().any(under) {
             continue;
         }
         let covering: Vec<&Body> = json
@@ -176,16 +181,7 @@ pub fn compare_bodies(
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
-        if is_external_ref_change(&change) {
-            let reference = [&change.after, &change.before]
-                .iter()
-                .find_map(|side| {
-                    side.as_ref()
-                        .and_then(Value::as_str)
-                        .filter(|r| !r.starts_with('#'))
-                })
-                .unwrap_or_default()
-                .to_owned();
+        if let Some(reference) = unread {
             let reason = after
                 .unresolved
                 .get(&reference)
@@ -221,16 +217,24 @@ pub fn compare_bodies(
     Ok(())
 }
 
-/// A `$ref` that changed and, on either side, leads out of the document: after bundling, one
-/// that could not be read.
-fn is_external_ref_change(change: &compare::Change) -> bool {
-    change.kind == schema_rules::ChangeKind::KeywordChanged
-        && change.keyword == "$ref"
-        && [&change.before, &change.after].iter().any(|side| {
-            side.as_ref()
-                .and_then(Value::as_str)
-                .is_some_and(|r| !r.starts_with('#'))
-        })
+/// The ref leading out of the document (after bundling, one that could not be read) that a
+/// change meets on either side: a `$ref` that changed, or a schema replaced by such a ref or
+/// by one (against a schema written out, or a ref cycle, read as `true`). What it covers is
+/// unknown, never compared as the literal `{"$ref": ...}` object.
+fn unread_ref(change: &compare::Change) -> Option<&str> {
+    fn unread(reference: &Value) -> Option<&str> {
+        reference.as_str().filter(|r| !r.starts_with('#'))
+    }
+    let sides = [&change.after, &change.before];
+    if change.kind == schema_rules::ChangeKind::KeywordChanged && change.keyword == "$ref" {
+        return sides.iter().find_map(|side| side.as_ref().and_then(unread));
+    }
+    if change.op != OpKind::Replace {
+        return None;
+    }
+    sides
+        .iter()
+        .find_map(|side| side.as_ref()?.get("$ref").and_then(unread))
 }
 
 /// A type change that only adds or drops `null` (`nullable` in OpenAPI 3.0).
