@@ -700,25 +700,25 @@ pub fn decide(diff: &ArchitectureDiff, fail_on: FailOn, acks: &[Ack], today: Dat
                 .clone()
                 .or(change.resource.version.a.clone()),
         };
-        match change.breaking {
-            Some(true) => {
-                for op in change.ops.iter().filter(|op| op.breaking) {
-                    breaks.push((
-                        specification_op_fingerprint(change, op),
-                        subject.clone(),
-                        op.kind.id.to_owned(),
-                        Some(op.path.clone()),
-                    ));
-                }
+        if change.breaking == Some(true) {
+            for op in change.ops.iter().filter(|op| op.breaking) {
+                breaks.push((
+                    specification_op_fingerprint(change, op),
+                    subject.clone(),
+                    op.kind.id.to_owned(),
+                    Some(op.path.clone()),
+                ));
             }
-            None if fail_on == FailOn::Unknown => breaks.push((
-                specification_unknown_fingerprint(change),
-                subject,
-                "unknown".to_owned(),
-                None,
-            )),
-            None => unjudged.push(specification_unknown_fingerprint(change)),
-            _ => {}
+        }
+        // A part beside a break that could not be judged is unjudged all the same:
+        // acknowledging the break says nothing of it.
+        if change.is_unjudged() {
+            let fingerprint = specification_unknown_fingerprint(change);
+            if fail_on == FailOn::Unknown {
+                breaks.push((fingerprint, subject, "unknown".to_owned(), None));
+            } else {
+                unjudged.push(fingerprint);
+            }
         }
     }
     for impact in diff

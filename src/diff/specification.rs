@@ -61,6 +61,18 @@ pub struct SpecificationChange {
     /// The catalog file and line of each op, in op order.
     #[serde(skip)]
     pub op_places: Vec<(String, usize)>,
+    /// The catalog file and line of its first unknown part, if it has one.
+    #[serde(skip)]
+    pub unknown_place: Option<(String, usize)>,
+}
+
+impl SpecificationChange {
+    /// Whether something in it was not judged: it has no verdict, or a part beside its
+    /// verdict (a break) could not be judged. Reports show it and `--fail-on unknown` counts
+    /// it, whatever else the change holds.
+    pub fn is_unjudged(&self) -> bool {
+        self.breaking.is_none() || !self.unknown.is_empty()
+    }
 }
 
 impl ArchitectureDiff {
@@ -104,7 +116,7 @@ impl SpecificationSummary {
         (!changes.is_empty()).then(|| SpecificationSummary {
             specification_changes: changes.len(),
             specification_breaking: changes.iter().filter(|c| c.breaking == Some(true)).count(),
-            specification_unknown: changes.iter().filter(|c| c.breaking.is_none()).count(),
+            specification_unknown: changes.iter().filter(|c| c.is_unjudged()).count(),
         })
     }
 }
@@ -393,6 +405,7 @@ fn judge(
         impact: Vec::new(),
         place: None,
         op_places: Vec::new(),
+        unknown_place: None,
     };
     let (Some(before), Some(after)) = (before, after) else {
         result.unknown_reason = Some(format!(
@@ -458,6 +471,7 @@ fn judge(
                         if let Some(at) = first {
                             result.place = Some(places[at].clone());
                         }
+                        result.unknown_place = places.get(verdict.ops.len()).cloned();
                         places.truncate(verdict.ops.len());
                         result.op_places = places;
                         Ok(verdict)

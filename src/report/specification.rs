@@ -108,6 +108,12 @@ pub(super) fn text_breaking(
                 escape_text(&part.reason)
             );
         }
+        if change.is_unjudged() {
+            let fingerprint = crate::policy::specification_unknown_fingerprint(change);
+            if let Some(note) = unknown_note(&fingerprint, decision) {
+                let _ = writeln!(out, "           {note}");
+            }
+        }
         for impact in &change.impact {
             let _ = writeln!(out, "    hurt: {}", hurt(impact));
         }
@@ -213,6 +219,21 @@ pub(super) fn markdown(
                     note(&fingerprint, decision)
                 );
             }
+            let fingerprint = crate::policy::specification_unknown_fingerprint(change);
+            for (n, part) in change.unknown.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "  - no verdict {}: {}{}",
+                    md(&pointer(&part.path)),
+                    md(&escape_text(&part.reason)),
+                    // One fingerprint covers every part of the change: noted once.
+                    if n == 0 {
+                        unknown_md_note(&fingerprint, decision)
+                    } else {
+                        String::new()
+                    }
+                );
+            }
             for impact in &change.impact {
                 let _ = writeln!(out, "  - hurt: {}", md(&hurt(impact)));
             }
@@ -285,15 +306,13 @@ pub(super) fn annotations(
                     let level = super::break_level(&fingerprint, decision);
                     out.push((level, at, label(change), body));
                 }
+                if change.is_unjudged() {
+                    let at = unknown_place(change).or_else(|| place(change));
+                    out.push(("warning", at, label(change), no_verdict(change, decision)));
+                }
                 continue;
             }
-            None => {
-                let fingerprint = crate::policy::specification_unknown_fingerprint(change);
-                let note = unknown_note(&fingerprint, decision)
-                    .map(|note| format!("\n{note}"))
-                    .unwrap_or_default();
-                ("warning", format!("No verdict: {}.{note}", why(change)))
-            }
+            None => ("warning", no_verdict(change, decision)),
             Some(false) => (
                 "notice",
                 format!(
@@ -305,6 +324,24 @@ pub(super) fn annotations(
         out.push((level, place(change), label(change), body));
     }
     out
+}
+
+/// The annotation body of what a change leaves without a verdict.
+fn no_verdict(change: &SpecificationChange, decision: Option<&crate::policy::Decision>) -> String {
+    let fingerprint = crate::policy::specification_unknown_fingerprint(change);
+    let note = unknown_note(&fingerprint, decision)
+        .map(|note| format!("\n{note}"))
+        .unwrap_or_default();
+    format!("No verdict: {}.{note}", why(change))
+}
+
+/// Where the first part of `change` that could not be judged is.
+fn unknown_place(change: &SpecificationChange) -> Option<Place> {
+    let (file, line) = change.unknown_place.as_ref()?;
+    Some(Place {
+        file: file.clone(),
+        line: Some(*line),
+    })
 }
 
 /// Where the `n`th op of `change` changed the specification.
@@ -333,45 +370,49 @@ const UNKNOWN: (&str, &str, &str) = (
 );
 
 /// The SARIF results of the specification changes: one per breaking op (at its line), one per
-/// change without a verdict.
+/// change with something not judged.
 pub(super) fn sarif_findings(diff: &ArchitectureDiff) -> Vec<SarifFinding> {
     let mut out = Vec::new();
     for change in &diff.specification_changes {
-        match change.breaking {
-            Some(true) => {
-                for (n, op) in change.ops.iter().enumerate().filter(|(_, op)| op.breaking) {
-                    let place = op_place(change, n);
-                    let message = format!(
-                        "{}: {} at {} breaks the {} direction: {}",
-                        label(change),
-                        op.kind.id,
-                        pointer(&op.path),
-                        op.direction.map_or("?", |d| d.as_str()),
-                        escape_text(&op.explanation)
-                    );
-                    out.push((
-                        (op.kind.id, op.kind.change, op.kind.reason),
-                        "error",
-                        message,
-                        place,
-                        crate::policy::specification_op_fingerprint(change, op),
-                    ));
-                }
-            }
-            None => {
-                let place = change.place.as_ref().map(|(file, line)| Place {
-                    file: file.clone(),
-                    line: Some(*line),
-                });
+        if change.breaking == Some(true) {
+            for (n, op) in change.ops.iter().enumerate().filter(|(_, op)| op.breaking) {
+                let place = op_place(change, n);
+                let message = format!(
+                    "{}: {} at {} breaks the {} direction: {}",
+                    label(change),
+                    op.kind.id,
+                    pointer(&op.path),
+                    op.direction.map_or("?", |d| d.as_str()),
+                    escape_text(&op.explanation)
+                );
                 out.push((
-                    UNKNOWN,
-                    "warning",
-                    format!("{}: no verdict: {}", label(change), why(change)),
+                    (op.kind.id, op.kind.change, op.kind.reason),
+                    "error",
+                    message,
                     place,
-                    crate::policy::specification_unknown_fingerprint(change),
+                    crate::policy::specification_op_fingerprint(change, op),
                 ));
             }
-            Some(false) => {}
+        }
+        if change.is_unjudged() {
+            let place = match change.breaking {
+                // Beside a break, the place of the change is the break's.
+                Some(true) => unknown_place(change),
+                _ => None,
+            };
+            let place = place.or_else(|| {
+                change.place.as_ref().map(|(file, line)| Place {
+                    file: file.clone(),
+                    line: Some(*line),
+                })
+            });
+            out.push((
+                UNKNOWN,
+                "warning",
+                format!("{}: no verdict: {}", label(change), why(change)),
+                place,
+                crate::policy::specification_unknown_fingerprint(change),
+            ));
         }
     }
     out

@@ -615,3 +615,76 @@ fn each_message_removed_from_one_operation_is_its_own_break() {
     assert_eq!(breaks.len(), 2, "{breaks:?}");
     assert_ne!(breaks[0]["fingerprint"], breaks[1]["fingerprint"]);
 }
+
+/// A part that could not be judged beside a break is shown by every report, counted, and
+/// trips `--fail-on unknown` once the break is acknowledged.
+#[test]
+fn a_part_without_a_verdict_beside_a_break_is_never_hidden() {
+    let repo = spec_catalog();
+    let path = format!("{SERVICE}/asyncapi.yml");
+    let before = std::fs::read_to_string(repo.path().join(&path)).expect("readable");
+    let after = before
+        .replace(
+            "  publishOrderCreated:\n    action: send\n",
+            "  publishOrderCreated:\n    action: send\n    bindings:\n      kafka:\n        clientId: {type: string}\n",
+        )
+        .replace(
+            "        cartId:\n          type: string\n",
+            "        cartId:\n          type: integer\n",
+        );
+    assert_ne!(before, after);
+    repo.write(&path, &after);
+    repo.commit_all("cartId as a number; the producer names its Kafka client");
+    let bindings = after
+        .lines()
+        .position(|l| l == "    bindings:")
+        .expect("the bindings")
+        + 1;
+    let out = run_diff(&repo.path(), &["main~1..main", "--format", "json"]);
+    let diff: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(diff["specificationChanges"][0]["breaking"], true);
+    assert_eq!(diff["summary"]["specificationUnknown"], 1);
+    let markdown = text(&run_diff(&repo.path(), &["main~1..main", "--format", "markdown"]).stdout);
+    assert!(
+        markdown.contains("1 breaking, 1 without a verdict")
+            && markdown.contains("no verdict /operations/publishOrderCreated/bindings"),
+        "{markdown}"
+    );
+    let github = text(&run_diff(&repo.path(), &["main~1..main", "--format", "github"]).stdout);
+    assert!(
+        github.contains(&format!("::warning file={path},line={bindings},")),
+        "{github}"
+    );
+    let sarif = run_diff(&repo.path(), &["main~1..main", "--format", "sarif"]);
+    let sarif: serde_json::Value = serde_json::from_slice(&sarif.stdout).expect("SARIF");
+    let rules: Vec<&str> = sarif["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter_map(|r| r["ruleId"].as_str())
+        .collect();
+    assert!(rules.contains(&"specification.unknown"), "{rules:?}");
+    // The break acknowledged, the part without a verdict still trips `--fail-on unknown`.
+    repo.write("catalog-diff.toml", "fail-on = \"breaking\"\n");
+    repo.commit_all("policy");
+    let out = run_diff(&repo.path(), &["main~2..main", "--format", "json"]);
+    let policy: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    for found in policy["policy"]["breaks"].as_array().expect("breaks") {
+        let fingerprint = found["fingerprint"].as_str().expect("fingerprint");
+        let out = crate::binary(repo.path())
+            .args(["ack", fingerprint, "--reason", "agreed"])
+            .output()
+            .expect("ack runs");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    repo.commit_all("acknowledged");
+    let accepted = run_diff(&repo.path(), &["main~3..main"]);
+    assert_eq!(
+        accepted.status.code(),
+        Some(0),
+        "{}",
+        text(&accepted.stdout)
+    );
+    let strict = run_diff(&repo.path(), &["main~3..main", "--fail-on", "unknown"]);
+    assert_eq!(strict.status.code(), Some(1), "{}", text(&strict.stdout));
+}
