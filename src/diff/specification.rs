@@ -19,6 +19,7 @@ use super::assemble::{MESSAGE_TYPES, Prepared};
 use super::*;
 use crate::catalog::version::{index_order, is_higher, js_sort_by};
 use crate::catalog::{Resource, frontmatter};
+use crate::schema::verdict::OpKind;
 use crate::schema::{Files, Op};
 use crate::spec::{self, Caller, Element, Source, Unknown};
 
@@ -459,8 +460,12 @@ fn judge(
                     Ok(verdict) => {
                         // The unknown parts are placed after the ops: a change with no op
                         // is shown where its first unknown part is.
-                        let paths = verdict.ops.iter().map(|op| op.path.as_str());
-                        let unknown = verdict.unknown.iter().map(|u| u.path.as_str()).take(1);
+                        // A removed element's path names it in the baseline.
+                        let paths = (verdict.ops.iter())
+                            .map(|op| (op.path.as_str(), op.op == OpKind::Remove));
+                        let unknown = (verdict.unknown.iter())
+                            .map(|u| (u.path.as_str(), false))
+                            .take(1);
                         let mut places =
                             places(paths.chain(unknown), &after_path, &new_text, b_files);
                         let first = verdict
@@ -508,16 +513,18 @@ fn judge(
 }
 
 /// Where each of `paths` (op and unknown-part paths) lies: the specification, or a file it
-/// bundles (`file#pointer` paths), at the line of the node. Each file's text is located once.
+/// bundles (`file#pointer` paths), at the line of the node (of a removed one, flagged `true`:
+/// of the nearest node of the candidate that surely survives, never a sibling that took its
+/// index). Each file's text is located once.
 fn places<'p>(
-    paths: impl Iterator<Item = &'p str>,
+    paths: impl Iterator<Item = (&'p str, bool)>,
     file: &str,
     after: &str,
     files: &dyn Files,
 ) -> Vec<(String, usize)> {
     let mut trees: BTreeMap<String, Option<crate::schema::located::Located>> = BTreeMap::new();
     paths
-        .map(|path| {
+        .map(|(path, removed)| {
             let (other, pointer) = spec::document::split_display(path);
             let in_file = other.unwrap_or(file);
             let tree = trees
@@ -526,9 +533,10 @@ fn places<'p>(
                     Some(other) => text(files, other).and_then(|t| spec::lines::locate(&t)),
                     None => spec::lines::locate(after),
                 });
-            let line = tree
-                .as_ref()
-                .map_or(1, |tree| spec::lines::pointer_line(tree, pointer));
+            let line = tree.as_ref().map_or(1, |tree| match removed {
+                true => spec::lines::removed_line(tree, pointer),
+                false => spec::lines::pointer_line(tree, pointer),
+            });
             (in_file.to_owned(), line)
         })
         .collect()

@@ -96,17 +96,54 @@ pub fn locate_yaml(text: &str) -> Option<Located> {
 /// that a segment that is no index of an array names the element by its `name` (an Avro field)
 /// or its text (an Avro symbol): the Avro engine gives payload paths so (`/fields/qty/type`).
 pub fn pointer_line(root: &Located, pointer: &str) -> usize {
-    root.pointer_line_naming(pointer, |items, segment| {
-        items.iter().find(|item| {
-            item.text() == Some(segment)
-                || item.member("name").and_then(Located::text) == Some(segment)
-        })
+    root.pointer_line_naming(pointer, by_name)
+}
+
+/// The element of `items` a segment that is no index names: an Avro field by its `name`, an
+/// Avro symbol by its text.
+fn by_name<'a>(items: &'a [Located], segment: &str) -> Option<&'a Located> {
+    items.iter().find(|item| {
+        item.text() == Some(segment) || item.member("name").and_then(Located::text) == Some(segment)
     })
+}
+
+/// The line, in `root` (the text after the change), of the nearest node that survives of
+/// what `pointer` named before it (a removed element's place): as [`pointer_line`], but a
+/// list is not entered by index, since the element at that index now may be another one (a
+/// removed parameter's index names its next sibling), so the list itself is the place.
+pub fn removed_line(root: &Located, pointer: &str) -> usize {
+    let mut node = root;
+    let mut kept = 0;
+    for segment in pointer.split('/').skip(1) {
+        let name = segment.replace("~1", "/").replace("~0", "~");
+        let next = match &node.node {
+            Node::Object(_) => node.member(&name),
+            Node::Array(items) if name.parse::<usize>().is_err() => by_name(items, &name),
+            Node::Array(_) | Node::Scalar(_) => None,
+        };
+        let Some(next) = next else {
+            break;
+        };
+        node = next;
+        kept += 1 + segment.len();
+    }
+    pointer_line(root, &pointer[..kept])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_removed_element_of_a_list_is_placed_at_the_list() {
+        let after = "paths:\n  /a:\n    get:\n      parameters:\n        - name: id\n        - name: verbose\n";
+        let root = locate(after).expect("parses");
+        // `/parameters/1` named another parameter before; the list is what survives.
+        assert_eq!(removed_line(&root, "/paths/~1a/get/parameters/1"), 4);
+        assert_eq!(pointer_line(&root, "/paths/~1a/get/parameters/1"), 6);
+        assert_eq!(removed_line(&root, "/paths/~1a/post"), 2);
+        assert_eq!(removed_line(&root, "/paths/~1a/get/parameters"), 4);
+    }
 
     #[test]
     fn yaml_pointers_map_to_lines() {

@@ -688,3 +688,42 @@ fn a_part_without_a_verdict_beside_a_break_is_never_hidden() {
     let strict = run_diff(&repo.path(), &["main~3..main", "--fail-on", "unknown"]);
     assert_eq!(strict.status.code(), Some(1), "{}", text(&strict.stdout));
 }
+
+/// A removed parameter is annotated at the list it was in, never at the sibling that now holds
+/// its index.
+#[test]
+fn a_removed_parameter_is_placed_at_its_list_not_at_a_sibling() {
+    let repo = crate::support::TestRepo::new();
+    let spec = "openapi: 3.0.3\ninfo:\n  title: T\n  version: '1'\npaths:\n  /orders/{id}:\n    get:\n      parameters:\n        - name: id\n          in: path\n          required: true\n          schema: {type: string}\n        - name: tenant\n          in: query\n          required: true\n          schema: {type: string}\n        - name: verbose\n          in: query\n          schema: {type: boolean}\n      responses:\n        '200':\n          description: ok\n";
+    repo.write_all(&[
+        (
+            "services/S/index.mdx",
+            "---\nid: s\nversion: 1.0.0\nname: S\nspecifications:\n  - type: openapi\n    path: openapi.yml\n---\n",
+        ),
+        ("services/S/openapi.yml", spec),
+    ]);
+    repo.commit_all("three parameters");
+    let tenant = "        - name: tenant\n          in: query\n          required: true\n          schema: {type: string}\n";
+    repo.write("services/S/openapi.yml", &spec.replace(tenant, ""));
+    repo.commit_all("no tenant");
+    let out = run_diff(
+        &repo.path(),
+        &[
+            "main~1..main",
+            "--format",
+            "github",
+            "--strategy",
+            "backward",
+        ],
+    );
+    let github = text(&out.stdout);
+    let annotation = github
+        .lines()
+        .find(|l| l.contains("parameter.required.removed"))
+        .unwrap_or_else(|| panic!("{github}"));
+    // Line 8 is `parameters:`; line 13 now holds `verbose`.
+    assert!(
+        annotation.starts_with("::error file=services/S/openapi.yml,line=8,"),
+        "{annotation}"
+    );
+}
