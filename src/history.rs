@@ -42,6 +42,9 @@ pub enum Baseline {
     Fixed {
         index: Box<Index>,
         files: Box<FileSet>,
+        /// The catalog folder's tree there (`None`: it has none): the first commit of the walk
+        /// is diffed when it differs, whether or not it changed the catalog itself.
+        tree: Option<gix::ObjectId>,
     },
 }
 
@@ -152,7 +155,11 @@ pub fn walk(
         None => None,
     };
     let mut changed = Vec::new();
-    let mut previous_tree = start_tree;
+    // Against a fixed baseline, a commit unlike it is a step even if its parent is alike.
+    let mut previous_tree = match &options.baseline {
+        Baseline::Parent => start_tree,
+        Baseline::Fixed { tree, .. } => *tree,
+    };
     for (position, commit) in commits.iter().enumerate() {
         let tree = repo.tree_id(commit.id, &options.dir)?;
         if tree != previous_tree {
@@ -173,7 +180,7 @@ pub fn walk(
     walker.advance(start_tree)?;
     let stopped = match &options.baseline {
         Baseline::Parent => walker.against_parents(start, &changed, progress, on_step)?,
-        Baseline::Fixed { index, files } => {
+        Baseline::Fixed { index, files, .. } => {
             walker.against((index, files), &changed, progress, on_step)?
         }
     };

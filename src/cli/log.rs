@@ -137,6 +137,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         options.baseline = Baseline::Fixed {
             index: Box::new(built.index),
             files: Box::new(files),
+            tree: repo.tree_id(id, &options.dir)?,
         };
     }
 
@@ -149,10 +150,19 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     let mut state = State::default();
     let cache = loading.wait();
     if !settings.message_strategies.is_empty() {
-        // The configuration's message ids are checked against the range's ends.
+        // The configuration's message ids are checked against the range's ends: its baseline,
+        // its first commit (the root, when the walk starts there) and its last.
         let mut ends = Vec::new();
-        for commit in [start, commits.last().map(|c| c.id)] {
-            ends.push(history::read_at(&repo, commit, &options)?);
+        let mut read = Vec::new();
+        for commit in [
+            start,
+            commits.first().map(|c| c.id),
+            commits.last().map(|c| c.id),
+        ] {
+            if commit.is_some() && !read.contains(&commit) {
+                read.push(commit);
+                ends.push(history::read_at(&repo, commit, &options)?);
+            }
         }
         let sides: Vec<Before> = ends.iter().map(Before::unchanged).collect();
         let build = pipeline::build_options(&options.source, String::new(), false);
@@ -464,12 +474,15 @@ fn missing_message(
 /// its catalog elsewhere (the folder moved), the walk reads that part as an empty catalog, and
 /// a note says so.
 fn note_moved_catalog(repo: &Repo, commits: &[catalog_diff::git::CommitId], dir: &str) {
-    let Some(&first) = commits.first() else {
+    // The newest commit without the folder: where a move shows (older ones may predate the
+    // catalog itself, and each look elsewhere costs a search of its tree).
+    let Some(&first) = commits
+        .iter()
+        .rev()
+        .find(|&&commit| matches!(repo.tree_id(commit, dir), Ok(None)))
+    else {
         return;
     };
-    if !matches!(repo.tree_id(first, dir), Ok(None)) {
-        return;
-    }
     if let Some(earlier) = repo.catalog_elsewhere(Side::Commit(first), dir) {
         stderr!(
             "note: the catalog is in `{}` at the end of the range but in `{}` at {}: the walk reads `{}`, where that part of the history has no catalog\n  hint: walk that part with --dir {}",

@@ -35,7 +35,7 @@ fn text_entry(step: &Step, view: Option<&ArchitectureDiff>, color: bool) -> Stri
     );
     match view {
         None => line.push_str(&format!(
-            "[invalid catalog: {} error(s); not diffed, the next commit is diffed against the last valid one]",
+            "[invalid catalog: {} error(s); not diffed; the next commit is diffed against the last valid one, or the --against revision]",
             step.errors().count()
         )),
         Some(view) => {

@@ -565,11 +565,7 @@ fn a_name_that_is_not_utf8_is_an_error_naming_it() {
             assert!(stderr.contains(problem), "{args:?}: {problem}: {stderr}");
         }
         // Once, however many files the folder holds (both sides have it: one problem).
-        assert_eq!(
-            stderr.matches("X\u{fffd}").count(),
-            1,
-            "{args:?}: {stderr}"
-        );
+        assert_eq!(stderr.matches("X\u{fffd}").count(), 1, "{args:?}: {stderr}");
     }
     // `log` reports the commits it cannot read in their entries and walks on.
     let out = run(repo.path(), &["log"]);

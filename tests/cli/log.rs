@@ -220,6 +220,71 @@ fn against_judges_every_commit_against_one_baseline() {
     assert_eq!(breaking, expected);
 }
 
+/// Against a fixed baseline the range's first commit is judged even when it does not change
+/// the catalog itself: its catalog still differs from the baseline's (it passed unseen).
+#[test]
+fn against_judges_a_first_commit_that_only_touches_other_files() {
+    let h = history();
+    let range = format!("{}^!", h.docs);
+    let (output, entries) = log_json(&h, &[&range, "--against", &h.first_break]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(commits(&entries), [h.docs.as_str()]);
+    let changes = &entries[0]["diff"]["schemaChanges"];
+    assert_eq!(changes.as_array().map(Vec::len), Some(1), "{}", entries[0]);
+}
+
+/// A catalog that moved inside the range: the note names the folder of the part the walk reads
+/// as empty, even when the range starts before the catalog existed.
+#[test]
+fn a_catalog_moved_inside_the_range_is_noted() {
+    let repo = TestRepo::new();
+    repo.write("README.md", "a project\n");
+    repo.commit_all("no catalog yet");
+    repo.write_all(&[
+        (
+            "docs/catalog/eventcatalog.config.js",
+            "export default {};\n",
+        ),
+        ("docs/catalog/events/OrderCreated/index.mdx", EVENT),
+        ("docs/catalog/events/OrderCreated/schema.json", BASE),
+    ]);
+    repo.commit_all("a catalog in docs");
+    repo.git(&["mv", "docs/catalog", "catalog"]);
+    repo.commit_all("moved");
+    for range in [&["HEAD~2..HEAD"][..], &[]] {
+        let output = run(repo.path(), range);
+        assert!(
+            stderr(&output).contains("in `docs/catalog` at")
+                && stderr(&output).contains("--dir docs/catalog"),
+            "{range:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+/// A `[messages."ID"]` naming a message of the walk's first commit (the root, in a walk of the
+/// whole history) is accepted, as it is for a range starting there.
+#[test]
+fn a_configured_message_of_the_first_commit_is_accepted() {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("events/OrderCreated/index.mdx", EVENT),
+        ("events/OrderCreated/schema.json", BASE),
+        ("events/RefundIssued/index.mdx", REFUND),
+        ("events/RefundIssued/schema.json", REFUND_BASE),
+    ]);
+    repo.commit_all("root");
+    repo.remove("events/RefundIssued/index.mdx");
+    repo.remove("events/RefundIssued/schema.json");
+    repo.write(
+        "catalog-diff.toml",
+        "[messages.\"RefundIssued\"]\nstrategy = \"forward\"\n",
+    );
+    repo.commit_all("refunds gone");
+    let output = run(repo.path(), &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}
+
 /// A message that neither end of the range holds (added, then removed inside it) is still the
 /// range's: `--message` keeps its steps without an error (it was refused as "no resource in the
 /// range" once the walk had printed its steps).
