@@ -514,12 +514,13 @@ fn note_against_elsewhere(repo: &Repo, rev: &str, id: catalog_diff::git::CommitI
 
 fn empty_range_note(range: Option<&str>) -> String {
     match range.and_then(|r| r.split_once("..")) {
-        Some((a, b)) if a == b.trim_start_matches('.') => format!(
+        Some((a, b)) if or_head(a) == or_head(b.trim_start_matches('.')) => format!(
             "no commits in `{}`: it is empty, both ends being the same revision",
             range.unwrap_or_default()
         ),
         Some((a, b)) => {
-            let b = b.trim_start_matches('.');
+            // An end left out is HEAD, as git reads it.
+            let (a, b) = (or_head(a), or_head(b.trim_start_matches('.')));
             format!(
                 "no commits in `{}`: it is empty (is it reversed? `{b}..{a}` lists the commits of {a} not in {b})",
                 range.unwrap_or_default()
@@ -527,6 +528,10 @@ fn empty_range_note(range: Option<&str>) -> String {
         }
         None => "no commits: the history is empty".to_owned(),
     }
+}
+
+fn or_head(end: &str) -> &str {
+    if end.is_empty() { "HEAD" } else { end }
 }
 
 fn short(commit: &str) -> &str {
