@@ -294,10 +294,7 @@ fn history_checks(
             let data = blob.data();
             let old_text = &*String::from_utf8_lossy(&data);
             // Imports resolve in each version's own commit, from the file's catalog path.
-            let old_files = match format {
-                Ok(Format::Protobuf) => repo.read_commit(commit, dir)?,
-                _ => FileSet::default(),
-            };
+            let old_files = repo.commit_files(commit, dir)?;
             let (old, new) = match format {
                 Ok(Format::Protobuf) => (
                     Document::new(&place, old_text).with_files(&old_files),

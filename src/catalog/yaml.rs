@@ -35,6 +35,8 @@ pub(crate) struct Error {
     pub line: usize,
     pub column: usize,
     pub message: String,
+    /// The document nests deeper than [`MAX_DEPTH`]: not a syntax error.
+    pub too_deep: bool,
 }
 
 impl Error {
@@ -43,6 +45,14 @@ impl Error {
             line: mark.line(),
             column: mark.col() + 1,
             message: message.into(),
+            too_deep: false,
+        }
+    }
+
+    fn too_deep(mark: Marker) -> Error {
+        Error {
+            too_deep: true,
+            ..Error::at(mark, format!("nesting deeper than {MAX_DEPTH} levels"))
         }
     }
 }
@@ -56,6 +66,7 @@ pub(crate) fn parse(text: &str) -> Result<Value, Error> {
         line,
         column: 1,
         message: "too many lines indented with tabs to read; indent with spaces".to_owned(),
+        too_deep: false,
     })?;
     let Some(untabbed) = untabbed else {
         return parse_untabbed(text);
@@ -362,7 +373,9 @@ impl Builder {
         let parser = Parser::new_from_str(text);
         for event in parser {
             let (event, span): (Event<'_>, Span) = event.map_err(|e| {
-                let error = Error::at(*e.marker(), e.info().to_owned());
+                let mut error = Error::at(*e.marker(), e.info().to_owned());
+                // The parser's own limit on nested flow collections, which it names in words.
+                error.too_deep = e.info().starts_with("recursion limit exceeded");
                 let at = e.marker().index();
                 match Fix::for_message(e.info()) {
                     Some(fix) => BuildError::Fixable(error, fix, at),
@@ -410,11 +423,7 @@ impl Builder {
                     };
                     // Check the limits before copying anything.
                     if self.stack.len() + height > MAX_DEPTH {
-                        return Err(Error::at(
-                            mark,
-                            format!("nesting deeper than {MAX_DEPTH} levels"),
-                        )
-                        .into());
+                        return Err(Error::too_deep(mark).into());
                     }
                     self.copied += size;
                     if self.copied > MAX_ALIAS_NODES {
@@ -517,10 +526,7 @@ impl Builder {
 
     fn open(&mut self, collection: Collection, anchor: usize, mark: Marker) -> Result<(), Error> {
         if self.stack.len() >= MAX_DEPTH {
-            return Err(Error::at(
-                mark,
-                format!("nesting deeper than {MAX_DEPTH} levels"),
-            ));
+            return Err(Error::too_deep(mark));
         }
         self.stack.push(Frame {
             collection,

@@ -70,7 +70,7 @@ pub fn run(args: AckArgs) -> anyhow::Result<u8> {
             "not a regular file"
         };
         bail!(
-            "{} is {what}; `catalog-diff ack` writes only a regular file there\n  hint: replace it with the file itself (the checks read only a regular file too)",
+            "{} is {what}; `catalog-diff ack` writes only a regular file there\n  hint: replace it with the file itself",
             escape_path(&path)
         );
     }

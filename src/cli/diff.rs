@@ -338,24 +338,17 @@ fn failed(
     dir: &str,
 ) -> anyhow::Result<bool> {
     let mut stderr = std::io::stderr().lock();
+    let problems: Vec<diff::SideDiagnostic> = sides
+        .iter()
+        .flat_map(|side| {
+            side.diagnostics.iter().map(|d| diff::SideDiagnostic {
+                side: side.name,
+                diagnostic: d.clone(),
+            })
+        })
+        .collect();
     // Each problem once, with the sides that have it (a file broken on both is one problem).
-    let mut found: Vec<(
-        Vec<&pipeline::SideReport>,
-        &catalog_diff::catalog::Diagnostic,
-    )> = Vec::new();
-    let mut seen: std::collections::BTreeMap<&catalog_diff::catalog::Diagnostic, usize> =
-        std::collections::BTreeMap::new();
-    for side in sides {
-        for d in &side.diagnostics {
-            match seen.get(d) {
-                Some(&at) => found[at].0.push(side),
-                None => {
-                    seen.insert(d, found.len());
-                    found.push((vec![side], d));
-                }
-            }
-        }
-    }
+    let found = report::problems_by_side(&problems);
     let errors = found
         .iter()
         .filter(|(_, d)| d.severity == Severity::Error)
@@ -366,13 +359,11 @@ fn failed(
             .into_iter()
             .partition::<Vec<_>, _>(|(_, d)| d.severity == Severity::Error);
         // A change that repairs a broken baseline is refused too: say that is what happened.
-        let baseline_only = !first.is_empty()
-            && first
-                .iter()
-                .all(|(with, _)| with.iter().all(|side| side.name == "a"));
+        let baseline_only = !first.is_empty() && first.iter().all(|(with, _)| with[..] == ["a"]);
         for (with, d) in first.into_iter().chain(then) {
-            let shown: Vec<String> = with
+            let shown: Vec<String> = sides
                 .iter()
+                .filter(|side| with.contains(&side.name))
                 .map(|side| format!("side {}: {}", side.name, side.label))
                 .collect();
             let _ = writeln!(stderr, "[{}] {d}", shown.join("; "));
@@ -387,15 +378,6 @@ fn failed(
             );
         }
         // In CI the pull request shows them too.
-        let problems: Vec<diff::SideDiagnostic> = sides
-            .iter()
-            .flat_map(|side| {
-                side.diagnostics.iter().map(|d| diff::SideDiagnostic {
-                    side: side.name,
-                    diagnostic: d.clone(),
-                })
-            })
-            .collect();
         if let Some(rendered) = report::refused(&problems, format, dir, &summary) {
             super::schema::print_stdout(&rendered)?;
         }

@@ -69,7 +69,12 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         return Ok(exit_code::OK);
     }
     let mut start = commits.first().and_then(CommitInfo::first_parent);
-    if let Some(parent) = start.filter(|p| !repo.has_commit(*p)) {
+    let missing = start.filter(|p| !repo.has_commit(*p));
+    if missing.is_some() && args.against.is_some() {
+        // Every commit is judged against `--against`: the walk needs no parent, and reads the
+        // oldest commit whole.
+        start = None;
+    } else if let Some(parent) = missing {
         // A shallow clone: the oldest commit's parent was never fetched. That commit becomes
         // the starting point instead of a bogus "everything was added" step.
         let boundary = commits.remove(0);

@@ -294,6 +294,17 @@ impl Repo {
         })
     }
 
+    /// The files under `dir` in the tree of `commit`, each read only when asked for: for the
+    /// few a comparison reads of an earlier version (its Protobuf imports), where listing the
+    /// whole catalog would cost more than they do.
+    pub fn commit_files(&self, commit: super::CommitId, dir: &str) -> Result<CommitFiles> {
+        Ok(CommitFiles {
+            shared: self.shared.clone(),
+            tree: self.tree_id(commit, dir)?,
+            limit: self.max_file_size,
+        })
+    }
+
     /// Every file under `dir` in the tree of `commit`, paths relative to `dir`. A commit without
     /// `dir` gives an empty FileSet.
     pub fn read_commit(&self, commit: super::CommitId, dir: &str) -> Result<FileSet> {
@@ -1078,6 +1089,29 @@ impl Repo {
         );
         set.files = files.into_iter().collect();
         Ok(set)
+    }
+}
+
+/// A commit's files under one folder, read when asked for ([`Repo::commit_files`]). A file
+/// that is not there, not a regular file, larger than the size limit or unreadable is `None`,
+/// as a missing import is.
+pub struct CommitFiles {
+    shared: gix::ThreadSafeRepository,
+    tree: Option<gix::ObjectId>,
+    limit: u64,
+}
+
+impl crate::schema::Files for CommitFiles {
+    fn read(&self, path: &str) -> Option<Arc<[u8]>> {
+        let repo = self.shared.to_thread_local();
+        let tree = repo.find_tree(self.tree?).ok()?;
+        let entry = tree.lookup_entry_by_path(path).ok()??;
+        let id = entry.object_id();
+        let small = repo.find_header(id).ok()?.size() <= self.limit;
+        if !entry.mode().is_blob() || !small {
+            return None;
+        }
+        Some(repo.find_blob(id).ok()?.take_data().into())
     }
 }
 

@@ -4,7 +4,8 @@
 //! once acknowledged), a `::warning`
 //! for every schema change without a verdict and every catalog problem, a `::notice` for every
 //! other change, each on the catalog file that declares it (the schema file at the line of the
-//! changed node, or the resource file), and a closing summary notice.
+//! changed node, or the resource file), and a closing summary notice. A diff that could not be
+//! made ([`refused`]) names each catalog problem at its level (`::error`, `::warning`) instead.
 
 use super::text::{edge_label, end_label};
 use super::*;
@@ -124,13 +125,7 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         out.push("notice", None, &impact_label(impact), &body);
     }
     for (sides, diagnostic) in &findings.problems {
-        let place = Place {
-            file: diagnostic.file.clone(),
-            line: diagnostic.line,
-        };
-        // Escaped by the problem's Display; the one line break left is before its hint.
-        let body = format!("{sides}: {diagnostic}");
-        out.push("warning", Some(&place), "catalog problem", &body);
+        out.problem("warning", sides, diagnostic);
     }
     out.push(
         "notice",
@@ -153,16 +148,7 @@ pub fn refused(problems: &[SideDiagnostic], dir: &str, summary: &str) -> String 
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        let place = Place {
-            file: diagnostic.file.clone(),
-            line: diagnostic.line,
-        };
-        out.push(
-            level,
-            Some(&place),
-            "catalog problem",
-            &format!("{sides}: {diagnostic}"),
-        );
+        out.problem(level, sides, diagnostic);
     }
     out.push("error", None, "summary", &escape_text(summary));
     out.out
@@ -182,6 +168,17 @@ struct Annotations<'a> {
 }
 
 impl Annotations<'_> {
+    /// A catalog problem (which `sides` have it) at its file and line.
+    fn problem(&mut self, level: &str, sides: &str, diagnostic: &crate::catalog::Diagnostic) {
+        let place = Place {
+            file: diagnostic.file.clone(),
+            line: diagnostic.line,
+        };
+        // Escaped by the problem's Display; the one line break left is before its hint.
+        let body = format!("{sides}: {diagnostic}");
+        self.push(level, Some(&place), "catalog problem", &body);
+    }
+
     /// One command. `title` and `body` are already escaped text; the body may hold newlines.
     fn push(&mut self, level: &str, place: Option<&Place>, title: &str, body: &str) {
         let mut properties = String::new();

@@ -108,13 +108,29 @@ impl<'a> Findings<'a> {
     }
 }
 
-/// Catalog problems, each once, with the sides that have it.
+/// Catalog problems, each once, with the sides that have it, in words (`both sides`).
 fn problems_once(diagnostics: &[SideDiagnostic]) -> Vec<(&'static str, &Diagnostic)> {
-    let mut problems: Vec<(&'static str, &Diagnostic)> = Vec::new();
+    problems_by_side(diagnostics)
+        .into_iter()
+        .map(|(sides, problem)| match sides[..] {
+            [side] => (side_name(side), problem),
+            _ => ("both sides", problem),
+        })
+        .collect()
+}
+
+/// Catalog problems, each once, with the sides (`a`, `b`) that have it, in the order found.
+pub fn problems_by_side(diagnostics: &[SideDiagnostic]) -> Vec<(Vec<&'static str>, &Diagnostic)> {
+    let mut problems: Vec<(Vec<&'static str>, &Diagnostic)> = Vec::new();
+    // By problem, so a catalog with thousands of warnings is not searched once per warning.
+    let mut at: std::collections::BTreeMap<&Diagnostic, usize> = Default::default();
     for item in diagnostics {
-        match problems.iter_mut().find(|(_, d)| **d == item.diagnostic) {
-            Some(seen) => seen.0 = "both sides",
-            None => problems.push((side_name(item.side), &item.diagnostic)),
+        match at.get(&item.diagnostic) {
+            Some(&seen) => problems[seen].0.push(item.side),
+            None => {
+                at.insert(&item.diagnostic, problems.len());
+                problems.push((vec![item.side], &item.diagnostic));
+            }
         }
     }
     problems

@@ -1,7 +1,8 @@
 //! SARIF 2.1.0 for code-scanning tools: one result per breaking op (level `error`, schema and
 //! specification ops alike), per message removed while in use (`error`), per schema or
 //! specification change without a verdict (`warning`) and per catalog problem (`warning` or
-//! `note`); a rule per kind with its words from the rules
+//! `note`; in a diff that could not be made, [`refused`], `error` or `warning`); a rule per kind
+//! with its words from the rules
 //! table; locations at the file and line of the finding; `partialFingerprints` from the
 //! policy's fingerprints, so GitHub code scanning follows a break across pushes; acknowledged
 //! breaks carry an external suppression with the acknowledgement's reason. Serde types only.
@@ -146,6 +147,17 @@ impl Builder<'_> {
         }
     }
 
+    /// A catalog problem (which `sides` have it) at its file and line.
+    fn problem(&mut self, level: &'static str, sides: &str, diagnostic: &Diagnostic) {
+        let rule = self.rule(CATALOG_PROBLEM);
+        let place = Place {
+            file: diagnostic.file.clone(),
+            line: diagnostic.line,
+        };
+        let message = escape_text(&format!("{sides}: {}", diagnostic.message)).into_owned();
+        self.push(rule, level, message, Some(&place), None);
+    }
+
     fn rule(&mut self, (id, short, help): (&str, &str, &str)) -> usize {
         if let Some(at) = self.rules.iter().position(|r| r.id == id) {
             // Two formats name a rule alike (`field.removed` in Avro and Protobuf): the op
@@ -283,17 +295,11 @@ pub fn log(diff: &ArchitectureDiff, context: &Context<'_>) -> Log {
         builder.push(rule, level, message, place.as_ref(), Some(fingerprint));
     }
     for (sides, diagnostic) in &findings.problems {
-        let rule = builder.rule(CATALOG_PROBLEM);
         let level = match diagnostic.severity {
             Severity::Error => "warning",
             Severity::Warning => "note",
         };
-        let place = Place {
-            file: diagnostic.file.clone(),
-            line: diagnostic.line,
-        };
-        let message = escape_text(&format!("{sides}: {}", diagnostic.message)).into_owned();
-        builder.push(rule, level, message, Some(&place), None);
+        builder.problem(level, sides, diagnostic);
     }
     builder.into_log()
 }
@@ -319,17 +325,11 @@ pub fn refused(problems: &[SideDiagnostic], dir: &str) -> String {
         results: Vec::new(),
     };
     for (sides, diagnostic) in super::problems_once(problems) {
-        let rule = builder.rule(CATALOG_PROBLEM);
         let level = match diagnostic.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        let place = Place {
-            file: diagnostic.file.clone(),
-            line: diagnostic.line,
-        };
-        let message = escape_text(&format!("{sides}: {}", diagnostic.message)).into_owned();
-        builder.push(rule, level, message, Some(&place), None);
+        builder.problem(level, sides, diagnostic);
     }
     format!("{}\n", crate::json_text::to_pretty(&builder.into_log()))
 }

@@ -105,9 +105,7 @@ pub fn parse_text(path: &str, text: &str) -> Result<Value, Error> {
         }
     }
     crate::catalog::yaml::parse(text).map_err(|error| {
-        if error.message.starts_with("nesting deeper than")
-            || error.message.starts_with("recursion limit exceeded")
-        {
+        if error.too_deep {
             Error::TooDeep {
                 file: path.to_owned(),
                 limit: MAX_DEPTH,

@@ -450,6 +450,14 @@ fn a_shallow_clone_with_nothing_to_judge_is_an_error() {
             stderr(&output)
         );
     }
+    // Against a fixed baseline no parent is needed: that commit is judged.
+    let output = run(shallow.path(), &["--against", "HEAD", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("1 commit(s) walked"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]

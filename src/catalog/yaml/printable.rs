@@ -53,6 +53,7 @@ impl Raw {
                          \"\\u{code:04x}\" in double quotes",
                         code = u32::from(c)
                     ),
+                    too_deep: false,
                 });
             }
             let line_break = c == '\n' || (c == '\r' && chars.peek() != Some(&&'\n'));

@@ -42,12 +42,10 @@ pub fn parse_text(path: &str, text: &str) -> Result<Value, Error> {
     if lower.ends_with(".yaml") || lower.ends_with(".yml") {
         crate::catalog::yaml::parse(text).map_err(|error| {
             // Nesting past the limit is named as such, as in JSON text, not as a syntax error.
-            if error.message.starts_with("recursion limit exceeded")
-                || error.message.starts_with("nesting deeper than")
-            {
+            if error.too_deep {
                 return Error::TooDeep {
                     path: format!("line {}", error.line),
-                    limit: crate::catalog::yaml::MAX_DEPTH,
+                    limit: super::JSON_TEXT_DEPTH,
                 };
             }
             Error::Parse {
