@@ -92,7 +92,8 @@ impl ArchitectureDiff {
                 .is_some_and(|s| s.specification_breaking > 0)
     }
 
-    /// How many changes (schema and specification) have no verdict.
+    /// How many changes have something nobody judged: schema changes without a verdict, and
+    /// specification changes without one or with a part beside a break that could not be judged.
     pub fn unknown_count(&self) -> usize {
         self.summary.schema_unknown
             + self

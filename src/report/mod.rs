@@ -315,7 +315,10 @@ pub fn summary_line(diff: &ArchitectureDiff, decision: Option<&crate::policy::De
     )
 }
 
-/// How many schema changes, transitive checks and specification changes have no verdict.
+/// How many schema changes and transitive checks have no verdict, and how many specification
+/// changes have something not judged ([`SpecificationChange::is_unjudged`]).
+///
+/// [`SpecificationChange::is_unjudged`]: crate::diff::SpecificationChange::is_unjudged
 pub fn unjudged(diff: &ArchitectureDiff) -> usize {
     let s = &diff.summary;
     let checks = diff.transitive_checks.iter();

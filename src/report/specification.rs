@@ -194,7 +194,7 @@ pub(super) fn markdown(
     };
     let _ = writeln!(
         out,
-        "Specifications: {} changed, {} breaking, {} without a verdict.\n",
+        "Specifications: {} changed, {} breaking, {} with something not judged.\n",
         counts.specification_changes, counts.specification_breaking, counts.specification_unknown
     );
     let mut changes = breaking(diff).peekable();

@@ -515,8 +515,10 @@ fn read_operation(
             other => format!("{other}:{}", param.name),
         };
         if !listed[list].insert(key.clone()) {
+            // The whole list is unjudged: a change to either namesake is a change to it.
+            let list_at = node_at.rsplit_once('/').map_or("", |(list, _)| list);
             malformed.insert(
-                node_at,
+                list_at.to_owned(),
                 format!(
                     "{} parameter `{}` is listed twice in one `parameters` list, which OpenAPI forbids, so which one holds cannot be judged",
                     param.location, param.name

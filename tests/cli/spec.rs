@@ -646,7 +646,7 @@ fn a_part_without_a_verdict_beside_a_break_is_never_hidden() {
     assert_eq!(diff["summary"]["specificationUnknown"], 1);
     let markdown = text(&run_diff(&repo.path(), &["main~1..main", "--format", "markdown"]).stdout);
     assert!(
-        markdown.contains("1 breaking, 1 without a verdict")
+        markdown.contains("1 breaking, 1 with something not judged")
             && markdown.contains("no verdict /operations/publishOrderCreated/bindings"),
         "{markdown}"
     );

@@ -817,8 +817,9 @@ fn json_enum_key(enum_name: &str, value: &str) -> String {
         .collect()
 }
 
-/// The files the `.proto` text of `file` imports, as they are found among `files` (see
-/// [`import_places`]; every place for one found in none), where `schema` is the schema file
+/// The files the `.proto` text of `file` imports, as they are found among `files` (beside
+/// `file`, beside `schema`, then from the root; every place for one found in none), where
+/// `schema` is the schema file
 /// whose imports these are; the well-known types are none. Read from the text as written, so
 /// a file that no longer compiles names its imports still.
 pub fn imports(files: &dyn Files, schema: &str, file: &str, text: &str) -> Vec<String> {
