@@ -43,6 +43,7 @@ fn compare(
             load: &load,
         },
         strategy,
+        &Default::default(),
     )
 }
 

@@ -61,6 +61,7 @@ fn judge(before: &Path, after: &Path, strategy: Strategy) -> Result<spec::Verdic
             load: &load,
         },
         strategy,
+        &Default::default(),
     )
 }
 

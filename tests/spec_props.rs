@@ -87,6 +87,7 @@ fn judge_as(
             load: &load,
         },
         strategy,
+        &Default::default(),
     )
 }
 

@@ -165,6 +165,7 @@ fn ours(key: &str) -> Option<bool> {
             load: &load,
         },
         Strategy::Forward,
+        &Default::default(),
     )
     .expect("judged")
     .breaking

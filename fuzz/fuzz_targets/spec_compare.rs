@@ -14,6 +14,7 @@ fn judge(before: &str, after: &str) -> Result<spec::Verdict, spec::Error> {
         Source { path: "before.yaml", text: before, load: &load },
         Source { path: "after.yaml", text: after, load: &load },
         Strategy::Full,
+        &Default::default(),
     )
 }
 

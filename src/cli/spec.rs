@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use catalog_diff::schema::Strategy;
+use catalog_diff::schema::{self, ProtoRules, Strategy};
 use catalog_diff::spec::{self, Source};
 
 use super::diff::FailOn;
@@ -47,6 +47,10 @@ pub struct SpecArgs {
     /// or G suffix (powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = super::index::parse_size)]
     pub max_file_size: u64,
+    /// Protobuf rules: wire-json (buf's WIRE_JSON category: renames and json_name changes
+    /// break) or wire (buf's WIRE: only the binary encoding matters).
+    #[arg(long, value_name = "RULES", default_value = "wire-json", value_parser = super::diff::parse_proto_rules)]
+    pub proto_rules: ProtoRules,
 }
 
 /// Reads the files relative `$ref`s name: inside the folder of either specification or the
@@ -94,7 +98,10 @@ pub fn run(args: SpecArgs) -> anyhow::Result<u8> {
         text: &after_text,
         load: &load,
     };
-    let verdict = spec::compare(before, after, args.strategy).map_err(|error| {
+    let options = schema::Options {
+        proto_rules: args.proto_rules,
+    };
+    let verdict = spec::compare(before, after, args.strategy, &options).map_err(|error| {
         let first = explain_error(&error, &before_path);
         // The after file may be broken too: one run names every bad file.
         let also = (error.file() == before_path && after_path != before_path)

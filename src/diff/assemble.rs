@@ -199,7 +199,7 @@ pub fn diff_prepared(
         &resources.removed,
         &edges.removed,
     );
-    let specification_changes = specification_changes(a, b, options.strategy);
+    let specification_changes = specification_changes(a, b, options.strategy, &options.schema);
     let (a, b) = (a.index, b.index);
 
     let mut summary = summarize(&resources, &edges, &schema_changes, &impact);

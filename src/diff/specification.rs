@@ -302,12 +302,13 @@ fn catalog_path(resource: &Resource, path: &str) -> Option<String> {
     crate::path::normalize(&joined)
 }
 
-/// The specification changes of a diff; `None` files on a side make every changed
-/// specification a change without a verdict.
+/// The specification changes of a diff, payloads judged with the diff's schema `options`;
+/// `None` files on a side make every changed specification a change without a verdict.
 pub(super) fn specification_changes(
     a: &Prepared<'_>,
     b: &Prepared<'_>,
     strategy: Strategy,
+    options: &crate::schema::Options,
 ) -> Vec<SpecificationChange> {
     let pairs = resource_pairs(a, b);
     let mut changes: Vec<SpecificationChange> = pairs
@@ -316,7 +317,7 @@ pub(super) fn specification_changes(
             pair_entries(entries(old), entries(new))
                 .into_iter()
                 .filter_map(|(before, after)| {
-                    let change = judge(old, new, before, after, a, b, strategy)?;
+                    let change = judge(old, new, before, after, a, b, strategy, options)?;
                     Some(change)
                 })
                 .collect::<Vec<_>>()
@@ -368,6 +369,7 @@ fn judge(
     a: &Prepared<'_>,
     b: &Prepared<'_>,
     strategy: Strategy,
+    options: &crate::schema::Options,
 ) -> Option<SpecificationChange> {
     let change = match (before, after) {
         (Some(x), Some(y))
@@ -456,7 +458,7 @@ fn judge(
                         load: &load_b,
                     },
                 ];
-                let verdict = spec::compare(sources[0], sources[1], strategy);
+                let verdict = spec::compare(sources[0], sources[1], strategy, options);
                 match verdict {
                     Ok(verdict) => {
                         // The unknown parts are placed after the ops: a change with no op

@@ -428,6 +428,7 @@ pub(super) fn compare(
     before: &mut Parsed,
     after: &mut Parsed,
     file: &str,
+    options: &crate::schema::Options,
 ) -> Result<Found, crate::schema::Error> {
     let old = Model::read(before);
     let new = Model::read(after);
@@ -714,7 +715,7 @@ pub(super) fn compare(
             }
         }
     }
-    payload::compare_bodies(before, after, &bodies, file, &mut found)?;
+    payload::compare_bodies(before, after, &bodies, file, options, &mut found)?;
     Ok(found)
 }
 

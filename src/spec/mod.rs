@@ -308,13 +308,16 @@ pub fn check(source: Source<'_>) -> Result<(), Error> {
     document::read(source.path, source.text, source.load).map(drop)
 }
 
-/// Compare two specifications and judge the changes under `strategy`. A specification
-/// catalog-diff does not judge (Swagger 2.0, AsyncAPI 1.x) gives an unknown verdict with the
-/// reason; text that is not a specification, or two different languages, is an error.
+/// Compare two specifications and judge the changes under `strategy`; payloads and bodies in
+/// a schema format are judged with that format's `options` (`--proto-rules` for Protobuf), as
+/// message schemas are. A specification catalog-diff does not judge (Swagger 2.0, AsyncAPI
+/// 1.x) gives an unknown verdict with the reason; text that is not a specification, or two
+/// different languages, is an error.
 pub fn compare(
     before: Source<'_>,
     after: Source<'_>,
     strategy: Strategy,
+    options: &crate::schema::Options,
 ) -> Result<Verdict, Error> {
     let old = document::read(before.path, before.text, before.load)?;
     let new = document::read(after.path, after.text, after.load)?;
@@ -346,9 +349,9 @@ pub fn compare(
     document::strict_bounds_across_versions(&mut old, &mut new);
     let kind = new.kind;
     let found = if kind.is_asyncapi() {
-        asyncapi::compare(&mut old, &mut new, after.path)
+        asyncapi::compare(&mut old, &mut new, after.path, options)
     } else {
-        openapi::compare(&mut old, &mut new, after.path)
+        openapi::compare(&mut old, &mut new, after.path, options)
     }
     .map_err(|error| match error {
         crate::schema::Error::TooDeep { limit, .. } => Error::TooDeep {

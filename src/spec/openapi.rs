@@ -728,6 +728,7 @@ pub(super) fn compare(
     before: &mut Parsed,
     after: &mut Parsed,
     file: &str,
+    options: &crate::schema::Options,
 ) -> Result<Found, crate::schema::Error> {
     let old = operations(before);
     let new = operations(after);
@@ -784,7 +785,7 @@ pub(super) fn compare(
             );
         }
     }
-    super::payload::compare_bodies(before, after, &bodies, file, &mut found)?;
+    super::payload::compare_bodies(before, after, &bodies, file, options, &mut found)?;
     // What a part of the wrong shape holds was not read, so what seems to change in it is
     // covered by its unknown part, not judged.
     for at in &covered {

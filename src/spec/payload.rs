@@ -56,12 +56,14 @@ const ROOT_KEYWORDS: &[&str] = &[
     "nullable",
 ];
 
-/// Judge every body; changes and unknown parts go to `found`.
+/// Judge every body (those in another format than JSON Schema with that format's `options`);
+/// changes and unknown parts go to `found`.
 pub fn compare_bodies(
     before: &mut Parsed,
     after: &mut Parsed,
     bodies: &[Body],
     file: &str,
+    options: &crate::schema::Options,
     found: &mut Found,
 ) -> Result<(), crate::schema::Error> {
     let mut json = Vec::new();
@@ -70,7 +72,9 @@ pub fn compare_bodies(
             // Any other format goes through its own engine (an `if`, not a match arm, so a
             // format added to the seam needs nothing here).
             Payload::Format(format) if *format == Format::JsonSchema => json.push(index),
-            Payload::Format(format) => other_format(before, after, body, *format, file, found),
+            Payload::Format(format) => {
+                other_format(before, after, body, *format, file, options, found)
+            }
             Payload::Unsupported(reason) => found.unknown(
                 body.after
                     .as_deref()
@@ -428,6 +432,7 @@ fn other_format(
     body: &Body,
     format: Format,
     file: &str,
+    options: &crate::schema::Options,
     found: &mut Found,
 ) {
     let place = body
@@ -479,7 +484,7 @@ fn other_format(
     let changes = format.changes(
         Document::new(&name, &old),
         Document::new(&name, &new),
-        &crate::schema::Options::default(),
+        options,
     );
     match changes {
         Ok(changes) => {

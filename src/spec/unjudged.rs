@@ -453,7 +453,13 @@ mod tests {
             text,
             load: &load,
         };
-        let verdict = compare(source(&before), source(&after), Strategy::Full).expect("judged");
+        let verdict = compare(
+            source(&before),
+            source(&after),
+            Strategy::Full,
+            &Default::default(),
+        )
+        .expect("judged");
         let reasons: Vec<&str> = verdict.unknown.iter().map(|u| u.reason.as_str()).collect();
         assert_eq!(
             reasons,

@@ -667,3 +667,73 @@ fn an_import_beside_files_in_the_current_folder_stays_in_it() {
         "{stderr}"
     );
 }
+
+/// An AsyncAPI 3 document whose message payload is Protobuf text, with field 1 named `name`.
+fn asyncapi_with_proto_payload(name: &str) -> String {
+    format!(
+        "asyncapi: 3.0.0\ninfo: {{title: Orders, version: 1.0.0}}\nchannels:\n  orders:\n    address: orders\n    messages:\n      OrderPlaced:\n        payload:\n          schemaFormat: application/vnd.google.protobuf;version=3\n          schema: |\n            syntax = \"proto3\";\n            message OrderPlaced {{ int32 {name} = 1; }}\noperations:\n  sendOrderPlaced:\n    action: send\n    channel: {{$ref: '#/channels/orders'}}\n"
+    )
+}
+
+/// `--proto-rules` (and `proto-rules` in catalog-diff.toml) reaches Protobuf payloads inside
+/// specifications, as it reaches message schemas: a field renamed in an AsyncAPI payload breaks
+/// under wire-json and not under wire, in `catalog-diff spec` and in a catalog diff.
+#[test]
+fn proto_rules_reach_protobuf_payloads_in_specifications() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("a.yaml"), asyncapi_with_proto_payload("n")).expect("writes");
+    std::fs::write(dir.path().join("b.yaml"), asyncapi_with_proto_payload("m")).expect("writes");
+    let spec = |extra: &[&str]| {
+        crate::binary(dir.path())
+            .args(["spec", "a.yaml", "b.yaml", "--format", "json"])
+            .args(extra)
+            .output()
+            .expect("runs")
+    };
+    assert_eq!(spec(&[]).status.code(), Some(1));
+    let wire = spec(&["--proto-rules", "wire"]);
+    assert_eq!(
+        wire.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&wire.stdout)
+    );
+    let verdict = json(&wire);
+    assert_eq!(verdict["breaking"], false, "{verdict}");
+    assert_eq!(verdict["ops"][0]["kind"], "field.renamed", "{verdict}");
+    assert_eq!(spec(&["--proto-rules", "binary"]).status.code(), Some(2));
+
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        (
+            "services/Orders/index.mdx",
+            "---\nid: Orders\nversion: 1.0.0\nspecifications:\n  asyncapiPath: asyncapi.yaml\n---\n",
+        ),
+        ("services/Orders/asyncapi.yaml", &asyncapi_with_proto_payload("n")),
+    ]);
+    repo.commit_all("catalog");
+    repo.write(
+        "services/Orders/asyncapi.yaml",
+        &asyncapi_with_proto_payload("m"),
+    );
+    repo.commit_all("rename a payload field");
+    assert_eq!(run(&repo, &["HEAD~1..HEAD"]).status.code(), Some(1));
+    let wire = run(
+        &repo,
+        &["HEAD~1..HEAD", "--proto-rules", "wire", "--format", "json"],
+    );
+    assert_eq!(wire.status.code(), Some(0));
+    let change = &json(&wire)["specificationChanges"][0];
+    assert_eq!(change["breaking"], false, "{change}");
+    assert_eq!(change["ops"][0]["kind"], "field.renamed", "{change}");
+    // The configuration file reaches it too; the flag still wins over it.
+    repo.write("catalog-diff.toml", "proto-rules = \"wire\"\n");
+    repo.commit_all("judge Protobuf under WIRE");
+    assert_eq!(run(&repo, &["HEAD~2..HEAD"]).status.code(), Some(0));
+    assert_eq!(
+        run(&repo, &["HEAD~2..HEAD", "--proto-rules", "wire-json"])
+            .status
+            .code(),
+        Some(1)
+    );
+}
