@@ -7,6 +7,10 @@
 //! A 3.x operation without `messages` carries every message of its channel; a 3.x message no
 //! operation names is judged in both roles. Traits contribute a message's `contentType` and
 //! `headers` when the message has none of its own.
+//!
+//! A part of the wrong shape (`channels`, `operations` or a channel's `messages` that is not a
+//! map, an operation's `messages` that is not a list) is an unknown part naming its pointer,
+//! never read as absent; what seems to change inside it is not judged.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -27,6 +31,10 @@ struct Channel {
     messages: BTreeSet<String>,
     /// Why the channel cannot be read (a ref that points nowhere), with the ref text.
     unresolved: Option<(String, String)>,
+    /// 3.x: where its `messages` map is (behind any ref to the channel), and whether it is
+    /// of the wrong shape, so which messages it carries is unknown.
+    messages_at: String,
+    unread_messages: bool,
 }
 
 #[derive(Debug)]
@@ -42,6 +50,9 @@ struct Operation {
     /// messages are.
     reply_channel: String,
     replies: BTreeSet<String>,
+    /// Its messages, and its reply's, when no list names them and the channel's `messages`
+    /// cannot be read (not a map): what it carries is unknown, never "none".
+    unread: [bool; 2],
 }
 
 #[derive(Debug, Default)]
@@ -63,6 +74,10 @@ struct Model {
     operations: BTreeMap<String, Operation>,
     /// Each use of a message: 3.x by (channel, key), 2.x by (operation, id).
     messages: BTreeMap<(String, String), Message>,
+    /// Parts of the wrong shape (`channels`, `operations` or a channel's `messages` that is
+    /// not a map), by pointer, with why: AsyncAPI does not say what they mean, so they are
+    /// unknown parts, never read as absent.
+    malformed: BTreeMap<String, String>,
 }
 
 /// The key of the channel a 3.x ref names (`#/channels/orders` -> `orders`); another target
@@ -97,10 +112,24 @@ fn str_at<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
     value.get(key).and_then(Value::as_str)
 }
 
-fn object_entries(value: Option<&Value>) -> Vec<(&String, &Value)> {
+/// The members of the map at `at` (`value`); a part that is there but not a map is recorded
+/// in `malformed` and has none.
+fn object_entries<'v>(
+    value: Option<&'v Value>,
+    at: &str,
+    what: &str,
+    malformed: &mut BTreeMap<String, String>,
+) -> Vec<(&'v String, &'v Value)> {
     match value {
         Some(Value::Object(map)) => map.iter().collect(),
-        _ => Vec::new(),
+        None => Vec::new(),
+        Some(_) => {
+            malformed.insert(
+                at.to_owned(),
+                format!("{what} is not a map, as AsyncAPI requires, so it cannot be judged"),
+            );
+            Vec::new()
+        }
     }
 }
 
@@ -114,7 +143,9 @@ impl Model {
             v3,
             ..Model::default()
         };
-        for (key, node) in object_entries(root.get("channels")) {
+        let channels = root.get("channels");
+        for (key, node) in object_entries(channels, "/channels", "`channels`", &mut model.malformed)
+        {
             let at = child("/channels", key);
             let (channel, target) = match follow(parsed, node, &at) {
                 Target::Found(value, resolved) => (value, resolved),
@@ -126,6 +157,8 @@ impl Model {
                             address: None,
                             messages: BTreeSet::new(),
                             unresolved: Some((reference, why)),
+                            messages_at: String::new(),
+                            unread_messages: false,
                         },
                     );
                     continue;
@@ -136,10 +169,18 @@ impl Model {
                 address: str_at(channel, "address").map(str::to_owned),
                 messages: BTreeSet::new(),
                 unresolved: None,
+                messages_at: child(&target, "messages"),
+                unread_messages: false,
             };
             if v3 {
-                for (name, message) in object_entries(channel.get("messages")) {
-                    let message_at = child(&child(&target, "messages"), name);
+                let messages_at = entry.messages_at.clone();
+                let what = format!("the `messages` of channel `{key}`");
+                let listed = channel.get("messages");
+                entry.unread_messages = listed.is_some_and(|m| !m.is_object());
+                for (name, message) in
+                    object_entries(listed, &messages_at, &what, &mut model.malformed)
+                {
+                    let message_at = child(&messages_at, name);
                     let read =
                         read_message(parsed, message, &message_at, name, &default_type, true);
                     entry.messages.insert(name.clone());
@@ -190,6 +231,7 @@ impl Model {
                             messages: ids,
                             reply_channel: String::new(),
                             replies: BTreeSet::new(),
+                            unread: [false; 2],
                         },
                     );
                 }
@@ -204,11 +246,18 @@ impl Model {
 
     /// 3.x operations, and the roles they give the messages they carry.
     fn read_operations(&mut self, parsed: &Parsed) {
-        for (key, node) in object_entries(parsed.root.get("operations")) {
+        let operations = parsed.root.get("operations");
+        let listed = object_entries(
+            operations,
+            "/operations",
+            "`operations`",
+            &mut self.malformed,
+        );
+        for (key, node) in listed {
             let at = child("/operations", key);
-            let operation = match follow(parsed, node, &at) {
-                Target::Found(value, _) => value,
-                Target::Unresolved(..) => node,
+            let (operation, resolved) = match follow(parsed, node, &at) {
+                Target::Found(value, resolved) => (value, resolved),
+                Target::Unresolved(..) => (node, at.clone()),
             };
             let action = str_at(operation, "action").unwrap_or_default().to_owned();
             let role = match action.as_str() {
@@ -223,6 +272,15 @@ impl Model {
                 .map(channel_key)
                 .unwrap_or_default();
             let messages = self.carried(operation.get("messages"), &channel);
+            let mut unread = [
+                self.unread_list(
+                    operation,
+                    &resolved,
+                    &channel,
+                    &format!("operation `{key}`"),
+                ),
+                false,
+            ];
             self.give_role(&messages, role);
             // A reply travels the other way.
             let (mut reply_channel, mut replies) = (String::new(), BTreeSet::new());
@@ -234,6 +292,12 @@ impl Model {
                     .map(channel_key)
                     .unwrap_or_else(|| channel.clone());
                 replies = self.carried(reply.get("messages"), &reply_channel);
+                unread[1] = self.unread_list(
+                    reply,
+                    &child(&resolved, "reply"),
+                    &reply_channel,
+                    &format!("the reply of operation `{key}`"),
+                );
                 let opposite = match role {
                     Role::Input => Role::Output,
                     Role::Output => Role::Input,
@@ -250,6 +314,7 @@ impl Model {
                     messages: messages.into_iter().map(|(_, id)| id).collect(),
                     reply_channel,
                     replies: replies.into_iter().map(|(_, id)| id).collect(),
+                    unread,
                 },
             );
         }
@@ -277,6 +342,31 @@ impl Model {
                         .collect()
                 })
                 .unwrap_or_default(),
+        }
+    }
+
+    /// Whether which messages an operation (or its reply, `node` at `at`) carries cannot be
+    /// read: its `messages` is no list (recorded in `malformed`), or it has none and the
+    /// `messages` of its channel, or `channels` itself, are of the wrong shape.
+    fn unread_list(&mut self, node: &Value, at: &str, channel: &str, what: &str) -> bool {
+        match node.get("messages") {
+            Some(Value::Array(_)) => false,
+            Some(_) => {
+                self.malformed.insert(
+                    child(at, "messages"),
+                    format!(
+                        "the `messages` of {what} is not a list, as AsyncAPI requires, so it cannot be judged"
+                    ),
+                );
+                true
+            }
+            None => {
+                self.malformed.contains_key("/channels")
+                    || self
+                        .channels
+                        .get(channel)
+                        .is_some_and(|c| c.unread_messages)
+            }
         }
     }
 
@@ -437,6 +527,7 @@ pub(super) fn compare(
     let push = |found: &mut Found, id: &str, op: OpKind, path: &str, what: String, elements| {
         found.push(rule(spec, id), op, path, what, elements);
     };
+    let covered = malformed((before, &old), (after, &new), &mut found);
 
     // Channels.
     for (key, channel) in &old.channels {
@@ -575,7 +666,11 @@ pub(super) fn compare(
                 format!("the reply of {described}"),
             ),
         ];
-        for (was, is, at, of) in &lists {
+        for (list, (was, is, at, of)) in lists.iter().enumerate() {
+            // Taken from a channel's `messages` that cannot be read: its unknown part says so.
+            if op.unread[list] || next.unread[list] {
+                continue;
+            }
             for id in was.difference(is) {
                 push(
                     &mut found,
@@ -716,7 +811,52 @@ pub(super) fn compare(
         }
     }
     payload::compare_bodies(before, after, &bodies, file, options, &mut found)?;
+    // What a part of the wrong shape holds was not read, so what seems to change in it is
+    // covered by its unknown part, not judged.
+    for at in &covered {
+        found.drop_within(at);
+    }
     Ok(found)
+}
+
+/// An unknown part for each part of the wrong shape, unless the other side has the very same
+/// part at the same place (nothing changed in it). Returns the places of those parts.
+fn malformed(
+    (before, old): (&Parsed, &Model),
+    (after, new): (&Parsed, &Model),
+    found: &mut Found,
+) -> Vec<String> {
+    let places: BTreeSet<&String> = old.malformed.keys().chain(new.malformed.keys()).collect();
+    let mut covered = Vec::new();
+    for at in places {
+        let was = old.malformed.get(at).and(before.root.pointer(at));
+        let is = new.malformed.get(at).and(after.root.pointer(at));
+        if was.is_some() && was == is {
+            continue;
+        }
+        let why = new.malformed.get(at).or(old.malformed.get(at));
+        let why = why.cloned().unwrap_or_default();
+        // The messages it may hold, as the side that could read it knows them.
+        let mut elements = BTreeSet::new();
+        for model in [old, new] {
+            match at.as_str() {
+                "/channels" => {
+                    elements.extend(model.channels.values().flat_map(|c| c.messages.iter()));
+                }
+                "/operations" => elements.extend(
+                    (model.operations.values()).flat_map(|op| op.messages.union(&op.replies)),
+                ),
+                _ => elements.extend(
+                    (model.channels.values())
+                        .filter(|c| &c.messages_at == at)
+                        .flat_map(|c| c.messages.iter()),
+                ),
+            }
+        }
+        found.unknown(at, why, ids(&elements.into_iter().cloned().collect()));
+        covered.push(at.clone());
+    }
+    covered
 }
 
 /// The format a body is judged in; a side without a schema accepts anything, which only JSON
