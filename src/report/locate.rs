@@ -142,8 +142,7 @@ impl Locations {
     /// Places a schema change judged beside the Indexes (a transitive check against the
     /// history) in catalog file `file`, whose text after the change is `text`, of `format`.
     pub fn place_schema(&mut self, change: &SchemaChange, file: &str, format: Format, text: &str) {
-        let paths: Vec<&str> = change.ops.iter().map(|op| op.path.as_str()).collect();
-        let lines = format.lines_of(text, &paths);
+        let lines = format.op_lines(text, &change.ops);
         let place = Place {
             file: file.to_owned(),
             line: first_line(change, &lines),
@@ -211,8 +210,7 @@ fn schema_place(
                 None => String::from_utf8_lossy(&files.read(&path)?).into_owned(),
             };
             let format = Format::detect(file.format.as_deref(), &file.path, &text).ok()?;
-            let paths: Vec<&str> = change.ops.iter().map(|op| op.path.as_str()).collect();
-            Some(format.lines_of(&text, &paths))
+            Some(format.op_lines(&text, &change.ops))
         })
         .unwrap_or_default();
     let line = first_line(change, &lines);

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::verdict::{Change, Rule, Verdict, judge};
+use super::verdict::{Change, Op, OpKind, Rule, Verdict, judge};
 use super::{Error, Options, Strategy};
 use super::{avro, json_schema, protobuf};
 
@@ -269,6 +269,30 @@ impl Format {
         options: &Options,
     ) -> Result<Verdict, Error> {
         Ok(judge(self.changes(before, after, options)?, strategy))
+    }
+
+    /// The 1-based line of each of `ops` in `text`, the schema after the change, as
+    /// [`Format::lines_of`] places their paths; but a removed element's path names it in the
+    /// schema before the change, so in a JSON Schema it is placed at the nearest node that
+    /// survives (the `oneOf` / `allOf` / tuple list it was in), never at the sibling that took
+    /// its list index.
+    pub fn op_lines(self, text: &str, ops: &[Op]) -> Vec<usize> {
+        match self {
+            Format::JsonSchema => match crate::spec::lines::locate(text) {
+                Some(root) => (ops.iter())
+                    .map(|op| match op.op {
+                        OpKind::Remove => crate::spec::lines::removed_line(&root, &op.path),
+                        _ => root.pointer_line(&op.path),
+                    })
+                    .collect(),
+                None => vec![1; ops.len()],
+            },
+            // Avro paths name fields and symbols by name; Protobuf places its own.
+            Format::Avro | Format::Protobuf => {
+                let paths: Vec<&str> = ops.iter().map(|op| op.path.as_str()).collect();
+                self.lines_of(text, &paths)
+            }
+        }
     }
 
     /// The 1-based line where the node each op path of `paths` names starts in `text` (1 when

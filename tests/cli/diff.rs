@@ -579,3 +579,33 @@ fn a_catalog_that_moved_between_the_sides_is_named() {
     );
     assert!(!stderr.contains("moved"), "{stderr}");
 }
+
+/// A removed element of a JSON Schema list (here the first `oneOf` branch) is annotated at the
+/// list it was in, which survives, not at the sibling that took its index in the candidate.
+#[test]
+fn a_removed_list_element_of_a_schema_is_placed_at_its_list() {
+    let before = "{\n  \"type\": \"object\",\n  \"oneOf\": [\n    {\n      \"required\": [\"card\"]\n    },\n    {\n      \"required\": [\"iban\"]\n    }\n  ]\n}\n";
+    let after = "{\n  \"type\": \"object\",\n  \"oneOf\": [\n    {\n      \"required\": [\"iban\"]\n    }\n  ]\n}\n";
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("events/OrderCreated/index.mdx", EVENT),
+        ("events/OrderCreated/schema.json", before),
+    ]);
+    repo.commit_all("two ways to pay");
+    repo.write("events/OrderCreated/schema.json", after);
+    repo.commit_all("no more cards");
+    let diff = json(&run(&repo, &["HEAD~1..HEAD", "--format", "json"]));
+    let op = &diff["schemaChanges"][0]["ops"][0];
+    assert_eq!(op["path"], "/oneOf/0", "{diff}");
+    assert_eq!(op["op"], "remove", "{diff}");
+    // Line 3 is `"oneOf": [`; line 4 now opens the `iban` branch.
+    let github = String::from_utf8(run(&repo, &["HEAD~1..HEAD", "--format", "github"]).stdout)
+        .expect("utf-8");
+    assert!(
+        github.starts_with("::error file=events/OrderCreated/schema.json,line=3,"),
+        "{github}"
+    );
+    let sarif = json(&run(&repo, &["HEAD~1..HEAD", "--format", "sarif"]));
+    let location = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    assert_eq!(location["region"]["startLine"], 3, "{sarif}");
+}
