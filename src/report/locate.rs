@@ -1,5 +1,7 @@
 //! Where each finding of a diff lives in the catalog: the resource file that declares a message
-//! or an edge, and the schema file (and the line of its first breaking op) of a schema change.
+//! or an edge, the schema file (and the line of its first breaking op) of a schema change, and
+//! where each of its ops lies (a Protobuf element declared in a file the schema imports: in
+//! that file).
 //! Taken from the two Indexes the diff was made from, keeping only what the diff names, so a
 //! report (or a `log` step) can place findings after the Indexes are gone. Paths are relative
 //! to the catalog folder. Pure: the Indexes carry every path, and the schema text is the
@@ -9,15 +11,16 @@ use std::collections::BTreeMap;
 
 use crate::catalog::{Index, Resource};
 use crate::diff::{ArchitectureDiff, Impact, ImpactReason, SchemaChange};
-use crate::schema::{Files, Format};
+use crate::schema::{Document, Files, Format};
 
 /// The catalog files behind a diff's findings.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Locations {
     /// (type, id, version) -> the resource's file; the candidate's wins over the baseline's.
     resources: BTreeMap<(String, String, Option<String>), String>,
-    /// The schema file of each schema change, and the line of each of its ops.
-    schemas: BTreeMap<SchemaKey, (Place, Vec<usize>)>,
+    /// The schema file of each schema change, and the place of each of its ops (in the
+    /// schema file, or in a file it imports that declares the element).
+    schemas: BTreeMap<SchemaKey, (Place, Vec<Place>)>,
 }
 
 /// A file in the catalog and, where known, the 1-based line of the finding in it.
@@ -142,21 +145,19 @@ impl Locations {
     /// Places a schema change judged beside the Indexes (a transitive check against the
     /// history) in catalog file `file`, whose text after the change is `text`, of `format`.
     pub fn place_schema(&mut self, change: &SchemaChange, file: &str, format: Format, text: &str) {
-        let lines = format.op_lines(text, &change.ops);
+        let ops = op_places(change, file, format, Document::new(file, text));
         let place = Place {
             file: file.to_owned(),
-            line: first_line(change, &lines),
+            line: first_line(change, file, &ops),
         };
-        self.schemas.insert(schema_key(change), (place, lines));
+        self.schemas.insert(schema_key(change), (place, ops));
     }
 
-    /// The schema file of a schema change and the line of its `op`th op.
+    /// Where the `op`th op of a schema change lies: the schema file, or the file it imports
+    /// that declares the element, and the line.
     pub fn op(&self, change: &SchemaChange, op: usize) -> Option<Place> {
-        let (place, lines) = self.schemas.get(&schema_key(change))?;
-        Some(Place {
-            file: place.file.clone(),
-            line: lines.get(op).copied().or(place.line),
-        })
+        let (place, ops) = self.schemas.get(&schema_key(change))?;
+        Some(ops.get(op).cloned().unwrap_or_else(|| place.clone()))
     }
 }
 
@@ -188,7 +189,7 @@ fn schema_place(
     change: &SchemaChange,
     before: (&Index, &dyn Files),
     after: (&Index, &dyn Files),
-) -> Option<(Place, Vec<usize>)> {
+) -> Option<(Place, Vec<Place>)> {
     let ((index, files), version, file) = match (&change.after, &change.before) {
         (Some(file), _) => (after, change.message.version.b.as_deref(), file),
         (None, Some(file)) => (before, change.message.version.a.as_deref(), file),
@@ -203,26 +204,45 @@ fn schema_place(
             list.iter()
                 .find(|e| e.get("path").and_then(|p| p.as_str()) == Some(file.path.as_str()))
         });
-    let lines: Vec<usize> = entry
+    let ops: Vec<Place> = entry
         .and_then(|entry| {
             let text = match entry.get("content").and_then(|c| c.as_str()) {
                 Some(content) => content.to_owned(),
                 None => String::from_utf8_lossy(&files.read(&path)?).into_owned(),
             };
             let format = Format::detect(file.format.as_deref(), &file.path, &text).ok()?;
-            Some(format.op_lines(&text, &change.ops))
+            let document = Document::new(&path, &text).with_files(files);
+            Some(op_places(change, &path, format, document))
         })
         .unwrap_or_default();
-    let line = first_line(change, &lines);
-    Some((Place { file: path, line }, lines))
+    let line = first_line(change, &path, &ops);
+    Some((Place { file: path, line }, ops))
 }
 
-/// The line of a change's first breaking op (else of its first op), given each op's line.
-fn first_line(change: &SchemaChange, lines: &[usize]) -> Option<usize> {
+/// The place of each op of a change to the schema file `file` (`document`).
+fn op_places(
+    change: &SchemaChange,
+    file: &str,
+    format: Format,
+    document: Document<'_>,
+) -> Vec<Place> {
+    (format.op_places(document, &change.ops).into_iter())
+        .map(|(other, line)| Place {
+            file: other.unwrap_or_else(|| file.to_owned()),
+            line: Some(line),
+        })
+        .collect()
+}
+
+/// The line in the schema file `file` of a change's first breaking op (else of its first
+/// op), given each op's place: the change's own place. An op placed in a file the schema
+/// imports leaves the schema file at its first line.
+fn first_line(change: &SchemaChange, file: &str, ops: &[Place]) -> Option<usize> {
     let first = change
         .ops
         .iter()
         .position(|op| op.breaking)
         .or((!change.ops.is_empty()).then_some(0));
-    first.and_then(|n| lines.get(n).copied())
+    let op = ops.get(first?)?;
+    Some(if op.file == file { op.line? } else { 1 })
 }

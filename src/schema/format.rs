@@ -271,27 +271,31 @@ impl Format {
         Ok(judge(self.changes(before, after, options)?, strategy))
     }
 
-    /// The 1-based line of each of `ops` in `text`, the schema after the change, as
-    /// [`Format::lines_of`] places their paths; but a removed element's path names it in the
-    /// schema before the change, so in a JSON Schema it is placed at the nearest node that
-    /// survives (the `oneOf` / `allOf` / tuple list it was in), never at the sibling that took
-    /// its list index.
-    pub fn op_lines(self, text: &str, ops: &[Op]) -> Vec<usize> {
+    /// Where each of `ops` lies in `document`, the schema after the change: as
+    /// [`Format::lines_of`] places their paths, with two differences. A removed element's
+    /// path names it in the schema before the change, so in a JSON Schema it is placed at the
+    /// nearest node that survives (the `oneOf` / `allOf` / tuple list it was in), never at the
+    /// sibling that took its list index. And a Protobuf element declared in a file the
+    /// document imports is placed in that file (its path among the document's files is the
+    /// first of the pair; `None`: the document itself).
+    pub fn op_places(self, document: Document<'_>, ops: &[Op]) -> Vec<(Option<String>, usize)> {
+        let paths: Vec<&str> = ops.iter().map(|op| op.path.as_str()).collect();
         match self {
-            Format::JsonSchema => match crate::spec::lines::locate(text) {
+            Format::JsonSchema => match crate::spec::lines::locate(document.text) {
                 Some(root) => (ops.iter())
                     .map(|op| match op.op {
                         OpKind::Remove => crate::spec::lines::removed_line(&root, &op.path),
                         _ => root.pointer_line(&op.path),
                     })
+                    .map(|line| (None, line))
                     .collect(),
-                None => vec![1; ops.len()],
+                None => vec![(None, 1); ops.len()],
             },
-            // Avro paths name fields and symbols by name; Protobuf places its own.
-            Format::Avro | Format::Protobuf => {
-                let paths: Vec<&str> = ops.iter().map(|op| op.path.as_str()).collect();
-                self.lines_of(text, &paths)
-            }
+            // Avro paths name fields and symbols by name, so an index never shifts.
+            Format::Avro => (self.lines_of(document.text, &paths).into_iter())
+                .map(|line| (None, line))
+                .collect(),
+            Format::Protobuf => protobuf::places_of(document, &paths),
         }
     }
 

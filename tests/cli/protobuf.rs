@@ -737,3 +737,72 @@ fn proto_rules_reach_protobuf_payloads_in_specifications() {
         Some(1)
     );
 }
+
+/// A Protobuf op is annotated (GitHub, SARIF) where its element is declared: an extension at
+/// its field in the `extend` block, an element of an imported file in that file.
+#[test]
+fn ops_are_placed_where_their_elements_are_declared() {
+    let schema = "syntax = \"proto2\";\npackage acme.v1;\nimport \"money.proto\";\nmessage OrderPlaced {\n  optional acme.m.Money total = 1;\n  extensions 100 to 200;\n}\n\nextend OrderPlaced {\n  optional int32 channel = 100;\n}\n";
+    let money = "syntax = \"proto2\";\npackage acme.m;\n\nmessage Money {\n  optional int64 cents = 1;\n}\n";
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("events/OrderPlaced/index.mdx", EVENT),
+        ("events/OrderPlaced/schema.proto", schema),
+        ("events/OrderPlaced/money.proto", money),
+    ]);
+    repo.commit_all("catalog");
+    repo.write_all(&[
+        (
+            "events/OrderPlaced/schema.proto",
+            &schema.replace("optional int32 channel", "optional string channel"),
+        ),
+        (
+            "events/OrderPlaced/money.proto",
+            &money.replace("optional int64 cents", "optional string cents"),
+        ),
+    ]);
+    repo.commit_all("two type changes");
+    let github = String::from_utf8(run(&repo, &["HEAD~1..HEAD", "--format", "github"]).stdout)
+        .expect("utf-8");
+    let line_of = |path: &str| {
+        github
+            .lines()
+            .find(|l| l.contains(path))
+            .unwrap_or_else(|| panic!("{path}: {github}"))
+            .to_owned()
+    };
+    assert!(
+        line_of("/acme.v1.OrderPlaced/extensions/100")
+            .starts_with("::error file=events/OrderPlaced/schema.proto,line=10,"),
+        "{github}"
+    );
+    assert!(
+        line_of("/acme.m.Money/fields/1")
+            .starts_with("::error file=events/OrderPlaced/money.proto,line=5,"),
+        "{github}"
+    );
+    let sarif = json(&run(&repo, &["HEAD~1..HEAD", "--format", "sarif"]));
+    let places: Vec<(String, u64)> = sarif["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|result| {
+            let at = &result["locations"][0]["physicalLocation"];
+            (
+                at["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+                at["region"]["startLine"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert!(
+        places.contains(&("events/OrderPlaced/schema.proto".to_owned(), 10)),
+        "{places:?}"
+    );
+    assert!(
+        places.contains(&("events/OrderPlaced/money.proto".to_owned(), 5)),
+        "{places:?}"
+    );
+}

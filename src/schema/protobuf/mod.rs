@@ -1145,61 +1145,204 @@ fn span(
 }
 
 /// The 1-based line where the element each op path names is declared in `text` (1 when it
-/// cannot be placed). Paths are `/<full name>` optionally followed by `/fields/<number>`,
-/// `/values/<number>` or `/methods/<name>`; a map entry is placed at its map field, and an
-/// element that is not in this file (an imported type) falls back to its nearest enclosing
-/// element. The file is compiled once for all of them.
+/// cannot be placed): [`places_of`] with no other file at hand.
 pub fn lines_of(text: &str, paths: &[&str]) -> Vec<usize> {
-    if too_deep_literal(text).is_some() {
-        return vec![1; paths.len()];
+    places_of(Document::new("schema.proto", text), paths)
+        .into_iter()
+        .map(|(_, line)| line)
+        .collect()
+}
+
+/// Where the element each op path names is declared: the file (`None`: the document itself;
+/// else the path of an imported file, found among the document's files as the compiler finds
+/// it) and the 1-based line in it. Paths are `/<full name>` optionally followed by
+/// `/fields/<number>`, `/values/<number>`, `/methods/<name>` or `/extensions/<number>` (an
+/// extension of that message, placed at its field in the `extend` block that declares it); a
+/// map entry is placed at its map field; an element or member the files no longer have (a
+/// removed field) falls back to its nearest enclosing element, else to line 1 of the
+/// document. The document is parsed once for all of them; an import only when an element
+/// is not in the files read before it.
+pub fn places_of(document: Document<'_>, paths: &[&str]) -> Vec<(Option<String>, usize)> {
+    if too_deep_literal(document.text).is_some() {
+        return vec![(None, 1); paths.len()];
     }
-    let Ok(file) = File::from_source("schema.proto", text) else {
-        return vec![1; paths.len()];
+    let Some(main) = Placed::parse(document.text) else {
+        return vec![(None, 1); paths.len()];
     };
-    let proto = file.file_descriptor_proto();
-    let Some(info) = &proto.source_code_info else {
-        return vec![1; paths.len()];
+    let mut sources = Sources {
+        document,
+        files: vec![(None, main)],
+        pending: VecDeque::new(),
+        seen: BTreeSet::new(),
     };
-    // The first line of each source path, as the first location of that path gives it.
-    let mut lines: HashMap<&[i32], usize> = HashMap::with_capacity(info.location.len());
-    for location in &info.location {
-        if let Some(line) = location.span.first() {
-            lines
-                .entry(location.path.as_slice())
-                .or_insert(*line as usize + 1);
+    sources.queue_imports(0);
+    paths.iter().map(|path| sources.place(path)).collect()
+}
+
+/// One parsed `.proto` file: its descriptor (unresolved: names as written) and the first line
+/// of each source path, as the first location of that path gives it.
+struct Placed {
+    proto: prost_reflect::prost_types::FileDescriptorProto,
+    lines: HashMap<Vec<i32>, usize>,
+}
+
+impl Placed {
+    fn parse(text: &str) -> Option<Placed> {
+        if too_deep_literal(text).is_some() {
+            return None;
+        }
+        let file = File::from_source("schema.proto", text).ok()?;
+        let proto = file.file_descriptor_proto().clone();
+        let mut lines = HashMap::new();
+        for location in &proto.source_code_info.as_ref()?.location {
+            if let Some(line) = location.span.first() {
+                lines
+                    .entry(location.path.clone())
+                    .or_insert(*line as usize + 1);
+            }
+        }
+        Some(Placed { proto, lines })
+    }
+
+    /// `full` (a full name) relative to this file's package, if it lies in it.
+    fn relative<'n>(&self, full: &'n str) -> Option<&'n str> {
+        let package = self.proto.package();
+        if package.is_empty() {
+            return Some(full);
+        }
+        full.strip_prefix(package)?.strip_prefix('.')
+    }
+
+    fn line(&self, path: Option<Vec<i32>>) -> Option<usize> {
+        self.lines.get(&path?).copied()
+    }
+
+    /// The line of element `full` (of its `member` when this file still has it), if this
+    /// file defines the element.
+    fn exact(&self, full: &str, member: (Option<&str>, Option<&str>)) -> Option<usize> {
+        let name = self.relative(full)?;
+        self.line(locate(&self.proto, name, member))
+            .or_else(|| self.line(locate(&self.proto, name, (None, None))))
+    }
+
+    /// The line of the nearest element enclosing `full` that this file defines.
+    fn nearest(&self, full: &str) -> Option<usize> {
+        let mut name = self.relative(full)?;
+        loop {
+            let (outer, _) = name.rsplit_once('.')?;
+            name = outer;
+            if let Some(line) = self.line(locate(&self.proto, name, (None, None))) {
+                return Some(line);
+            }
         }
     }
-    let line_of = |path: &str| {
-        let mut segments = path.trim_start_matches('/').splitn(3, '/');
-        let element = segments.next().unwrap_or_default();
-        let mut member = (segments.next(), segments.next());
-        let package = proto.package();
-        let mut name = element
-            .strip_prefix(package)
-            .map(|rest| rest.trim_start_matches('.'))
-            .filter(|_| !package.is_empty())
-            .unwrap_or(element)
-            .to_owned();
-        loop {
-            let found = locate(proto, &name, member).and_then(|p| lines.get(p.as_slice()).copied());
-            if let Some(found) = found {
-                return found;
+
+    /// The line of the field numbered `number` in an `extend` block of this file that
+    /// extends `full` (its extendee as written: the full name, or a name relative to it).
+    fn extension(&self, full: &str, number: i32) -> Option<usize> {
+        let extends = |field: &prost_reflect::prost_types::FieldDescriptorProto| {
+            let written = field.extendee().trim_start_matches('.');
+            field.number() == number && (written == full || full.ends_with(&format!(".{written}")))
+        };
+        let index = |i: usize| i32::try_from(i).ok();
+        // Top-level `extend` blocks (7), then those nested in messages (6), at any depth.
+        if let Some(i) = self.proto.extension.iter().position(extends) {
+            return self.line(Some(vec![7, index(i)?]));
+        }
+        let mut stack: Vec<(Vec<i32>, &prost_reflect::prost_types::DescriptorProto)> =
+            (self.proto.message_type.iter().enumerate())
+                .filter_map(|(i, m)| Some((vec![4, index(i)?], m)))
+                .collect();
+        while let Some((path, message)) = stack.pop() {
+            if let Some(i) = message.extension.iter().position(extends) {
+                return self.line(Some([path, vec![6, index(i)?]].concat()));
             }
-            // A member the text no longer has (a removed field) is placed at its element.
-            if member != (None, None) {
-                member = (None, None);
+            for (i, nested) in message.nested_type.iter().enumerate() {
+                stack.push(([path.clone(), vec![3, index(i)?]].concat(), nested));
+            }
+        }
+        None
+    }
+}
+
+/// The document and the files it imports (transitively, the well-known types aside), each
+/// parsed when first needed, in the order the compiler meets them.
+struct Sources<'d> {
+    document: Document<'d>,
+    files: Vec<(Option<String>, Placed)>,
+    /// (importer's path, import as written), not yet read.
+    pending: VecDeque<(String, String)>,
+    seen: BTreeSet<String>,
+}
+
+impl Sources<'_> {
+    fn queue_imports(&mut self, file: usize) {
+        let importer =
+            (self.files[file].0.clone()).unwrap_or_else(|| self.document.path.to_owned());
+        for import in &self.files[file].1.proto.dependency {
+            if !is_builtin(import) && !import.starts_with("google/protobuf/") {
+                self.pending.push_back((importer.clone(), import.clone()));
+            }
+        }
+    }
+
+    /// Reads the next import not read yet; `false` when there is none.
+    fn read_next(&mut self) -> bool {
+        let Some(files) = self.document.files else {
+            return false;
+        };
+        while let Some((importer, import)) = self.pending.pop_front() {
+            let Some((path, text)) = find_import(files, self.document.path, &importer, &import)
+            else {
+                continue;
+            };
+            if path == self.document.path || !self.seen.insert(path.clone()) {
                 continue;
             }
-            match name.rfind('.') {
-                Some(dot) => {
-                    name.truncate(dot);
-                    member = (None, None);
-                }
-                None => return 1,
-            }
+            let Some(placed) = Placed::parse(&text) else {
+                continue;
+            };
+            self.files.push((Some(path), placed));
+            self.queue_imports(self.files.len() - 1);
+            return true;
         }
-    };
-    paths.iter().map(|path| line_of(path)).collect()
+        false
+    }
+
+    /// The first of the files (reading imports as needed) where `find` places something.
+    fn first(
+        &mut self,
+        find: impl Fn(&Placed) -> Option<usize>,
+    ) -> Option<(Option<String>, usize)> {
+        let mut at = 0;
+        loop {
+            while at >= self.files.len() {
+                if !self.read_next() {
+                    return None;
+                }
+            }
+            let (file, placed) = &self.files[at];
+            if let Some(line) = find(placed) {
+                return Some((file.clone(), line));
+            }
+            at += 1;
+        }
+    }
+
+    fn place(&mut self, path: &str) -> (Option<String>, usize) {
+        let mut segments = path.trim_start_matches('/').splitn(3, '/');
+        let element = segments.next().unwrap_or_default();
+        let member = (segments.next(), segments.next());
+        if let (Some("extensions"), Some(number)) = member
+            && let Ok(number) = number.parse::<i32>()
+            && let Some(found) = self.first(|file| file.extension(element, number))
+        {
+            return found;
+        }
+        self.first(|file| file.exact(element, member))
+            .or_else(|| self.first(|file| file.nearest(element)))
+            .unwrap_or((None, 1))
+    }
 }
 
 /// The source path of a (package-relative) element and, optionally, one of its members.
@@ -1580,6 +1723,45 @@ mod tests {
         assert_eq!(line_of(text, "/acme.v1.Order/fields/9"), 4);
         assert_eq!(line_of(text, "/acme.v1.Kind/values/7"), 11);
         assert_eq!(line_of("not proto", "/x"), 1);
+    }
+
+    #[test]
+    fn extensions_and_imported_elements_are_placed_where_they_are_declared() {
+        let main = "syntax = \"proto2\";\npackage acme.v1;\nimport \"money.proto\";\nmessage OrderPlaced {\n  optional acme.m.Money total = 1;\n  extensions 100 to 200;\n  message Inner {\n    extend OrderPlaced {\n      optional int32 nested = 101;\n    }\n  }\n}\n\nextend OrderPlaced {\n  optional int32 channel = 100;\n}\n";
+        let money = "syntax = \"proto2\";\npackage acme.m;\nimport \"google/protobuf/timestamp.proto\";\n\nmessage Money {\n  optional int64 cents = 1;\n}\n\nextend acme.v1.OrderPlaced {\n  optional string note = 150;\n}\n";
+        let files = Map(BTreeMap::from([("events/E/money.proto", money)]));
+        let document = Document::new("events/E/schema.proto", main).with_files(&files);
+        let money_file = Some("events/E/money.proto".to_owned());
+        assert_eq!(
+            places_of(
+                document,
+                &[
+                    "/acme.v1.OrderPlaced/extensions/100",
+                    "/acme.v1.OrderPlaced/extensions/101",
+                    "/acme.v1.OrderPlaced/extensions/150",
+                    "/acme.v1.OrderPlaced/extensions/199",
+                    "/acme.m.Money/fields/1",
+                    // Removed from the imported file: placed at its message there.
+                    "/acme.m.Money/fields/2",
+                    "/acme.v1.OrderPlaced/fields/1",
+                    "/elsewhere.Thing",
+                ]
+            ),
+            vec![
+                (None, 15),
+                (None, 9),
+                (money_file.clone(), 10),
+                // No `extend` declares it (any longer): its message.
+                (None, 4),
+                (money_file.clone(), 6),
+                (money_file, 5),
+                (None, 5),
+                (None, 1),
+            ]
+        );
+        // Without the other files at hand, only the document itself is read.
+        assert_eq!(line_of(main, "/acme.m.Money/fields/1"), 1);
+        assert_eq!(line_of(main, "/acme.v1.OrderPlaced/extensions/100"), 15);
     }
 
     /// The first range overlapping one written before it, found by its neighbours: the same
