@@ -337,7 +337,8 @@ fn history_checks(
                 against_commit: Some(commit.to_string()),
             };
             if let Ok(format) = &format {
-                locations.place_schema(&check, &place, *format, text);
+                let document = Document::new(&place, text).with_files(after);
+                locations.place_schema(&check, *format, document);
             }
             checks.push(check);
         }

@@ -143,9 +143,11 @@ impl Locations {
     }
 
     /// Places a schema change judged beside the Indexes (a transitive check against the
-    /// history) in catalog file `file`, whose text after the change is `text`, of `format`.
-    pub fn place_schema(&mut self, change: &SchemaChange, file: &str, format: Format, text: &str) {
-        let ops = op_places(change, file, format, Document::new(file, text));
+    /// history) in `document`, the catalog file after the change (with the files its imports
+    /// are read from), of `format`.
+    pub fn place_schema(&mut self, change: &SchemaChange, format: Format, document: Document<'_>) {
+        let file = document.path;
+        let ops = op_places(change, file, format, document);
         let place = Place {
             file: file.to_owned(),
             line: first_line(change, file, &ops),

@@ -241,6 +241,23 @@ fn history_checks_read_each_version_with_its_own_imports() {
     let check = &diff["transitiveChecks"][0];
     assert_eq!(check["breaking"], true, "{check}");
     assert_eq!(check["ops"][0]["kind"], "field.type.changed", "{check}");
+    // Annotated where the field is declared: in the imported file.
+    let github = run(
+        &repo,
+        &[
+            "HEAD~1..HEAD",
+            "--strategy",
+            "backward-transitive",
+            "--history",
+            "--format",
+            "github",
+        ],
+    );
+    let github = String::from_utf8_lossy(&github.stdout);
+    assert!(
+        github.contains("::error file=events/OrderPlaced/money.proto,line=6,"),
+        "{github}"
+    );
 }
 
 /// A schema's folder is the include root of its imports' own imports, as protoc's `-I` or a buf
