@@ -128,8 +128,10 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         },
         baseline: Baseline::Parent,
     };
+    let mut against = None;
     if let Some(rev) = &args.against {
         let id = repo.resolve_commit(rev)?;
+        against = Some(id);
         if settings.dir.is_none() {
             note_against_elsewhere(&repo, rev, id, &options.dir);
         }
@@ -155,12 +157,13 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     let mut state = State::default();
     let cache = loading.wait();
     if !settings.message_strategies.is_empty() {
-        // The configuration's message ids are checked against the range's ends: its baseline,
-        // its first commit (the root, when the walk starts there) and its last.
+        // The configuration's message ids are checked against the range's ends: its baseline
+        // (`--against`'s, or the first commit's parent), its first commit (the root, when the
+        // walk starts there) and its last.
         let mut ends = Vec::new();
         let mut read = Vec::new();
         for commit in [
-            start,
+            against.or(start),
             commits.first().map(|c| c.id),
             commits.last().map(|c| c.id),
         ] {
@@ -256,8 +259,14 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     }
     flush_waiting(&mut stdout, &state)?;
     if !outcome.stopped {
+        // Against `--against`, the first commit is judged when it differs from that baseline,
+        // whether or not it changed the catalog itself.
+        let judged = match &args.against {
+            Some(rev) => format!("differed from {}", catalog_diff::catalog::escape_text(rev)),
+            None => "changed the catalog".to_owned(),
+        };
         stderr!(
-            "{} commit(s) walked, {} changed the catalog, {} broke",
+            "{} commit(s) walked, {} {judged}, {} broke",
             outcome.walked,
             state.changed,
             state.broke

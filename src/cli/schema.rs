@@ -53,6 +53,13 @@ pub struct SchemaArgs {
     /// suffix (powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = super::index::parse_size)]
     pub max_file_size: u64,
+    #[command(flatten)]
+    pub proto: ProtoRulesArg,
+}
+
+/// `--proto-rules` of the commands that judge files on disk (`schema`, `spec`).
+#[derive(clap::Args, Debug)]
+pub struct ProtoRulesArg {
     /// Protobuf rules: wire-json (buf's WIRE_JSON category: renames and json_name changes
     /// break) or wire (buf's WIRE: only the binary encoding matters).
     #[arg(long, value_name = "RULES", default_value = "wire-json", value_parser = parse_proto_rules)]
@@ -286,7 +293,7 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
             after.document(),
             args.strategy,
             &schema::Options {
-                proto_rules: args.proto_rules,
+                proto_rules: args.proto.proto_rules,
             },
         )
         .map_err(|error| {

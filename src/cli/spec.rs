@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use catalog_diff::schema::{self, ProtoRules, Strategy};
+use catalog_diff::schema::{self, Strategy};
 use catalog_diff::spec::{self, Source};
 
 use super::diff::FailOn;
@@ -47,10 +47,8 @@ pub struct SpecArgs {
     /// or G suffix (powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = super::index::parse_size)]
     pub max_file_size: u64,
-    /// Protobuf rules: wire-json (buf's WIRE_JSON category: renames and json_name changes
-    /// break) or wire (buf's WIRE: only the binary encoding matters).
-    #[arg(long, value_name = "RULES", default_value = "wire-json", value_parser = super::diff::parse_proto_rules)]
-    pub proto_rules: ProtoRules,
+    #[command(flatten)]
+    pub proto: super::schema::ProtoRulesArg,
 }
 
 /// Reads the files relative `$ref`s name: inside the folder of either specification or the
@@ -99,7 +97,7 @@ pub fn run(args: SpecArgs) -> anyhow::Result<u8> {
         load: &load,
     };
     let options = schema::Options {
-        proto_rules: args.proto_rules,
+        proto_rules: args.proto.proto_rules,
     };
     let verdict = spec::compare(before, after, args.strategy, &options).map_err(|error| {
         let first = explain_error(&error, &before_path);

@@ -284,7 +284,7 @@ impl Format {
             Format::JsonSchema => match crate::spec::lines::locate(document.text) {
                 Some(root) => (ops.iter())
                     .map(|op| match op.op {
-                        OpKind::Remove => crate::spec::lines::removed_line(&root, &op.path),
+                        OpKind::Remove => crate::spec::lines::removed_leaf_line(&root, &op.path),
                         _ => root.pointer_line(&op.path),
                     })
                     .map(|line| (None, line))

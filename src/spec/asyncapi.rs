@@ -108,6 +108,16 @@ fn last_segment(reference: &str) -> String {
     unescape(reference.rsplit('/').next().unwrap_or(reference))
 }
 
+/// The role the messages of `operation` (or of its reply) get: `role`, unless its `messages`
+/// is of the wrong shape, when which of its channel's messages it carries cannot be read and
+/// they are judged from both sides (the unknown part says so when the list changes).
+fn role_of(operation: &Value, role: Role) -> Role {
+    match operation.get("messages") {
+        Some(list) if !list.is_array() => Role::Both,
+        _ => role,
+    }
+}
+
 fn str_at<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
     value.get(key).and_then(Value::as_str)
 }
@@ -281,7 +291,7 @@ impl Model {
                 ),
                 false,
             ];
-            self.give_role(&messages, role);
+            self.give_role(&messages, role_of(operation, role));
             // A reply travels the other way.
             let (mut reply_channel, mut replies) = (String::new(), BTreeSet::new());
             if let Some(reply) = operation.get("reply") {
@@ -303,7 +313,7 @@ impl Model {
                     Role::Output => Role::Input,
                     Role::Both => Role::Both,
                 };
-                self.give_role(&replies, opposite);
+                self.give_role(&replies, role_of(reply, opposite));
             }
             self.operations.insert(
                 key.clone(),
@@ -321,7 +331,8 @@ impl Model {
     }
 
     /// The (channel, message) pairs a 3.x `messages` list names; all of the channel's when
-    /// there is no list.
+    /// there is no list (or one of the wrong shape, whose messages [`role_of`] judges from both
+    /// sides).
     fn carried(&self, list: Option<&Value>, channel: &str) -> BTreeSet<(String, String)> {
         match list {
             Some(Value::Array(refs)) => refs
@@ -826,20 +837,11 @@ fn malformed(
     (after, new): (&Parsed, &Model),
     found: &mut Found,
 ) -> Vec<String> {
-    let places: BTreeSet<&String> = old.malformed.keys().chain(new.malformed.keys()).collect();
-    let mut covered = Vec::new();
-    for at in places {
-        let was = old.malformed.get(at).and(before.root.pointer(at));
-        let is = new.malformed.get(at).and(after.root.pointer(at));
-        if was.is_some() && was == is {
-            continue;
-        }
-        let why = new.malformed.get(at).or(old.malformed.get(at));
-        let why = why.cloned().unwrap_or_default();
-        // The messages it may hold, as the side that could read it knows them.
+    // The messages a part may hold, as the side that could read it knows them.
+    let elements = |at: &str| {
         let mut elements = BTreeSet::new();
         for model in [old, new] {
-            match at.as_str() {
+            match at {
                 "/channels" => {
                     elements.extend(model.channels.values().flat_map(|c| c.messages.iter()));
                 }
@@ -848,15 +850,20 @@ fn malformed(
                 ),
                 _ => elements.extend(
                     (model.channels.values())
-                        .filter(|c| &c.messages_at == at)
+                        .filter(|c| c.messages_at == at)
                         .flat_map(|c| c.messages.iter()),
                 ),
             }
         }
-        found.unknown(at, why, ids(&elements.into_iter().cloned().collect()));
-        covered.push(at.clone());
-    }
-    covered
+        ids(&elements.into_iter().cloned().collect())
+    };
+    super::malformed_parts(
+        (before, &old.malformed),
+        (after, &new.malformed),
+        found,
+        str::to_owned,
+        elements,
+    )
 }
 
 /// The format a body is judged in; a side without a schema accepts anything, which only JSON

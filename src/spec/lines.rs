@@ -112,14 +112,26 @@ fn by_name<'a>(items: &'a [Located], segment: &str) -> Option<&'a Located> {
 /// list is not entered by index, since the element at that index now may be another one (a
 /// removed parameter's index names its next sibling), so the list itself is the place.
 pub fn removed_line(root: &Located, pointer: &str) -> usize {
+    removed_line_indexed(root, pointer, false)
+}
+
+/// [`removed_line`] of a pointer whose inner list indices name the items after the change (a
+/// schema walker pairs list items in place): only its last segment may name an item gone.
+pub fn removed_leaf_line(root: &Located, pointer: &str) -> usize {
+    removed_line_indexed(root, pointer, true)
+}
+
+fn removed_line_indexed(root: &Located, pointer: &str, inner_indices_hold: bool) -> usize {
     let mut node = root;
     let mut kept = 0;
-    for segment in pointer.split('/').skip(1) {
+    let last = pointer.split('/').count().saturating_sub(2);
+    for (at, segment) in pointer.split('/').skip(1).enumerate() {
         let name = segment.replace("~1", "/").replace("~0", "~");
-        let next = match &node.node {
-            Node::Object(_) => node.member(&name),
-            Node::Array(items) if name.parse::<usize>().is_err() => by_name(items, &name),
-            Node::Array(_) | Node::Scalar(_) => None,
+        let next = match (&node.node, name.parse::<usize>()) {
+            (Node::Object(_), _) => node.member(&name),
+            (Node::Array(items), Err(_)) => by_name(items, &name),
+            (Node::Array(items), Ok(index)) if inner_indices_hold && at < last => items.get(index),
+            (Node::Array(_), Ok(_)) | (Node::Scalar(_), _) => None,
         };
         let Some(next) = next else {
             break;
@@ -143,6 +155,12 @@ mod tests {
         assert_eq!(pointer_line(&root, "/paths/~1a/get/parameters/1"), 6);
         assert_eq!(removed_line(&root, "/paths/~1a/post"), 2);
         assert_eq!(removed_line(&root, "/paths/~1a/get/parameters"), 4);
+        // Where inner indices name the items after the change, only the last is not entered.
+        assert_eq!(
+            removed_leaf_line(&root, "/paths/~1a/get/parameters/1/name"),
+            6
+        );
+        assert_eq!(removed_leaf_line(&root, "/paths/~1a/get/parameters/1"), 4);
     }
 
     #[test]

@@ -288,6 +288,38 @@ impl Found {
     }
 }
 
+/// Parts of the wrong shape (pointer, why) read on each side, `old` in `before` and `new` in
+/// `after`: each that differs between the sides (or is on one side only) is an unknown part,
+/// its reason worded by `reason`, naming the `elements` it may hold. A part alike on both sides
+/// changed nothing. Gives the parts reported, whose findings below them are not to be kept.
+fn malformed_parts(
+    (before, old): (
+        &document::Parsed,
+        &std::collections::BTreeMap<String, String>,
+    ),
+    (after, new): (
+        &document::Parsed,
+        &std::collections::BTreeMap<String, String>,
+    ),
+    found: &mut Found,
+    reason: impl Fn(&str) -> String,
+    elements: impl Fn(&str) -> Vec<Element>,
+) -> Vec<String> {
+    let places: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    let mut covered = Vec::new();
+    for at in places {
+        let was = old.get(at).and(before.root.pointer(at));
+        let is = new.get(at).and(after.root.pointer(at));
+        if was.is_some() && was == is {
+            continue;
+        }
+        let why = new.get(at).or(old.get(at)).map_or("", String::as_str);
+        found.unknown(at, reason(why), elements(at));
+        covered.push(at.clone());
+    }
+    covered
+}
+
 /// Whether displayed path `inner` is `outer` or lies below it.
 fn within(outer: &str, inner: &str) -> bool {
     inner == outer || inner.starts_with(&format!("{}/", outer.trim_end_matches('/')))

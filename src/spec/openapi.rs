@@ -804,24 +804,13 @@ fn malformed(
     next: &Operation,
     found: &mut Found,
 ) -> Vec<String> {
-    let places: BTreeSet<&String> = op.malformed.keys().chain(next.malformed.keys()).collect();
-    let mut covered = Vec::new();
-    for at in places {
-        let was = op.malformed.get(at).and(before.root.pointer(at));
-        let is = next.malformed.get(at).and(after.root.pointer(at));
-        if was.is_some() && was == is {
-            continue;
-        }
-        let why = next.malformed.get(at).or(op.malformed.get(at));
-        let why = why.cloned().unwrap_or_default();
-        found.unknown(
-            at,
-            format!("{}: {why}", next.label()),
-            vec![next.element.clone()],
-        );
-        covered.push(at.clone());
-    }
-    covered
+    super::malformed_parts(
+        (before, &op.malformed),
+        (after, &next.malformed),
+        found,
+        |why| format!("{}: {why}", next.label()),
+        |_| vec![next.element.clone()],
+    )
 }
 
 fn push_rule(found: &mut Found, id: &str, op: OpKind, path: &str, what: String, element: &Element) {

@@ -608,4 +608,24 @@ fn a_removed_list_element_of_a_schema_is_placed_at_its_list() {
     let sarif = json(&run(&repo, &["HEAD~1..HEAD", "--format", "sarif"]));
     let location = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
     assert_eq!(location["region"]["startLine"], 3, "{sarif}");
+    // Inside a branch that survives, the walker's index names the branch as it is now: the
+    // place is the nearest node left of the removed property, the branch's `properties`
+    // (line 5), not the list.
+    let closed = "{\n  \"type\": \"object\",\n  \"oneOf\": [\n    {\n      \"properties\": {\n        \"a\": {\"type\": \"string\"}\n      },\n      \"additionalProperties\": false\n    }\n  ]\n}\n";
+    repo.write(
+        "events/OrderCreated/schema.json",
+        &closed.replace(
+            "\"a\": {\"type\": \"string\"}",
+            "\"a\": {\"type\": \"string\"},\n        \"b\": {\"type\": \"string\"}",
+        ),
+    );
+    repo.commit_all("closed, with b");
+    repo.write("events/OrderCreated/schema.json", closed);
+    repo.commit_all("b removed");
+    let github = String::from_utf8(run(&repo, &["HEAD~1..HEAD", "--format", "github"]).stdout)
+        .expect("utf-8");
+    assert!(
+        github.starts_with("::error file=events/OrderCreated/schema.json,line=5,"),
+        "{github}"
+    );
 }

@@ -438,7 +438,7 @@ fn item_9_and_10_nesting_and_byte_order_marks_are_named() {
         assert_eq!(out.status.code(), Some(2));
         let stderr = text(&out.stderr);
         assert!(
-            stderr.contains("deep.yaml: schema nests deeper than 127 levels at line 3")
+            stderr.contains("deep.yaml: schema nests deeper than 128 levels at line 3")
                 && !stderr.contains("not valid YAML"),
             "{stderr}"
         );

@@ -283,6 +283,11 @@ fn a_configured_message_of_the_first_commit_is_accepted() {
     repo.commit_all("refunds gone");
     let output = run(repo.path(), &[]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // One that only the `--against` baseline has is accepted too.
+    repo.write("README.md", "later\n");
+    repo.commit_all("outside the catalog");
+    let output = run(repo.path(), &["HEAD^!", "--against", "HEAD~2"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }
 
 /// A message that neither end of the range holds (added, then removed inside it) is still the
@@ -450,14 +455,18 @@ fn a_shallow_clone_with_nothing_to_judge_is_an_error() {
             stderr(&output)
         );
     }
-    // Against a fixed baseline no parent is needed: that commit is judged.
-    let output = run(shallow.path(), &["--against", "HEAD", "--format", "json"]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert!(
-        stderr(&output).contains("1 commit(s) walked"),
-        "{}",
-        stderr(&output)
+    // Against a fixed baseline no parent is needed: the oldest commit is judged. (Two commits
+    // deep: the range's only commit, `HEAD~1`, lacks its parent; `HEAD` changed the catalog.)
+    let shallow = h.repo.clone_with(&["--depth", "2", "--no-local"]);
+    let output = run(
+        shallow.path(),
+        &["HEAD~1", "--against", "HEAD", "--format", "json"],
     );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let entries = lines(&output);
+    assert_eq!(entries.len(), 1, "{}", stderr(&output));
+    let changes = &entries[0]["diff"]["schemaChanges"];
+    assert_eq!(changes.as_array().map(Vec::len), Some(1), "{}", entries[0]);
 }
 
 #[test]

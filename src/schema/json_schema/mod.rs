@@ -43,9 +43,10 @@ pub fn parse_text(path: &str, text: &str) -> Result<Value, Error> {
         crate::catalog::yaml::parse(text).map_err(|error| {
             // Nesting past the limit is named as such, as in JSON text, not as a syntax error.
             if error.too_deep {
+                // The YAML reader's own limit, one level past JSON text's.
                 return Error::TooDeep {
                     path: format!("line {}", error.line),
-                    limit: super::JSON_TEXT_DEPTH,
+                    limit: crate::catalog::yaml::MAX_DEPTH,
                 };
             }
             Error::Parse {
