@@ -260,9 +260,9 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     flush_waiting(&mut stdout, &state)?;
     if !outcome.stopped {
         // Against `--against`, the first commit is judged when it differs from that baseline,
-        // whether or not it changed the catalog itself.
+        // whether or not it changed the catalog itself, and each later one that changed it.
         let judged = match &args.against {
-            Some(rev) => format!("differed from {}", catalog_diff::catalog::escape_text(rev)),
+            Some(rev) => format!("judged against {}", catalog_diff::catalog::escape_text(rev)),
             None => "changed the catalog".to_owned(),
         };
         stderr!(
