@@ -312,7 +312,13 @@ fn history_checks(
             });
             let (breaking, direction, ops, unknown_reason) = match judged {
                 Ok(verdict) => (Some(verdict.breaking), verdict.direction, verdict.ops, None),
-                Err(reason) => (None, None, Vec::new(), Some(reason)),
+                // An import over the size limit is named as such, not as missing.
+                Err(reason) => (
+                    None,
+                    None,
+                    Vec::new(),
+                    old_files.too_large().or(Some(reason)),
+                ),
             };
             let mut message = change.message.clone();
             message.version.a = None;

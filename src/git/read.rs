@@ -302,6 +302,7 @@ impl Repo {
             shared: self.shared.clone(),
             tree: self.tree_id(commit, dir)?,
             limit: self.max_file_size,
+            too_large: Default::default(),
         })
     }
 
@@ -1099,6 +1100,21 @@ pub struct CommitFiles {
     shared: gix::ThreadSafeRepository,
     tree: Option<gix::ObjectId>,
     limit: u64,
+    /// The files asked for that are over the limit, with their sizes: not read, and why.
+    too_large: std::sync::Mutex<Vec<(String, u64)>>,
+}
+
+impl CommitFiles {
+    /// Why a comparison that read these files found one missing, when it was there but over
+    /// the size limit.
+    pub fn too_large(&self) -> Option<String> {
+        let found = super::lock(&self.too_large);
+        let (path, size) = found.first()?;
+        Some(format!(
+            "`{path}` is {size} bytes in that commit, over the limit of {} bytes, so it was not read (raise it with --max-file-size)",
+            self.limit
+        ))
+    }
 }
 
 impl crate::schema::Files for CommitFiles {
@@ -1106,9 +1122,13 @@ impl crate::schema::Files for CommitFiles {
         let repo = self.shared.to_thread_local();
         let tree = repo.find_tree(self.tree?).ok()?;
         let entry = tree.lookup_entry_by_path(path).ok()??;
+        if !entry.mode().is_blob() {
+            return None;
+        }
         let id = entry.object_id();
-        let small = repo.find_header(id).ok()?.size() <= self.limit;
-        if !entry.mode().is_blob() || !small {
+        let size = repo.find_header(id).ok()?.size();
+        if size > self.limit {
+            super::lock(&self.too_large).push((path.to_owned(), size));
             return None;
         }
         Some(repo.find_blob(id).ok()?.take_data().into())

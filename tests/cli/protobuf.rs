@@ -340,6 +340,55 @@ fn the_schema_command_reads_each_side_with_its_own_imports() {
     }
 }
 
+/// An earlier version's import over `--max-file-size` is named as such, not as missing.
+#[test]
+fn history_names_an_earlier_import_over_the_size_limit() {
+    let repo = catalog();
+    repo.write(
+        "events/OrderPlaced/money.proto",
+        &format!("{MONEY}{}", "// padding\n".repeat(200)),
+    );
+    repo.write(
+        "events/OrderPlaced/schema.proto",
+        &format!("{SCHEMA}// money in cents\n"),
+    );
+    repo.commit_all("a long comment");
+    repo.write("events/OrderPlaced/money.proto", MONEY);
+    repo.write("events/OrderPlaced/schema.proto", SCHEMA);
+    repo.commit_all("comments gone");
+    repo.write(
+        "events/OrderPlaced/schema.proto",
+        &SCHEMA.replace(
+            "int64 item_count = 4;",
+            "int64 item_count = 4;\n  string note = 5;",
+        ),
+    );
+    repo.commit_all("a note");
+    let out = run(
+        &repo,
+        &[
+            "HEAD~1..HEAD",
+            "--strategy",
+            "backward-transitive",
+            "--history",
+            "--max-file-size",
+            "1K",
+            "--format",
+            "json",
+        ],
+    );
+    let diff = json(&out);
+    let reasons: Vec<&str> = (diff["transitiveChecks"].as_array().into_iter().flatten())
+        .filter_map(|check| check["unknownReason"].as_str())
+        .collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("`events/OrderPlaced/money.proto` is 2305 bytes in that commit")),
+        "{diff}"
+    );
+}
+
 #[test]
 fn proto_rules_pick_the_buf_category() {
     let repo = catalog();
