@@ -668,8 +668,67 @@ impl Compiled {
                 }
             }
         }
+        // Editions' `features` set in a proto2 or proto3 file: each element's options, by the
+        // number of its `options` field in its descriptor.
+        let mut options = Vec::new();
+        for file in self.pool.files() {
+            options.push((file.clone(), vec![8], file.options()));
+        }
+        for message in self.pool.all_messages() {
+            let file = message.parent_file();
+            options.push((file.clone(), child_of(message.path(), 7), message.options()));
+            for field in message.fields() {
+                options.push((file.clone(), child_of(field.path(), 8), field.options()));
+            }
+            for oneof in message.oneofs() {
+                options.push((file.clone(), child_of(oneof.path(), 2), oneof.options()));
+            }
+        }
+        for enumeration in self.pool.all_enums() {
+            let file = enumeration.parent_file();
+            options.push((
+                file.clone(),
+                child_of(enumeration.path(), 3),
+                enumeration.options(),
+            ));
+            for value in enumeration.values() {
+                options.push((file.clone(), child_of(value.path(), 3), value.options()));
+            }
+        }
+        for extension in self.pool.all_extensions() {
+            let file = extension.parent_file();
+            options.push((file, child_of(extension.path(), 8), extension.options()));
+        }
+        for service in self.pool.services() {
+            let file = service.parent_file();
+            options.push((file.clone(), child_of(service.path(), 3), service.options()));
+            for method in service.methods() {
+                options.push((file.clone(), child_of(method.path(), 4), method.options()));
+            }
+        }
+        for (file, at, options) in options {
+            // Editions files are refused before they are compiled: these are proto2 or proto3.
+            let syntax = match file.syntax() {
+                prost_reflect::Syntax::Proto2 => "proto2",
+                prost_reflect::Syntax::Proto3 => "proto3",
+            };
+            if self.own.contains(file.name()) && options.has_field_by_name("features") {
+                return Err(refuse(
+                    &file,
+                    &at,
+                    format!(
+                        "`features` cannot be set in a \"{syntax}\" file: they belong to editions"
+                    ),
+                ));
+            }
+        }
         Ok(())
     }
+}
+
+/// `path` with one more field number: where an element's `options` are in its descriptor.
+fn child_of(path: &[i32], field: i32) -> Vec<i32> {
+    [path, &[field]].concat()
 }
 
 /// A field option protoc and buf refuse on this field, with where they place it: `packed` on a
@@ -1626,6 +1685,48 @@ mod tests {
         assert_eq!(json_enum_key("Color", "COLOR_DARK_RED"), "DarkRed");
         assert_eq!(json_enum_key("Color", "COLOR"), "Color");
         assert_eq!(json_enum_key("FooBar", "FOO_BAR_X"), "X");
+    }
+
+    /// Editions' `features` in a proto2 or proto3 file, on any element, are refused at their
+    /// options, as protoc and buf refuse them.
+    #[test]
+    fn features_outside_editions_are_refused_at_their_options() {
+        for (text, line, column) in [
+            (
+                "syntax = \"proto3\";\nmessage M {\n  int32 a = 1 [features.field_presence = EXPLICIT];\n}\n",
+                3,
+                15,
+            ),
+            (
+                "syntax = \"proto2\";\noption features.field_presence = EXPLICIT;\n",
+                2,
+                1,
+            ),
+            (
+                "syntax = \"proto3\";\nenum E {\n  option features.enum_type = CLOSED;\n  A = 0;\n}\n",
+                3,
+                3,
+            ),
+            (
+                "syntax = \"proto3\";\nservice S {\n  option features.json_format = ALLOW;\n}\n",
+                3,
+                3,
+            ),
+        ] {
+            match Compiled::new(Document::new("a.proto", text)) {
+                Err(Error::Parse {
+                    line: l,
+                    column: c,
+                    message,
+                    ..
+                }) => {
+                    assert_eq!((l, c), (line, column), "{text}");
+                    assert!(message.contains("`features` cannot be set"), "{message}");
+                }
+                Err(other) => panic!("{text}: {other}"),
+                Ok(_) => panic!("{text}: compiled"),
+            }
+        }
     }
 
     #[test]
