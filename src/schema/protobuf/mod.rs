@@ -668,6 +668,48 @@ impl Compiled {
                 }
             }
         }
+        // A float or double default written in hex (`[default = 0x10]`), which protoc and buf
+        // refuse: the text at the default's place says how it was written.
+        for message in self.pool.all_messages() {
+            let file = message.parent_file();
+            let Some((_, text)) = paths
+                .get(file.name())
+                .filter(|_| self.own.contains(file.name()))
+            else {
+                continue;
+            };
+            for field in message.fields() {
+                let floating = matches!(
+                    field.kind(),
+                    prost_reflect::Kind::Float | prost_reflect::Kind::Double
+                );
+                let at = child_of(field.path(), 7);
+                let Some((line, column)) = span(file.file_descriptor_proto(), &at) else {
+                    continue;
+                };
+                let written: String = text
+                    .lines()
+                    .nth(line - 1)
+                    .unwrap_or_default()
+                    .chars()
+                    .skip(column - 1)
+                    .collect();
+                // The place is the value's own (or the option's, `default = ...`).
+                let value = match written.strip_prefix("default") {
+                    Some(option) => option.trim_start().trim_start_matches('='),
+                    None => written.as_str(),
+                };
+                let value = value.trim_start().trim_start_matches(['-', '+']);
+                if floating && (value.starts_with("0x") || value.starts_with("0X")) {
+                    return Err(refuse(
+                        &file,
+                        &at,
+                        "unsupported base for floating-point literal: write a float default in decimal"
+                            .to_owned(),
+                    ));
+                }
+            }
+        }
         // Editions' `features` set in a proto2 or proto3 file: each element's options, by the
         // number of its `options` field in its descriptor.
         let mut options = Vec::new();
@@ -1727,6 +1769,23 @@ mod tests {
                 Ok(_) => panic!("{text}: compiled"),
             }
         }
+    }
+
+    /// A float or double default in hex is refused at its value, as protoc and buf refuse it;
+    /// an integer default in hex is fine.
+    #[test]
+    fn a_hex_float_default_is_refused_at_its_value() {
+        let text = "syntax = \"proto2\";\nmessage M {\n  optional int32 a = 1 [default = 0x10];\n  optional double b = 2 [default = -0X1];\n}\n";
+        match Compiled::new(Document::new("a.proto", text)) {
+            Err(Error::Parse { line, message, .. }) => {
+                assert_eq!(line, 4);
+                assert!(message.contains("floating-point literal"), "{message}");
+            }
+            Err(other) => panic!("{other}"),
+            Ok(_) => panic!("compiled"),
+        }
+        let decimal = text.replace("-0X1", "-1.5e3");
+        assert!(Compiled::new(Document::new("a.proto", &decimal)).is_ok());
     }
 
     #[test]
