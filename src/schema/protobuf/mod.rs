@@ -18,7 +18,7 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
-use prost_reflect::DescriptorPool;
+use prost_reflect::{DescriptorPool, ReflectMessage};
 use protox::file::{File, FileResolver, GoogleFileResolver};
 
 use super::format::{Document, Files, Format};
@@ -749,12 +749,15 @@ impl Compiled {
             }
         }
         for (file, at, options) in options {
+            if !self.own.contains(file.name()) {
+                continue;
+            }
             // Editions files are refused before they are compiled: these are proto2 or proto3.
             let syntax = match file.syntax() {
                 prost_reflect::Syntax::Proto2 => "proto2",
                 prost_reflect::Syntax::Proto3 => "proto3",
             };
-            if self.own.contains(file.name()) && options.has_field_by_name("features") {
+            if options.has_field_by_name("features") {
                 return Err(refuse(
                     &file,
                     &at,
@@ -763,9 +766,49 @@ impl Compiled {
                     ),
                 ));
             }
+            // A custom option used on an element its `targets` leave out.
+            let Some((target, element)) = option_target(options.descriptor().full_name()) else {
+                continue;
+            };
+            for (extension, _) in options.extensions() {
+                let declared = extension.options();
+                let targets = declared.get_field_by_name("targets");
+                let targets = targets
+                    .as_deref()
+                    .and_then(|t| t.as_list())
+                    .unwrap_or_default();
+                if !targets.is_empty()
+                    && !targets.iter().any(|t| t.as_enum_number() == Some(target))
+                {
+                    return Err(refuse(
+                        &file,
+                        &at,
+                        format!(
+                            "unsupported option target: option `{}` cannot be set on a {element}, which its `targets` leave out",
+                            extension.full_name()
+                        ),
+                    ));
+                }
+            }
         }
         Ok(())
     }
+}
+
+/// The `OptionTargetType` number of the elements options message `options` (a full name) is
+/// for, and what such an element is called.
+fn option_target(options: &str) -> Option<(i32, &'static str)> {
+    Some(match options.strip_prefix("google.protobuf.")? {
+        "FileOptions" => (1, "file"),
+        "MessageOptions" => (3, "message"),
+        "FieldOptions" => (4, "field"),
+        "OneofOptions" => (5, "oneof"),
+        "EnumOptions" => (6, "enum"),
+        "EnumValueOptions" => (7, "enum value"),
+        "ServiceOptions" => (8, "service"),
+        "MethodOptions" => (9, "method"),
+        _ => return None,
+    })
 }
 
 /// `path` with one more field number: where an element's `options` are in its descriptor.
@@ -1769,6 +1812,23 @@ mod tests {
                 Ok(_) => panic!("{text}: compiled"),
             }
         }
+    }
+
+    /// A custom option used on an element its `targets` leave out is refused where it is set,
+    /// as protoc and buf refuse it; used where they allow it, it compiles.
+    #[test]
+    fn a_custom_option_outside_its_targets_is_refused_where_it_is_set() {
+        let text = "syntax = \"proto3\";\nimport \"google/protobuf/descriptor.proto\";\nextend google.protobuf.FieldOptions { int32 o = 50000 [targets = TARGET_TYPE_MESSAGE]; }\nmessage M {\n  int32 a = 1 [(o) = 1];\n}\n";
+        match Compiled::new(Document::new("a.proto", text)) {
+            Err(Error::Parse { line, message, .. }) => {
+                assert_eq!(line, 5);
+                assert!(message.contains("unsupported option target"), "{message}");
+            }
+            Err(other) => panic!("{other}"),
+            Ok(_) => panic!("compiled"),
+        }
+        let allowed = text.replace("TARGET_TYPE_MESSAGE", "TARGET_TYPE_FIELD");
+        assert!(Compiled::new(Document::new("a.proto", &allowed)).is_ok());
     }
 
     /// A float or double default in hex is refused at its value, as protoc and buf refuse it;
