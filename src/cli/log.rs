@@ -12,7 +12,7 @@ use catalog_diff::git::{CommitInfo, Repo, Side};
 use catalog_diff::history::{self, Baseline, Selection, Step};
 use catalog_diff::policy::{self, FailOn};
 use catalog_diff::schema;
-use catalog_diff::{pipeline, report};
+use catalog_diff::{git, pipeline, report};
 
 use super::cache::Cache;
 use super::diff::{PolicyArgs, source_name, use_color};
@@ -528,13 +528,13 @@ fn note_against_elsewhere(repo: &Repo, rev: &str, id: catalog_diff::git::CommitI
 
 fn empty_range_note(range: Option<&str>) -> String {
     match range.and_then(|r| r.split_once("..")) {
-        Some((a, b)) if or_head(a) == or_head(b.trim_start_matches('.')) => format!(
+        Some((a, b)) if git::or_head(a) == git::or_head(b.trim_start_matches('.')) => format!(
             "no commits in `{}`: it is empty, both ends being the same revision",
             range.unwrap_or_default()
         ),
         Some((a, b)) => {
             // An end left out is HEAD, as git reads it.
-            let (a, b) = (or_head(a), or_head(b.trim_start_matches('.')));
+            let (a, b) = (git::or_head(a), git::or_head(b.trim_start_matches('.')));
             format!(
                 "no commits in `{}`: it is empty (is it reversed? `{b}..{a}` lists the commits of {a} not in {b})",
                 range.unwrap_or_default()
@@ -542,10 +542,6 @@ fn empty_range_note(range: Option<&str>) -> String {
         }
         None => "no commits: the history is empty".to_owned(),
     }
-}
-
-fn or_head(end: &str) -> &str {
-    if end.is_empty() { "HEAD" } else { end }
 }
 
 fn short(commit: &str) -> &str {

@@ -188,8 +188,8 @@ pub enum Error {
 pub const MAX_DEPTH: usize = 2048;
 
 /// An empty end of `A..B` or `A...B` is HEAD, as in git.
-fn or_head(end: &str) -> String {
-    if end.is_empty() { "HEAD" } else { end }.to_owned()
+pub fn or_head(end: &str) -> &str {
+    if end.is_empty() { "HEAD" } else { end }
 }
 
 /// The RANGE given, trimmed; `None` when none was. An empty one (an unset variable in
@@ -772,7 +772,7 @@ impl Repo {
             return Ok((sides, None));
         };
         if let Some((a, b)) = range.split_once("...") {
-            let (a, b) = (or_head(a), or_head(b));
+            let (a, b) = (or_head(a).to_owned(), or_head(b).to_owned());
             let (ca, cb) = self.resolve_both(&a, &b)?;
             let bases = self.merge_bases((&a, ca), (&b, cb))?;
             let Some(&base) = bases.first() else {
@@ -793,7 +793,7 @@ impl Repo {
             return Ok((Sides::Commits { a: base, b: cb }, note));
         }
         if let Some((a, b)) = range.split_once("..") {
-            let (a, b) = self.resolve_both(&or_head(a), &or_head(b))?;
+            let (a, b) = self.resolve_both(or_head(a), or_head(b))?;
             return Ok((Sides::Commits { a, b }, None));
         }
         let rev = self.resolve_commit(range)?;

@@ -251,14 +251,7 @@ pub fn log(diff: &ArchitectureDiff, context: &Context<'_>) -> Log {
     for change in findings.breaking.iter().chain(&findings.transitive) {
         for (n, op) in change.ops.iter().enumerate().filter(|(_, op)| op.breaking) {
             let rule = builder.rule((op.kind.id, op.kind.change, op.kind.reason));
-            let message = format!(
-                "{}: {} at {} breaks the {} direction: {}",
-                message_label(change),
-                op.kind.id,
-                pointer(&op.path),
-                op.direction.map_or("?", |d| d.as_str()),
-                escape_text(&op.explanation)
-            );
+            let message = breaking_op_message(&message_label(change), op);
             let place = context.locations.op(change, n);
             let fingerprint = policy::op_fingerprint(change, op);
             builder.push(rule, "error", message, place.as_ref(), Some(fingerprint));
@@ -302,6 +295,18 @@ pub fn log(diff: &ArchitectureDiff, context: &Context<'_>) -> Log {
         builder.problem(level, sides, diagnostic);
     }
     builder.into_log()
+}
+
+/// A SARIF result's words for breaking `op` of the change called `label` (a message schema's
+/// or a specification's).
+pub(super) fn breaking_op_message(label: &str, op: &crate::schema::Op) -> String {
+    format!(
+        "{label}: {} at {} breaks the {} direction: {}",
+        op.kind.id,
+        pointer(&op.path),
+        op.direction.map_or("?", |d| d.as_str()),
+        escape_text(&op.explanation)
+    )
 }
 
 /// The SARIF log as pretty JSON text.

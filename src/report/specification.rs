@@ -377,14 +377,7 @@ pub(super) fn sarif_findings(diff: &ArchitectureDiff) -> Vec<SarifFinding> {
         if change.breaking == Some(true) {
             for (n, op) in change.ops.iter().enumerate().filter(|(_, op)| op.breaking) {
                 let place = op_place(change, n);
-                let message = format!(
-                    "{}: {} at {} breaks the {} direction: {}",
-                    label(change),
-                    op.kind.id,
-                    pointer(&op.path),
-                    op.direction.map_or("?", |d| d.as_str()),
-                    escape_text(&op.explanation)
-                );
+                let message = super::sarif::breaking_op_message(&label(change), op);
                 out.push((
                     (op.kind.id, op.kind.change, op.kind.reason),
                     "error",

@@ -373,6 +373,16 @@ fn empty_reversed_and_unknown_ranges() {
     assert_eq!(output.status.code(), Some(0));
     assert!(stderr(&output).contains("reversed"), "{}", stderr(&output));
     assert!(output.stdout.is_empty());
+    // An end left out is HEAD, and the hint names it so.
+    let output = run(h.repo.path(), &[&format!("..{}", h.base)]);
+    assert!(
+        stderr(&output).contains(&format!(
+            "`{}..HEAD` lists the commits of HEAD not in {}",
+            h.base, h.base
+        )),
+        "{}",
+        stderr(&output)
+    );
 
     let output = run(h.repo.path(), &["nope..HEAD"]);
     assert_eq!(output.status.code(), Some(2));
