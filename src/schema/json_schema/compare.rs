@@ -162,6 +162,7 @@ const ARRAY_METHODS: &[&str] = &[
 ];
 static NO_ITEMS: Vec<Value> = Vec::new();
 static NO_KEYWORDS: LazyLock<Value> = LazyLock::new(|| Value::Object(Map::new()));
+static A_NUMBER: LazyLock<Value> = LazyLock::new(|| Value::from(0));
 
 /// Compare two JSON Schema documents and list what changed. Fails only when a document (or the
 /// walk through its refs) nests deeper than [`MAX_DEPTH`].
@@ -262,9 +263,10 @@ pub(crate) fn dangling_refs(root: &Value) -> Vec<(String, String)> {
 
 /// The node a local ref's pointer names, looked up as the reference looks it up (`node[key]`
 /// in JavaScript): an array answers to its indexes as JavaScript writes them (`0`, not `00`),
-/// and a key an object or array lacks but inherits is a method, which the walk reads as a schema
-/// with no keywords when the pointer ends there and which stops it (`true`) when it does not.
-fn resolve_pointer<'a>(root: &'a Value, reference: &str) -> &'a Value {
+/// a key an object or array lacks but inherits is a method, which the walk reads as a schema
+/// with no keywords when the pointer ends there and which stops it (`true`) when it does not,
+/// and so is an array's `length`, a number.
+pub(super) fn resolve_pointer<'a>(root: &'a Value, reference: &str) -> &'a Value {
     let mut current = root;
     let mut segments = reference[2..].split('/').peekable();
     while let Some(segment) = segments.next() {
@@ -272,6 +274,14 @@ fn resolve_pointer<'a>(root: &'a Value, reference: &str) -> &'a Value {
         let (own, inherited) = match current {
             Value::Object(map) => (map.get(&segment), INHERITED.contains(&segment.as_str())),
             Value::Array(items) => (
+            // An array's `length` is a number, which the walk reads as a schema with no
+            // keywords (which number is never looked at) and which a pointer cannot go through.
+            Value::Array(_) if segment == "length" => {
+                return match segments.peek() {
+                    None => &A_NUMBER,
+                    Some(_) => &TRUE,
+                };
+            }
                 array_index(&segment).and_then(|i| items.get(i as usize)),
                 INHERITED.contains(&segment.as_str()) || ARRAY_METHODS.contains(&segment.as_str()),
             ),
@@ -337,23 +347,55 @@ fn required_of(node: Node<'_>) -> Vec<&str> {
         .collect()
 }
 
-/// The types a node allows; `None` when it has no `type`. Non-string entries compare as text.
-fn types_of(node: Node) -> Option<Vec<String>> {
-    let name = |value: &Value| {
-        value
-            .as_str()
-            .map_or_else(|| canon_value(value), str::to_owned)
-    };
+/// A `type` entry as the reference's JavaScript `Set` tells entries apart (SameValueZero):
+/// strings, numbers, booleans and `null` by value, so `null` is not `"null"`; an object or a
+/// list is a value of its own, equal to none from another document.
+#[derive(Debug)]
+enum TypeName<'a> {
+    Text(&'a str),
+    Number(f64),
+    Flag(bool),
+    Null,
+    Object,
+}
+
+impl PartialEq for TypeName<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (TypeName::Text(a), TypeName::Text(b)) => a == b,
+            (TypeName::Number(a), TypeName::Number(b)) => a == b,
+            (TypeName::Flag(a), TypeName::Flag(b)) => a == b,
+            (TypeName::Null, TypeName::Null) => true,
+            _ => false,
+        }
+    }
+}
+
+impl<'a> TypeName<'a> {
+    fn of(value: &'a Value) -> TypeName<'a> {
+        match value {
+            Value::String(name) => TypeName::Text(name),
+            Value::Number(n) => n.as_f64().map_or(TypeName::Object, TypeName::Number),
+            Value::Bool(flag) => TypeName::Flag(*flag),
+            Value::Null => TypeName::Null,
+            Value::Array(_) | Value::Object(_) => TypeName::Object,
+        }
+    }
+}
+
+/// The types a node allows; `None` when it has no `type`.
+fn types_of(node: Node<'_>) -> Option<Vec<TypeName<'_>>> {
     match node.get("type")? {
-        Value::Array(items) => Some(items.iter().map(name).collect()),
-        other => Some(vec![name(other)]),
+        Value::Array(items) => Some(items.iter().map(TypeName::of).collect()),
+        other => Some(vec![TypeName::of(other)]),
     }
 }
 
 /// Does `outer` accept every value `inner` accepts? `number` covers `integer`.
-fn covers(outer: &[String], inner: &[String]) -> bool {
+fn covers(outer: &[TypeName], inner: &[TypeName]) -> bool {
     inner.iter().all(|kind| {
-        outer.contains(kind) || (kind == "integer" && outer.iter().any(|o| o == "number"))
+        outer.contains(kind)
+            || (*kind == TypeName::Text("integer") && outer.contains(&TypeName::Text("number")))
     })
 }
 
