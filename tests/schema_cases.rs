@@ -1,7 +1,8 @@
 //! Data-driven schema cases for every format: `testdata/<format>/<kind>/<case>/` holds
 //! `before.*`, `after.*` and `expected.json` (the verdict under each of backward, forward, full and
 //! none; a format with rule sets, such as Protobuf's categories, nests the strategies under each
-//! rule set's name). `<kind>` is the id of a row of the format's rules table, or `unchanged`. The
+//! rule set's name). `<kind>` is the id of a row of the format's rules table, `unchanged`, or
+//! `unknown` (no verdict: `breaking` null and the `unknownReason` a diff would give). The
 //! runner finds every folder itself, so adding a case means adding a folder; it fails when a
 //! folder names a kind the table does not have, and when a row has no folder. When an expected op
 //! carries a `reason` it is compared too: every JSON Schema case carries the reference's words,
@@ -111,10 +112,13 @@ fn check_case(format: Format, folder: &Path) -> Vec<String> {
         for strategy in Strategy::ALL {
             let got = match format.compare(before, after, strategy, &options) {
                 Ok(verdict) => serde_json::to_value(verdict).expect("verdicts serialise"),
-                Err(error) => {
-                    failures.push(format!("{name} ({}): error {error}", label(strategy)));
-                    continue;
-                }
+                // No verdict, as a diff writes it.
+                Err(error) => serde_json::json!({
+                    "breaking": null,
+                    "direction": null,
+                    "ops": [],
+                    "unknownReason": error.to_string(),
+                }),
             };
             let set = match key {
                 Some(key) => expected.get(key),
@@ -220,7 +224,7 @@ fn kind_folders_and_rules_tables_agree() {
             .collect();
         for folder in &folders {
             assert!(
-                folder == "unchanged" || ids.contains(folder.as_str()),
+                folder == "unchanged" || folder == "unknown" || ids.contains(folder.as_str()),
                 "testdata/{}/{folder} names no rule of the {format} table",
                 format.id()
             );
@@ -240,7 +244,9 @@ fn every_case_sits_in_the_folder_of_one_of_its_kinds() {
     for format in Format::ALL {
         for (kind, folder) in cases::all(&cases::root(format.id())) {
             let expected = fs::read_to_string(folder.join("expected.json")).expect("readable");
-            let found = kind == "unchanged" || expected.contains(&format!("\"kind\": \"{kind}\""));
+            let found = kind == "unchanged"
+                || (kind == "unknown" && expected.contains("\"unknownReason\""))
+                || expected.contains(&format!("\"kind\": \"{kind}\""));
             assert!(found, "{} has no op of kind {kind}", folder.display());
         }
     }
@@ -308,6 +314,24 @@ mod cli {
             "}\n"
         );
         assert_eq!(String::from_utf8_lossy(&output.stdout), expected);
+    }
+
+    /// A change behind a reference the walk does not follow is never "the same values".
+    #[test]
+    fn a_change_behind_an_unfollowed_ref_is_exit_2_naming_the_ref() {
+        let case = "../unknown/ref-to-an-anchor";
+        let output = run(&[
+            &format!("{case}/before.json"),
+            &format!("{case}/after.json"),
+        ]);
+        assert_eq!(output.status.code(), Some(2));
+        assert!(!String::from_utf8_lossy(&output.stdout).contains("same values"));
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            error.contains("cannot judge")
+                && error.contains("`$ref` `#addr` at /properties/address"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub enum SchemaFormat {
     after_help = "Strategies: backward (a reader on the new schema reads old data), forward (a reader \
 on the old schema reads new data), full (both), none (never breaking).\n\n\
 Exit codes: 0 no breaking change, 1 a breaking change under the strategy, \
-2 could not run (unreadable file, a file that does not parse or compile, an invalid Avro schema, an import that cannot be found, not a schema, a format that cannot be judged)."
+2 could not run (unreadable file, a file that does not parse or compile, an invalid Avro schema, an import that cannot be found, not a schema, a format that cannot be judged, a change behind a JSON Schema reference it does not follow)."
 )]
 pub struct SchemaArgs {
     /// The schema before the change.
@@ -297,6 +297,14 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
             },
         )
         .map_err(|error| {
+            // Both files are fine: what changed between them cannot be judged.
+            if let schema::Error::Unfollowed { .. } = error {
+                return anyhow::anyhow!(
+                    "cannot judge the change from {} to {}: {error}",
+                    before.path,
+                    after.path
+                );
+            }
             let (role, shown) = match &error {
                 schema::Error::Parse { file, .. }
                 | schema::Error::Invalid { file, .. }

@@ -227,6 +227,18 @@ pub enum Error {
         "schema nests deeper than {limit} levels at {path}; flatten it (fewer nested levels, or a shorter chain of `$ref`s)"
     )]
     TooDeep { path: String, limit: usize },
+    /// A change reaches what a reference names that the comparison does not follow (JSON
+    /// Schema: a `$ref` to an `$anchor`, `$dynamicRef`, a `$ref` inside `then`, ...), or such a
+    /// reference appears, goes or moves: the walk cannot see what changed behind it.
+    #[error("{}", unfollowed(keyword, reference, at, *side))]
+    Unfollowed {
+        keyword: &'static str,
+        reference: String,
+        /// JSON pointer of the node that makes the reference.
+        at: String,
+        /// The side it is only on (`before`, `after`); `None` when it is on both.
+        side: Option<&'static str>,
+    },
     /// A file imports another that is neither built in nor among the files at hand.
     #[error(
         "`{file}` imports `{import}` at line {line}, which is not in the same revision (looked beside `{file}`, in the schema's own folder and at the catalog root)"
@@ -241,6 +253,17 @@ pub enum Error {
         line: usize,
         column: usize,
     },
+}
+
+fn unfollowed(keyword: &str, reference: &str, at: &str, side: Option<&str>) -> String {
+    let at = if at.is_empty() { "/" } else { at };
+    let what = match side {
+        None => "what it names differs between the two schemas".to_owned(),
+        Some(side) => format!("it is only in the {side} schema"),
+    };
+    format!(
+        "`{keyword}` `{reference}` at {at} is a reference catalog-diff does not follow, and {what}: the change cannot be judged; review it by hand"
+    )
 }
 
 fn not_a_schema(format: Format) -> &'static str {

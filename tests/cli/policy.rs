@@ -723,6 +723,32 @@ fn github_annotates_each_breaking_op_at_its_line() {
     assert!(errors[0].contains("/properties/a/type") && errors[1].contains("/properties/b/type"));
 }
 
+/// A change behind a `$ref` to an `$anchor` (which the walk does not follow) has no verdict:
+/// counted as unknown, so `--fail-on unknown` trips, never a compatible change.
+#[test]
+fn a_change_behind_an_unfollowed_ref_has_no_verdict() {
+    let side = |zip: &str| {
+        format!(
+            r##"{{"type": "object", "properties": {{"id": {{"$ref": "#id"}}}}, "$defs": {{"Id": {{"$anchor": "id", "type": "{zip}"}}}}}}"##
+        )
+    };
+    let repo = two_events();
+    repo.write("events/OrderPaid/schema.json", &side("string"));
+    repo.commit_all("anchored id");
+    repo.write("events/OrderPaid/schema.json", &side("integer"));
+    let document = json(&run(&repo, &["--format", "json"]));
+    let change = &document["schemaChanges"][0];
+    assert_eq!(change["breaking"], serde_json::Value::Null, "{change}");
+    let reason = change["unknownReason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("`$ref` `#id` at /properties/id"),
+        "{reason}"
+    );
+    assert_eq!(document["summary"]["schemaUnknown"], 1);
+    let out = run(&repo, &["--fail-on", "unknown"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
 /// A break `--history` finds against an earlier commit is placed like any other: the schema
 /// file's path in the catalog, and the line of the node it changed (text, SARIF, GitHub).
 #[test]

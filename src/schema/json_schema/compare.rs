@@ -223,24 +223,25 @@ impl<'a> Node<'a> {
 }
 
 /// A local ref (`#/...`), the only kind that is followed.
-fn local_ref(value: &Value) -> Option<&str> {
+pub(super) fn local_ref(value: &Value) -> Option<&str> {
     value
         .get("$ref")
         .and_then(Value::as_str)
         .filter(|reference| reference.starts_with("#/"))
 }
 
-/// Follow a local ref, and the refs its target makes, to a schema. A target that does not exist,
-/// or a chain that never ends, accepts anything (`true`).
-fn resolve_ref<'a>(root: &'a Value, reference: &str) -> &'a Value {
-    let mut target = resolve_pointer(root, reference);
+/// Follow a local ref, and the refs its target makes, to a schema, with the last ref of the
+/// chain (which names where the schema sits). A target that does not exist, or a chain that
+/// never ends, accepts anything (`true`).
+pub(super) fn resolve_ref<'a>(root: &'a Value, reference: &'a str) -> (&'a str, &'a Value) {
+    let (mut last, mut target) = (reference, resolve_pointer(root, reference));
     for _ in 0..MAX_REF_HOPS {
         match local_ref(target) {
-            None => return target,
-            Some(next) => target = resolve_pointer(root, next),
+            None => return (last, target),
+            Some(next) => (last, target) = (next, resolve_pointer(root, next)),
         }
     }
-    &TRUE
+    (last, &TRUE)
 }
 
 /// The local refs of `root` that name nothing in it, each with the pointer of the node that
@@ -273,7 +274,6 @@ pub(super) fn resolve_pointer<'a>(root: &'a Value, reference: &str) -> &'a Value
         let segment = segment.replace("~1", "/").replace("~0", "~");
         let (own, inherited) = match current {
             Value::Object(map) => (map.get(&segment), INHERITED.contains(&segment.as_str())),
-            Value::Array(items) => (
             // An array's `length` is a number, which the walk reads as a schema with no
             // keywords (which number is never looked at) and which a pointer cannot go through.
             Value::Array(_) if segment == "length" => {
@@ -282,6 +282,7 @@ pub(super) fn resolve_pointer<'a>(root: &'a Value, reference: &str) -> &'a Value
                     Some(_) => &TRUE,
                 };
             }
+            Value::Array(items) => (
                 array_index(&segment).and_then(|i| items.get(i as usize)),
                 INHERITED.contains(&segment.as_str()) || ARRAY_METHODS.contains(&segment.as_str()),
             ),
@@ -521,14 +522,14 @@ impl<'a> Walker<'a> {
                     return Ok(());
                 }
                 (
-                    resolve_ref(self.before_root, old),
-                    resolve_ref(self.after_root, new),
+                    resolve_ref(self.before_root, old).1,
+                    resolve_ref(self.after_root, new).1,
                     new[1..].to_owned(),
                 )
             }
             (old, new) => (
-                old.map_or(before, |old| resolve_ref(self.before_root, old)),
-                new.map_or(after, |new| resolve_ref(self.after_root, new)),
+                old.map_or(before, |old| resolve_ref(self.before_root, old).1),
+                new.map_or(after, |new| resolve_ref(self.after_root, new).1),
                 pointer,
             ),
         };

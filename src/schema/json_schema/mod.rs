@@ -4,6 +4,7 @@
 
 pub mod compare;
 pub mod rules;
+mod unfollowed;
 
 use serde_json::Value;
 
@@ -184,8 +185,19 @@ pub fn notes(text: &str) -> Vec<(String, String)> {
 }
 
 /// Every change between two parsed documents, each pointing at its row of the rules table.
+/// A change behind a reference the walk does not follow is [`Error::Unfollowed`]: the walk
+/// would list nothing there, and no verdict is better than a pass.
 pub fn changes(before: &Value, after: &Value) -> Result<Vec<Change>, Error> {
-    Ok(compare::compare(before, after)?
+    let changes = compare::compare(before, after)?;
+    if let Some((found, side)) = unfollowed::first_difference(before, after) {
+        return Err(Error::Unfollowed {
+            keyword: found.keyword,
+            reference: found.reference,
+            at: found.at,
+            side,
+        });
+    }
+    Ok(changes
         .iter()
         .map(|change| Change {
             rule: change.kind.rule(),

@@ -1,0 +1,326 @@
+//! The references the walker does not follow, and whether what they reach changed. The walker,
+//! as `@eventcatalog/diff` does, follows only a `$ref` that is a local pointer (`#/...`) met in a
+//! keyword it walks; every other reference (to an `$anchor`, by the document's own `$id`,
+//! `$dynamicRef`, `$recursiveRef`, or any `$ref` inside a keyword it compares as text, such as
+//! `then`) is compared as its own text, so a change behind it goes unseen. Such a change gets no
+//! verdict: [`first_difference`] finds it, and a change that cannot reach one keeps the walker's.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use serde_json::{Map, Value};
+
+use super::compare::{canon_value, local_ref, resolve_pointer, resolve_ref};
+use crate::path::pointer_segment as escape;
+
+/// The keywords that name another schema.
+const REFERENCES: &[&str] = &["$ref", "$dynamicRef", "$recursiveRef"];
+
+/// Keywords holding subschemas that the walker walks (refs in them are followed): a schema, or
+/// a list or map of schemas.
+const WALKED: &[&str] = &[
+    "properties",
+    "additionalProperties",
+    "items",
+    "prefixItems",
+    "oneOf",
+    "anyOf",
+    "allOf",
+];
+
+/// Keywords holding subschemas that the walker compares as text only.
+const AS_TEXT: &[&str] = &[
+    "patternProperties",
+    "propertyNames",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "dependencies",
+    "contains",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+    "contentSchema",
+];
+
+/// The keywords above that hold a map of schemas by name; the others hold a schema or a list.
+const SCHEMA_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "dependencies",
+];
+
+/// A reference the walker does not follow: the pointer of the node that makes it, the keyword
+/// and what it says.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Reference {
+    pub at: String,
+    pub keyword: &'static str,
+    pub reference: String,
+}
+
+/// The unfollowed references of one side, and what each (by keyword and text) reaches.
+struct Side {
+    references: BTreeSet<Reference>,
+    reach: BTreeMap<(&'static str, String), String>,
+}
+
+/// The first unfollowed reference whose reach differs between the sides, with the side it is
+/// only on (`None`: on both, reaching different schemas). A reference on one side only (added,
+/// removed or moved) differs too; one on both that reaches the same schemas does not.
+pub fn first_difference(
+    before: &Value,
+    after: &Value,
+) -> Option<(Reference, Option<&'static str>)> {
+    let (old, new) = (Side::of(before), Side::of(after));
+    if let Some(only) = old.references.symmetric_difference(&new.references).next() {
+        let side = if old.references.contains(only) {
+            "before"
+        } else {
+            "after"
+        };
+        return Some((only.clone(), Some(side)));
+    }
+    old.references
+        .iter()
+        .find(|r| {
+            let key = (r.keyword, r.reference.clone());
+            old.reach.get(&key) != new.reach.get(&key)
+        })
+        .map(|r| (r.clone(), None))
+}
+
+impl Side {
+    /// Every unfollowed reference met from the root through the keywords that hold schemas and
+    /// through the refs the walker follows; `$defs` are met only through refs.
+    fn of(root: &Value) -> Side {
+        let mut side = Side {
+            references: BTreeSet::new(),
+            reach: BTreeMap::new(),
+        };
+        let mut seen = HashSet::new();
+        // (pointer, node, whether the walker walks it)
+        let mut pending = vec![(String::new(), root, true)];
+        while let Some((at, node, walked)) = pending.pop() {
+            if !seen.insert((at.clone(), walked)) {
+                continue;
+            }
+            let Value::Object(map) = node else {
+                continue;
+            };
+            if walked && let Some(reference) = local_ref(node) {
+                // Followed, through any chain; the keywords beside it are not read.
+                let (last, target) = resolve_ref(root, reference);
+                pending.push((last[1..].to_owned(), target, true));
+                continue;
+            }
+            for keyword in REFERENCES {
+                let Some(Value::String(reference)) = map.get(*keyword) else {
+                    continue;
+                };
+                // A reference to another document is compared as its text (README).
+                let Some(targets) = targets(root, keyword, reference) else {
+                    continue;
+                };
+                side.reach
+                    .entry((keyword, reference.clone()))
+                    .or_insert_with(|| reach(root, targets));
+                side.references.insert(Reference {
+                    at: at.clone(),
+                    keyword,
+                    reference: reference.clone(),
+                });
+            }
+            for (keyword, value) in map {
+                let walks = WALKED.contains(&keyword.as_str());
+                if !walks && !AS_TEXT.contains(&keyword.as_str()) {
+                    continue;
+                }
+                let at = format!("{at}/{}", escape(keyword));
+                match value {
+                    Value::Array(items) => pending.extend(
+                        items
+                            .iter()
+                            .enumerate()
+                            .map(|(i, item)| (format!("{at}/{i}"), item, walked && walks)),
+                    ),
+                    Value::Object(members) if SCHEMA_MAPS.contains(&keyword.as_str()) => pending
+                        .extend(members.iter().map(|(name, member)| {
+                            (format!("{at}/{}", escape(name)), member, walked && walks)
+                        })),
+                    _ => pending.push((at, value, walked && walks)),
+                }
+            }
+        }
+        side
+    }
+}
+
+/// The schemas of this document a reference can name, with their pointers; `None` for one to
+/// another document. A `$dynamicRef` may land on any `$dynamicAnchor` of its name.
+fn targets<'a>(
+    root: &'a Value,
+    keyword: &str,
+    reference: &str,
+) -> Option<Vec<(String, &'a Value)>> {
+    let (base, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+    if !base.is_empty() && !names_this_document(root, base) {
+        return None;
+    }
+    if fragment.is_empty() {
+        return Some(vec![(String::new(), root)]);
+    }
+    if fragment.starts_with('/') {
+        return Some(vec![(
+            fragment.to_owned(),
+            resolve_pointer(root, &format!("#{fragment}")),
+        )]);
+    }
+    let anchors: &[&str] = match keyword {
+        "$dynamicRef" => &["$dynamicAnchor", "$anchor"],
+        _ => &["$anchor", "$dynamicAnchor"],
+    };
+    let named = |map: &Map<String, Value>| {
+        anchors
+            .iter()
+            .any(|anchor| map.get(*anchor).and_then(Value::as_str) == Some(fragment))
+    };
+    Some(
+        crate::path::objects(root)
+            .into_iter()
+            .filter(|(_, map)| named(map))
+            .map(|(at, _)| {
+                let node = root.pointer(&at).unwrap_or(&Value::Null);
+                (at, node)
+            })
+            .collect(),
+    )
+}
+
+/// Whether a reference's part before `#` names this document: its root `$id` (draft-04: `id`),
+/// written whole or relative to it.
+fn names_this_document(root: &Value, base: &str) -> bool {
+    let Some(id) = ["$id", "id"]
+        .iter()
+        .find_map(|key| root.get(*key).and_then(Value::as_str))
+    else {
+        return false;
+    };
+    let id = id.split('#').next().unwrap_or_default();
+    if base == id {
+        return true;
+    }
+    // A relative reference replaces the last segment of the `$id`'s path.
+    !base.contains(':')
+        && !base.starts_with('/')
+        && id
+            .rfind('/')
+            .is_some_and(|slash| format!("{}{base}", &id[..=slash]) == id)
+}
+
+/// What a reference reaches, as text: each schema it names and every schema those name in turn,
+/// by pointer and content. The root stands for itself: the walker compares it, and each
+/// unfollowed reference inside it is listed on its own.
+fn reach<'a>(root: &'a Value, named: Vec<(String, &'a Value)>) -> String {
+    let mut closure: BTreeMap<String, &Value> = BTreeMap::new();
+    let mut pending = named;
+    while let Some((at, node)) = pending.pop() {
+        if closure.insert(at.clone(), node).is_some() || at.is_empty() {
+            continue;
+        }
+        for (_, map) in crate::path::objects(node) {
+            for keyword in REFERENCES {
+                if let Some(more) = map
+                    .get(*keyword)
+                    .and_then(Value::as_str)
+                    .and_then(|reference| targets(root, keyword, reference))
+                {
+                    pending.extend(more);
+                }
+            }
+        }
+    }
+    closure
+        .into_iter()
+        .map(|(at, node)| match at.is_empty() {
+            true => "#\n".to_owned(),
+            false => format!("{at} {}\n", canon_value(node)),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn differs(before: Value, after: Value) -> Option<String> {
+        first_difference(&before, &after).map(|(r, side)| {
+            format!(
+                "{} {} {}{}",
+                r.keyword,
+                r.reference,
+                r.at,
+                side.map_or(String::new(), |s| format!(" {s}"))
+            )
+        })
+    }
+
+    #[test]
+    fn an_anchor_whose_schema_changed_differs() {
+        let side = |zip: &str| json!({"properties": {"a": {"$ref": "#addr"}}, "$defs": {"A": {"$anchor": "addr", "properties": {"zip": {"type": zip}}}}});
+        assert_eq!(
+            differs(side("string"), side("integer")).as_deref(),
+            Some("$ref #addr /properties/a")
+        );
+        assert_eq!(differs(side("string"), side("string")), None);
+    }
+
+    #[test]
+    fn a_change_the_reference_cannot_reach_does_not_differ() {
+        let side = |kind: &str| json!({"properties": {"a": {"$ref": "#addr"}, "b": {"type": kind}}, "$defs": {"A": {"$anchor": "addr", "type": "string"}}});
+        assert_eq!(differs(side("string"), side("integer")), None);
+    }
+
+    #[test]
+    fn a_ref_to_the_root_stands_for_the_root() {
+        let side = |kind: &str| json!({"type": "object", "properties": {"next": {"$ref": "#"}, "v": {"type": kind}}});
+        assert_eq!(differs(side("string"), side("integer")), None);
+    }
+
+    #[test]
+    fn a_local_ref_in_a_keyword_compared_as_text_is_not_followed() {
+        let side = |required: Value| json!({"then": {"$ref": "#/$defs/P"}, "$defs": {"P": {"required": required}}});
+        assert_eq!(
+            differs(side(json!(["x"])), side(json!([]))).as_deref(),
+            Some("$ref #/$defs/P /then")
+        );
+    }
+
+    #[test]
+    fn a_local_ref_the_walker_follows_is_its_business() {
+        let side = |kind: &str| json!({"properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"type": kind}}});
+        assert_eq!(differs(side("string"), side("integer")), None);
+    }
+
+    #[test]
+    fn a_reference_on_one_side_only_differs() {
+        let before = json!({"$recursiveAnchor": true, "properties": {"t": {"$recursiveRef": "#"}}});
+        let after = json!({"$recursiveAnchor": true, "properties": {"t": {"type": "string"}}});
+        assert_eq!(
+            differs(before, after).as_deref(),
+            Some("$recursiveRef # /properties/t before")
+        );
+    }
+
+    #[test]
+    fn the_documents_own_id_names_it() {
+        let side = |kind: &str| json!({"$id": "https://example.com/s/order.json", "properties": {"a": {"$ref": "order.json#/$defs/A"}, "b": {"$ref": "https://example.com/other.json#/A"}}, "$defs": {"A": {"type": kind}}});
+        assert_eq!(
+            differs(side("string"), side("integer")).as_deref(),
+            Some("$ref order.json#/$defs/A /properties/a")
+        );
+    }
+}
