@@ -21,7 +21,6 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     };
     for &change in findings.breaking.iter().chain(&findings.transitive) {
         let against = against(diff, change);
-        let direction = change.direction.map(|d| d.as_str()).unwrap_or("?");
         let hurt = impact_of(diff, change)
             .map(|impact| format!("\nhurt: {}", hurt_line(impact)))
             .unwrap_or_default();
@@ -29,10 +28,8 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         for (n, op) in change.ops.iter().enumerate().filter(|(_, o)| o.breaking) {
             let fingerprint = crate::policy::op_fingerprint(change, op);
             let body = format!(
-                "Breaking ({direction}) schema change{against}: {} [{}] {}\n{}{hurt}",
-                pointer(&op.path),
-                op.kind,
-                escape_text(&op.explanation),
+                "{}\n{}{hurt}",
+                breaking_op_line(&format!("schema change{against}"), op),
                 fingerprint_note(&fingerprint, context.decision)
             );
             let place = locations.op(change, n);

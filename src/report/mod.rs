@@ -431,6 +431,24 @@ pub fn pointer(path: &str) -> Cow<'_, str> {
     }
 }
 
+/// The direction a breaking op breaks, its own and not its whole change's (an `enum.added`
+/// breaks `backward` alone, beside a `required.removed` that breaks `forward`).
+pub fn op_direction(op: &crate::schema::Op) -> &'static str {
+    op.direction.map_or("?", |d| d.as_str())
+}
+
+/// A breaking op as the GitHub annotations word it (`what`: `schema change`, ...): its own
+/// direction, the node, the kind and why.
+pub fn breaking_op_line(what: &str, op: &crate::schema::Op) -> String {
+    format!(
+        "Breaking ({}) {what}: {} [{}] {}",
+        op_direction(op),
+        pointer(&op.path),
+        op.kind,
+        escape_text(&op.explanation)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

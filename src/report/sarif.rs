@@ -304,7 +304,7 @@ pub(super) fn breaking_op_message(label: &str, op: &crate::schema::Op) -> String
         "{label}: {} at {} breaks the {} direction: {}",
         op.kind.id,
         pointer(&op.path),
-        op.direction.map_or("?", |d| d.as_str()),
+        op_direction(op),
         escape_text(&op.explanation)
     )
 }

@@ -287,7 +287,6 @@ pub(super) fn annotations(
     for change in &diff.specification_changes {
         let (level, body) = match change.breaking {
             Some(true) => {
-                let direction = change.direction.map_or("?", |d| d.as_str());
                 let hurt: String = change
                     .impact
                     .iter()
@@ -296,10 +295,8 @@ pub(super) fn annotations(
                 for (n, op) in change.ops.iter().enumerate().filter(|(_, o)| o.breaking) {
                     let fingerprint = crate::policy::specification_op_fingerprint(change, op);
                     let body = format!(
-                        "Breaking ({direction}) specification change: {} [{}] {}\n{}{hurt}",
-                        pointer(&op.path),
-                        op.kind,
-                        escape_text(&op.explanation),
+                        "{}\n{}{hurt}",
+                        super::breaking_op_line("specification change", op),
                         fingerprint_note(&fingerprint, decision)
                     );
                     let at = op_place(change, n).or_else(|| place(change));

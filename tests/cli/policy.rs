@@ -723,6 +723,33 @@ fn github_annotates_each_breaking_op_at_its_line() {
     assert!(errors[0].contains("/properties/a/type") && errors[1].contains("/properties/b/type"));
 }
 
+/// Each GitHub error gives its own op's direction, as SARIF does, not the whole change's: an
+/// enum added breaks `backward` beside a requirement dropped that breaks `forward`.
+#[test]
+fn github_gives_each_breaking_op_its_own_direction() {
+    let repo = two_events();
+    repo.write(
+        "events/OrderPaid/schema.json",
+        r#"{"type": "object", "properties": {"id": {"type": "string", "enum": ["x"]}}}"#,
+    );
+    let stdout = text(&run(&repo, &["--format", "github"]).stdout);
+    let error = |path: &str| {
+        stdout
+            .lines()
+            .find(|l| l.starts_with("::error") && l.contains(path))
+            .unwrap_or_else(|| panic!("no error at {path}: {stdout}"))
+            .to_owned()
+    };
+    assert!(
+        error("/properties/id/enum").contains("Breaking (backward) schema change"),
+        "{stdout}"
+    );
+    assert!(
+        error("/properties/id [required.removed]").contains("Breaking (forward) schema change"),
+        "{stdout}"
+    );
+}
+
 /// A change behind a `$ref` to an `$anchor` (which the walk does not follow) has no verdict:
 /// counted as unknown, so `--fail-on unknown` trips, never a compatible change.
 #[test]
