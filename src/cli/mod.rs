@@ -40,7 +40,7 @@ Strategies (schema-registry meanings):
   backward  a reader on the new schema must read data written with the old one (replays)
   forward   a reader on the old schema must read data written with the new one (the consumers in the graph)
   full      both (the default)
-  none      report changes, never call anything breaking
+  none      report schema changes, never call one breaking (a message removed while in use still breaks)
   backward-transitive, forward-transitive, full-transitive
             the same, against every earlier version of the schema the catalog keeps
             (the diff's --history adds every version in the baseline's git history)
