@@ -349,15 +349,16 @@ fn required_of(node: Node<'_>) -> Vec<&str> {
 }
 
 /// A `type` entry as the reference's JavaScript `Set` tells entries apart (SameValueZero):
-/// strings, numbers, booleans and `null` by value, so `null` is not `"null"`; an object or a
-/// list is a value of its own, equal to none from another document.
+/// strings, numbers, booleans and `null` by value, so `null` is not `"null"`. An object or a
+/// list is compared by its content, where the `Set` never finds one from another document
+/// (identity): that would make a schema holding one changed even against its own text (README).
 #[derive(Debug)]
 enum TypeName<'a> {
     Text(&'a str),
     Number(f64),
     Flag(bool),
     Null,
-    Object,
+    Object(String),
 }
 
 impl PartialEq for TypeName<'_> {
@@ -367,6 +368,7 @@ impl PartialEq for TypeName<'_> {
             (TypeName::Number(a), TypeName::Number(b)) => a == b,
             (TypeName::Flag(a), TypeName::Flag(b)) => a == b,
             (TypeName::Null, TypeName::Null) => true,
+            (TypeName::Object(a), TypeName::Object(b)) => a == b,
             _ => false,
         }
     }
@@ -376,10 +378,12 @@ impl<'a> TypeName<'a> {
     fn of(value: &'a Value) -> TypeName<'a> {
         match value {
             Value::String(name) => TypeName::Text(name),
-            Value::Number(n) => n.as_f64().map_or(TypeName::Object, TypeName::Number),
+            Value::Number(n) => n
+                .as_f64()
+                .map_or_else(|| TypeName::Object(canon_value(value)), TypeName::Number),
             Value::Bool(flag) => TypeName::Flag(*flag),
             Value::Null => TypeName::Null,
-            Value::Array(_) | Value::Object(_) => TypeName::Object,
+            Value::Array(_) | Value::Object(_) => TypeName::Object(canon_value(value)),
         }
     }
 }
@@ -1080,6 +1084,20 @@ mod tests {
                 "/properties/a"
             ]
         );
+    }
+
+    #[test]
+    fn type_entries_are_told_apart_as_a_javascript_set_tells_them() {
+        let changed =
+            |before: Value, after: Value| ops(json!({"type": before}), json!({"type": after}));
+        assert_eq!(
+            changed(json!(null), json!("null")),
+            vec![op("type.changed", OpKind::Replace, "/type")]
+        );
+        assert_eq!(changed(json!([1]), json!(["1"])).len(), 1);
+        assert!(changed(json!([1.0, null]), json!([null, 1])).is_empty());
+        // By content, a deliberate difference (README).
+        assert!(changed(json!([{}]), json!([{}])).is_empty());
     }
 
     #[test]
