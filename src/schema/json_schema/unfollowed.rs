@@ -5,6 +5,7 @@
 //! `then`) is compared as its own text, so a change behind it goes unseen. Such a change gets no
 //! verdict: [`first_difference`] finds it, and a change that cannot reach one keeps the walker's.
 
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde_json::{Map, Value};
@@ -61,10 +62,17 @@ pub struct Reference {
     pub reference: String,
 }
 
-/// The unfollowed references of one side, and what each (by keyword and text) reaches.
+/// The unfollowed references of one side, and what each (by keyword and text) reaches
+/// (`None`: a schema of another document).
 struct Side {
     references: BTreeSet<Reference>,
-    reach: BTreeMap<(&'static str, String), String>,
+    reach: BTreeMap<(&'static str, String), Option<String>>,
+}
+
+/// One side's document, with its anchors found once, when a reference first names one.
+struct Doc<'a> {
+    root: &'a Value,
+    anchors: OnceCell<Vec<(String, &'a Map<String, Value>)>>,
 }
 
 /// The first unfollowed reference whose reach differs between the sides, with the side it is
@@ -100,6 +108,10 @@ impl Side {
             references: BTreeSet::new(),
             reach: BTreeMap::new(),
         };
+        let doc = Doc {
+            root,
+            anchors: OnceCell::new(),
+        };
         let mut seen = HashSet::new();
         // (pointer, node, whether the walker walks it)
         let mut pending = vec![(String::new(), root, true)];
@@ -120,13 +132,14 @@ impl Side {
                 let Some(Value::String(reference)) = map.get(*keyword) else {
                     continue;
                 };
-                // A reference to another document is compared as its text (README).
-                let Some(targets) = targets(root, keyword, reference) else {
-                    continue;
-                };
-                side.reach
+                let reach = side
+                    .reach
                     .entry((keyword, reference.clone()))
-                    .or_insert_with(|| reach(root, targets));
+                    .or_insert_with(|| Some(doc.reach(doc.targets(keyword, reference)?)));
+                // A reference to another document is compared as its text (README).
+                if reach.is_none() {
+                    continue;
+                }
                 side.references.insert(Reference {
                     at: at.clone(),
                     keyword,
@@ -158,45 +171,79 @@ impl Side {
     }
 }
 
-/// The schemas of this document a reference can name, with their pointers; `None` for one to
-/// another document. A `$dynamicRef` may land on any `$dynamicAnchor` of its name.
-fn targets<'a>(
-    root: &'a Value,
-    keyword: &str,
-    reference: &str,
-) -> Option<Vec<(String, &'a Value)>> {
-    let (base, fragment) = reference.split_once('#').unwrap_or((reference, ""));
-    if !base.is_empty() && !names_this_document(root, base) {
-        return None;
+impl<'a> Doc<'a> {
+    /// The schemas of this document a reference can name, with their pointers; `None` for one
+    /// to another document. A `$dynamicRef` may land on any `$dynamicAnchor` of its name.
+    fn targets(&self, keyword: &str, reference: &str) -> Option<Vec<(String, &'a Value)>> {
+        let root = self.root;
+        let (base, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+        if !base.is_empty() && !names_this_document(root, base) {
+            return None;
+        }
+        if fragment.is_empty() {
+            return Some(vec![(String::new(), root)]);
+        }
+        if fragment.starts_with('/') {
+            return Some(vec![(
+                fragment.to_owned(),
+                resolve_pointer(root, &format!("#{fragment}")),
+            )]);
+        }
+        let kinds: &[&str] = match keyword {
+            "$dynamicRef" => &["$dynamicAnchor", "$anchor"],
+            _ => &["$anchor", "$dynamicAnchor"],
+        };
+        let anchors = self.anchors.get_or_init(|| {
+            crate::path::objects(root)
+                .into_iter()
+                .filter(|(_, map)| {
+                    map.contains_key("$anchor") || map.contains_key("$dynamicAnchor")
+                })
+                .collect()
+        });
+        Some(
+            anchors
+                .iter()
+                .filter(|(_, map)| {
+                    kinds
+                        .iter()
+                        .any(|kind| map.get(*kind).and_then(Value::as_str) == Some(fragment))
+                })
+                .map(|(at, _)| (at.clone(), root.pointer(at).unwrap_or(&Value::Null)))
+                .collect(),
+        )
     }
-    if fragment.is_empty() {
-        return Some(vec![(String::new(), root)]);
-    }
-    if fragment.starts_with('/') {
-        return Some(vec![(
-            fragment.to_owned(),
-            resolve_pointer(root, &format!("#{fragment}")),
-        )]);
-    }
-    let anchors: &[&str] = match keyword {
-        "$dynamicRef" => &["$dynamicAnchor", "$anchor"],
-        _ => &["$anchor", "$dynamicAnchor"],
-    };
-    let named = |map: &Map<String, Value>| {
-        anchors
-            .iter()
-            .any(|anchor| map.get(*anchor).and_then(Value::as_str) == Some(fragment))
-    };
-    Some(
-        crate::path::objects(root)
+
+    /// What a reference reaches, as text: each schema it names and every schema those name in
+    /// turn, by pointer and content. The root stands for itself: the walker compares it, and
+    /// each unfollowed reference inside it is listed on its own.
+    fn reach(&self, named: Vec<(String, &'a Value)>) -> String {
+        let mut closure: BTreeMap<String, &Value> = BTreeMap::new();
+        let mut pending = named;
+        while let Some((at, node)) = pending.pop() {
+            if closure.insert(at.clone(), node).is_some() || at.is_empty() {
+                continue;
+            }
+            for (_, map) in crate::path::objects(node) {
+                for keyword in REFERENCES {
+                    if let Some(more) = map
+                        .get(*keyword)
+                        .and_then(Value::as_str)
+                        .and_then(|reference| self.targets(keyword, reference))
+                    {
+                        pending.extend(more);
+                    }
+                }
+            }
+        }
+        closure
             .into_iter()
-            .filter(|(_, map)| named(map))
-            .map(|(at, _)| {
-                let node = root.pointer(&at).unwrap_or(&Value::Null);
-                (at, node)
+            .map(|(at, node)| match at.is_empty() {
+                true => "#\n".to_owned(),
+                false => format!("{at} {}\n", canon_value(node)),
             })
-            .collect(),
-    )
+            .collect()
+    }
 }
 
 /// Whether a reference's part before `#` names this document: its root `$id` (draft-04: `id`),
@@ -218,37 +265,6 @@ fn names_this_document(root: &Value, base: &str) -> bool {
         && id
             .rfind('/')
             .is_some_and(|slash| format!("{}{base}", &id[..=slash]) == id)
-}
-
-/// What a reference reaches, as text: each schema it names and every schema those name in turn,
-/// by pointer and content. The root stands for itself: the walker compares it, and each
-/// unfollowed reference inside it is listed on its own.
-fn reach<'a>(root: &'a Value, named: Vec<(String, &'a Value)>) -> String {
-    let mut closure: BTreeMap<String, &Value> = BTreeMap::new();
-    let mut pending = named;
-    while let Some((at, node)) = pending.pop() {
-        if closure.insert(at.clone(), node).is_some() || at.is_empty() {
-            continue;
-        }
-        for (_, map) in crate::path::objects(node) {
-            for keyword in REFERENCES {
-                if let Some(more) = map
-                    .get(*keyword)
-                    .and_then(Value::as_str)
-                    .and_then(|reference| targets(root, keyword, reference))
-                {
-                    pending.extend(more);
-                }
-            }
-        }
-    }
-    closure
-        .into_iter()
-        .map(|(at, node)| match at.is_empty() {
-            true => "#\n".to_owned(),
-            false => format!("{at} {}\n", canon_value(node)),
-        })
-        .collect()
 }
 
 #[cfg(test)]
