@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::verdict::{Change, Verdict, judge};
 use super::{Error, Format, Strategy};
+use rules::ChangeKind;
 
 /// The keywords whose presence marks a JSON object as a JSON Schema (architecture-diff.md).
 const SCHEMA_MARKERS: &[&str] = &[
@@ -189,7 +190,29 @@ pub fn notes(text: &str) -> Vec<(String, String)> {
 /// would list nothing there, and no verdict is better than a pass.
 pub fn changes(before: &Value, after: &Value) -> Result<Vec<Change>, Error> {
     let changes = compare::compare(before, after)?;
-    if let Some((found, side)) = unfollowed::first_difference(before, after) {
+    // A change of a node as a whole (a keyword found changed, a property or branch added)
+    // judges all below it; `required.*` and `schema.deprecated` sit at a node but judge one
+    // facet of it.
+    let covered = |at: &str| {
+        changes.iter().any(|change| {
+            let facet = matches!(
+                change.kind,
+                ChangeKind::RequiredAdded
+                    | ChangeKind::RequiredAddedWithDefault
+                    | ChangeKind::RequiredRemoved
+                    | ChangeKind::SchemaDeprecated
+            );
+            !facet
+                && at
+                    .strip_prefix(change.path.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        })
+    };
+    // A `$ref` the walker did not follow is itself a keyword it compares.
+    let judged = |found: &unfollowed::Reference| {
+        covered(&found.at) || covered(&format!("{}/{}", found.at, found.keyword))
+    };
+    if let Some((found, side)) = unfollowed::first_difference(before, after, judged) {
         return Err(Error::Unfollowed {
             keyword: found.keyword,
             reference: found.reference,

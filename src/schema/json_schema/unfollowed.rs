@@ -75,29 +75,34 @@ struct Doc<'a> {
     anchors: OnceCell<Vec<(String, &'a Map<String, Value>)>>,
 }
 
-/// The first unfollowed reference whose reach differs between the sides, with the side it is
-/// only on (`None`: on both, reaching different schemas). A reference on one side only (added,
-/// removed or moved) differs too; one on both that reaches the same schemas does not.
+/// The first unfollowed reference whose reach differs between the sides and that `judged` (the
+/// walker already judged its node whole, or its keyword, as a changed keyword) does not hold, with the side it is only on (`None`: on both, reaching different schemas). A
+/// reference on one side only (added, removed or moved) differs too; one on both that reaches
+/// the same schemas does not.
 pub fn first_difference(
     before: &Value,
     after: &Value,
+    judged: impl Fn(&Reference) -> bool,
 ) -> Option<(Reference, Option<&'static str>)> {
     let (old, new) = (Side::of(before), Side::of(after));
-    if let Some(only) = old.references.symmetric_difference(&new.references).next() {
-        let side = if old.references.contains(only) {
-            "before"
-        } else {
-            "after"
-        };
-        return Some((only.clone(), Some(side)));
-    }
-    old.references
+    let only = old
+        .references
+        .symmetric_difference(&new.references)
+        .map(|only| match old.references.contains(only) {
+            true => (only, Some("before")),
+            false => (only, Some("after")),
+        });
+    let reaching_elsewhere = old
+        .references
         .iter()
-        .find(|r| {
+        .filter(|r| {
             let key = (r.keyword, r.reference.clone());
-            old.reach.get(&key) != new.reach.get(&key)
+            new.references.contains(*r) && old.reach.get(&key) != new.reach.get(&key)
         })
-        .map(|r| (r.clone(), None))
+        .map(|r| (r, None));
+    only.chain(reaching_elsewhere)
+        .find(|(r, _)| !judged(r))
+        .map(|(r, side)| (r.clone(), side))
 }
 
 impl Side {
@@ -273,7 +278,7 @@ mod tests {
     use serde_json::json;
 
     fn differs(before: Value, after: Value) -> Option<String> {
-        first_difference(&before, &after).map(|(r, side)| {
+        first_difference(&before, &after, |_| false).map(|(r, side)| {
             format!(
                 "{} {} {}{}",
                 r.keyword,
