@@ -507,17 +507,8 @@ pub fn op_fingerprint(change: &SchemaChange, op: &Op) -> String {
         schema_file(change),
         op.kind.id,
         &op.path,
-        op_subject(op),
+        op.subject.as_deref().unwrap_or_default(),
     ])
-}
-
-/// What a schema op's path does not say of what changed: the value of a JSON Schema enum (its
-/// path ends at the list; the library's words name the value).
-fn op_subject(op: &Op) -> &str {
-    match op.kind.id {
-        "enum.value.added" | "enum.value.removed" if op.path.ends_with("/enum") => &op.reason,
-        _ => "",
-    }
 }
 
 /// The fingerprint of a schema change without a verdict: of that very change (the two texts'
@@ -547,9 +538,10 @@ fn specification_file(change: &SpecificationChange) -> &str {
         .map_or("", |f| f.path.as_str())
 }
 
-/// The fingerprint of one op of a specification change (#17): by its path, and by its words
-/// only where another op of the change has the same kind and path (two messages removed from
-/// one operation's list), so acknowledging one accepts that one alone.
+/// The fingerprint of one op of a specification change (#17): by its path and, where the path
+/// does not say what changed, by what does (a message of an operation's list); by its words
+/// too where another op of the change is alike in all of these (one `$ref`'d schema reached
+/// from two places), so acknowledging one accepts that one alone.
 pub fn specification_op_fingerprint(change: &SpecificationChange, op: &Op) -> String {
     let r = &change.resource;
     let mut parts = vec![
@@ -560,8 +552,12 @@ pub fn specification_op_fingerprint(change: &SpecificationChange, op: &Op) -> St
         op.kind.id,
         &op.path,
     ];
-    let shares_place = |other: &&Op| other.kind.id == op.kind.id && other.path == op.path;
-    if change.ops.iter().filter(shares_place).count() > 1 {
+    // An op without a subject hashes as before, so its acknowledgements still match.
+    parts.extend(op.subject.as_deref());
+    let alike = |other: &&Op| {
+        other.kind.id == op.kind.id && other.path == op.path && other.subject == op.subject
+    };
+    if change.ops.iter().filter(alike).count() > 1 {
         parts.push(&op.reason);
     }
     fingerprint(&parts)

@@ -81,6 +81,10 @@ pub struct Change {
     /// The reference library's own words for the change, where a reference defines them
     /// (JSON Schema: `@eventcatalog/diff`): the op's `reason` in the document is then these.
     pub reference: Option<String>,
+    /// What changed, where the path does not say (a union's branch, a list's member, a
+    /// reserved name): part of the finding's fingerprint, so a later change of the same kind
+    /// at the same place is a finding of its own.
+    pub subject: Option<String>,
 }
 
 /// One judged change, as it appears in a SchemaChange's `ops` array.
@@ -101,6 +105,9 @@ pub struct Op {
     /// Which of the checked directions it breaks (not part of the JSON contract).
     #[serde(skip)]
     pub direction: Option<Direction>,
+    /// The change's [`Change::subject`] (not part of the JSON contract).
+    #[serde(skip)]
+    pub subject: Option<String>,
 }
 
 fn rule_id<S: Serializer>(rule: &&'static Rule, serializer: S) -> Result<S::Ok, S::Error> {
@@ -134,6 +141,7 @@ pub fn judge(changes: Vec<Change>, strategy: Strategy) -> Verdict {
                 kind: change.rule,
                 breaking: direction.is_some(),
                 direction,
+                subject: change.subject,
             }
         })
         .collect();
@@ -192,6 +200,7 @@ mod tests {
             path: "/x".into(),
             what: "w".into(),
             reference: None,
+            subject: None,
         }
     }
 

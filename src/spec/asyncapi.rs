@@ -682,22 +682,21 @@ pub(super) fn compare(
             if op.unread[list] || next.unread[list] {
                 continue;
             }
+            // The list's path does not say which message: the id does.
             for id in was.difference(is) {
-                push(
-                    &mut found,
-                    "operation.message.removed",
+                found.push_about(
+                    rule(spec, "operation.message.removed"),
                     OpKind::Remove,
-                    at,
+                    (at, Some(id.clone())),
                     format!("message `{id}` was removed from {of}"),
                     vec![Element::Message(id.clone())],
                 );
             }
             for id in is.difference(was) {
-                push(
-                    &mut found,
-                    "operation.message.added",
+                found.push_about(
+                    rule(spec, "operation.message.added"),
                     OpKind::Add,
-                    at,
+                    (at, Some(id.clone())),
                     format!("message `{id}` was added to {of}"),
                     vec![Element::Message(id.clone())],
                 );

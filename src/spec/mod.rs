@@ -236,6 +236,19 @@ impl Found {
         what: String,
         elements: Vec<Element>,
     ) {
+        self.push_about(rule, op, (path, None), what, elements);
+    }
+
+    /// [`Found::push`] of a change the path does not name (a message of an operation's list,
+    /// a parameter by its position): `subject` does.
+    fn push_about(
+        &mut self,
+        rule: &'static Rule,
+        op: OpKind,
+        (path, subject): (&str, Option<String>),
+        what: String,
+        elements: Vec<Element>,
+    ) {
         let path = document::display(path);
         // The same change reached from many places (a message in several channels): one op,
         // every element. Changes that only share a place (two messages removed from one
@@ -258,6 +271,7 @@ impl Found {
             path,
             what,
             reference: None,
+            subject,
         });
         self.elements.push(elements);
     }

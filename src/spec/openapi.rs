@@ -814,22 +814,35 @@ fn malformed(
 }
 
 fn push_rule(found: &mut Found, id: &str, op: OpKind, path: &str, what: String, element: &Element) {
-    found.push(
+    push_rule_about(found, id, op, (path, None), what, element);
+}
+
+/// [`push_rule`] of a change the path does not name (a parameter by its position in the
+/// list): `about` does.
+fn push_rule_about(
+    found: &mut Found,
+    id: &str,
+    op: OpKind,
+    (path, about): (&str, Option<&str>),
+    what: String,
+    element: &Element,
+) {
+    found.push_about(
         rule(Spec::OpenApi, id),
         op,
-        path,
+        (path, about.map(str::to_owned)),
         what,
         vec![element.clone()],
     );
 }
 
 /// `<subject>.required.added` or `.removed` when `required` (was, is) flipped on the element at
-/// `at` described by `label`.
+/// `at` described by `label` (and, where `at` does not name it, by `about`).
 fn required_flipped(
     found: &mut Found,
     subject: &str,
     (was, is): (bool, bool),
-    (at, label): (&str, &str),
+    (at, about, label): (&str, Option<&str>, &str),
     element: &Element,
 ) {
     let (change, says) = match (was, is) {
@@ -837,11 +850,11 @@ fn required_flipped(
         (true, false) => ("removed", "is no longer required"),
         _ => return,
     };
-    push_rule(
+    push_rule_about(
         found,
         &format!("{subject}.required.{change}"),
         OpKind::Replace,
-        &child(at, "required"),
+        (&child(at, "required"), about),
         format!("{label} {says}"),
         element,
     );
@@ -953,20 +966,20 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
             next.label()
         );
         let Some(new) = next.params.get(key) else {
-            push_rule(
+            push_rule_about(
                 found,
                 "parameter.removed",
                 OpKind::Remove,
-                &param.at,
+                (&param.at, Some(key)),
                 format!("{label} was removed"),
                 element,
             );
             if param.required {
-                push_rule(
+                push_rule_about(
                     found,
                     "parameter.required.removed",
                     OpKind::Remove,
-                    &param.at,
+                    (&param.at, Some(key)),
                     format!("required {label} was removed"),
                     element,
                 );
@@ -983,7 +996,7 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
             found,
             "parameter",
             (param.required, new.required),
-            (&new.at, &label),
+            (&new.at, Some(key), &label),
             element,
         );
         if param.allow_empty != new.allow_empty {
@@ -994,11 +1007,11 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
             );
         }
         if param.serialization != new.serialization {
-            push_rule(
+            push_rule_about(
                 found,
                 "parameter.serialization.changed",
                 OpKind::Replace,
-                &new.at,
+                (&new.at, Some(key)),
                 format!(
                     "{label} changed from {} to {}",
                     param.serialization, new.serialization
@@ -1026,20 +1039,20 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
             next.label()
         );
         if new.required {
-            push_rule(
+            push_rule_about(
                 found,
                 "parameter.required.added",
                 OpKind::Add,
-                &new.at,
+                (&new.at, Some(key)),
                 format!("required {label} was added"),
                 element,
             );
         } else {
-            push_rule(
+            push_rule_about(
                 found,
                 "parameter.added",
                 OpKind::Add,
-                &new.at,
+                (&new.at, Some(key)),
                 format!("optional {label} was added"),
                 element,
             );
@@ -1106,7 +1119,7 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
                 found,
                 "request-body",
                 (old.required, new.required),
-                (&new.at, &label),
+                (&new.at, None, &label),
                 element,
             );
             for (media, schema) in &old.content {
@@ -1312,7 +1325,7 @@ fn headers(
             found,
             "response.header",
             (before.required, after.required),
-            (&after.at, &what),
+            (&after.at, None, &what),
             element,
         );
         bodies.extend(schema_body(

@@ -210,10 +210,10 @@ pub fn compare_bodies(
             role.name(),
             schema_rules::describe(&change)
         );
-        found.push(
+        found.push_about(
             in_role(change.kind.rule(), role),
             change.op,
-            &path,
+            (&path, schema_rules::subject(&change)),
             what,
             elements,
         );
@@ -489,10 +489,10 @@ fn other_format(
     match changes {
         Ok(changes) => {
             for change in changes {
-                found.push(
+                found.push_about(
                     in_role(change.rule, body.role),
                     change.op,
-                    &format!("{written}{}", change.path),
+                    (&format!("{written}{}", change.path), change.subject),
                     format!("{} ({}): {}", body.what, body.role.name(), change.what),
                     body.elements.clone(),
                 );

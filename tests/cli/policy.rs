@@ -1139,3 +1139,84 @@ fn every_problem_of_the_configuration_in_one_run() {
     assert!(stderr.contains("catalog-diff.toml:1: `history"), "{stderr}");
     assert!(stderr.contains("catalog-diff.toml:2: `dir`"), "{stderr}");
 }
+
+/// Where an op's path does not say what changed (a union's branch, a member of a type list, a
+/// reserved number or name), what changed is in its fingerprint: two such breaks at one place
+/// are two breaks, in one diff or one after the other, and an acknowledgement accepts one.
+#[test]
+fn breaks_at_one_place_are_told_apart_by_what_changed() {
+    let avro = |branches: &str| {
+        format!(
+            r#"{{"type": "record", "name": "O", "fields": [{{"name": "un", "type": [{branches}]}}]}}"#
+        )
+    };
+    let json = |types: &str| {
+        format!(r#"{{"type": "object", "properties": {{"x": {{"type": [{types}]}}}}}}"#)
+    };
+    let proto = |reserved: &str| {
+        format!("syntax = \"proto3\";\nmessage M {{\n{reserved}  int32 x = 1;\n}}\n")
+    };
+    let cases = [
+        (
+            "schema.avsc",
+            [
+                avro(r#""null", "string", "int""#),
+                avro(r#""null", "string""#),
+                avro(r#""null""#),
+            ],
+            2,
+        ),
+        (
+            "schema.json",
+            [
+                json(r#""string", "null", "integer""#),
+                json(r#""string", "null""#),
+                json(r#""string""#),
+            ],
+            1,
+        ),
+        (
+            "schema.proto",
+            [
+                proto("  reserved 5, 6, 7;\n  reserved \"a\", \"b\";\n"),
+                proto("  reserved 5, 6;\n  reserved \"a\";\n"),
+                proto("  reserved 5;\n"),
+            ],
+            4,
+        ),
+    ];
+    // `in_one`: the breaks of the first schema to the third, in one diff.
+    for (file, [first, second, third], in_one) in cases {
+        let repo = TestRepo::new();
+        repo.write_all(&[
+            ("catalog-diff.toml", "fail-on = \"breaking\"\n"),
+            (
+                "events/E/index.mdx",
+                &format!("---\nid: E\nversion: 1.0.0\nschemaPath: {file}\n---\n"),
+            ),
+            (&format!("events/E/{file}"), &first),
+        ]);
+        repo.commit_all("first");
+        repo.write(&format!("events/E/{file}"), &second);
+        let earlier = fingerprints(&run(&repo, &["--format", "json"]));
+        assert!(!earlier.is_empty(), "{file}: a break");
+        for fingerprint in &earlier {
+            let out = run(repo.path(), &["ack", fingerprint, "--reason", "known"]);
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        }
+        repo.commit_all("second, acknowledged");
+        repo.write(&format!("events/E/{file}"), &third);
+        let out = run(&repo, &["--format", "json"]);
+        assert_eq!(out.status.code(), Some(1), "{file}: {}", text(&out.stdout));
+        let later = fingerprints(&out);
+        assert!(
+            later.iter().all(|f| !earlier.contains(f)),
+            "{file}: {earlier:?} {later:?}"
+        );
+        // Both steps in one diff: one break apiece (a type list narrowed once), none merged.
+        let mut both = fingerprints(&run(&repo, &["HEAD~1", "--format", "json"]));
+        both.sort();
+        both.dedup();
+        assert_eq!(both.len(), in_one, "{file}: {both:?}");
+    }
+}

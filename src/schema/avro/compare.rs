@@ -71,12 +71,25 @@ fn list(items: &[String]) -> String {
 
 impl Walker<'_> {
     fn emit(&mut self, kind: ChangeKind, op: OpKind, path: String, what: String, reach: Reach) {
+        self.emit_about(kind, op, (path, None), what, reach);
+    }
+
+    /// [`Walker::emit`] of a change the path does not name (a union's branch): `subject` does.
+    fn emit_about(
+        &mut self,
+        kind: ChangeKind,
+        op: OpKind,
+        (path, subject): (String, Option<String>),
+        what: String,
+        reach: Reach,
+    ) {
         self.changes.push(Change {
             rule: ChangeKind::within(kind.rule(), reach.backward, reach.forward),
             op,
             path,
             what,
             reference: None,
+            subject,
         });
     }
 
@@ -544,11 +557,12 @@ impl Walker<'_> {
             } else {
                 (ChangeKind::UnionBranchRemoved, "")
             };
-            self.emit(
+            let branch = old.branch_key(*ob);
+            self.emit_about(
                 kind,
                 OpKind::Remove,
-                path.to_owned(),
-                format!("branch `{}` was removed{tail}", old.branch_key(*ob)),
+                (path.to_owned(), Some(branch.clone())),
+                format!("branch `{branch}` was removed{tail}"),
                 reach,
             );
         }
@@ -565,11 +579,13 @@ impl Walker<'_> {
             } else {
                 (ChangeKind::UnionBranchAdded, "")
             };
-            self.emit(
+            // The branch's place in the list is not what it is.
+            let branch = new.branch_key(*nb);
+            self.emit_about(
                 kind,
                 OpKind::Add,
-                branch_path(ni),
-                format!("branch `{}` was added{tail}", new.branch_key(*nb)),
+                (branch_path(ni), Some(branch.clone())),
+                format!("branch `{branch}` was added{tail}"),
                 reach,
             );
         }

@@ -62,6 +62,7 @@ pub fn changes(old: &Schema, new: &Schema) -> Result<Vec<Change>, Error> {
                 path: incompatibility.path,
                 what: incompatibility.message,
                 reference: None,
+                subject: None,
             });
         }
     }

@@ -228,6 +228,7 @@ pub fn changes(before: &Value, after: &Value) -> Result<Vec<Change>, Error> {
             path: change.path.clone(),
             what: rules::describe(change),
             reference: Some(rules::reference_reason(change)),
+            subject: rules::subject(change),
         })
         .collect())
 }

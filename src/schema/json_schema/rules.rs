@@ -3,9 +3,11 @@
 //! and why. This file is data plus the words that describe each change; the strategy is applied
 //! in `schema::verdict::judge`, and the walker in `compare.rs` decides nothing about breaking-ness.
 
+use std::collections::BTreeSet;
+
 use serde_json::Value;
 
-use super::compare::Change;
+use super::compare::{Change, canon_value};
 use crate::schema::verdict::{Effect, Rule};
 
 /// Every kind of change the walker reports. The ids are a stable contract (`property.added` ...).
@@ -360,6 +362,38 @@ pub fn reference_reason(change: &Change) -> String {
         ChangeKind::KeywordChanged => {
             format!("{keyword} changed, compatibility cannot be determined")
         }
+    }
+}
+
+/// What changed where the op's path does not say (the op's fingerprint hashes it): the members
+/// a `type` list lost and gained, the branch of a union or `allOf` (its path is a position), and
+/// the value of an enum op (in the reference's words, as acknowledgements already written hash).
+pub fn subject(change: &Change) -> Option<String> {
+    match change.kind {
+        ChangeKind::EnumValueAdded | ChangeKind::EnumValueRemoved => Some(reference_reason(change)),
+        ChangeKind::TypeWidened | ChangeKind::TypeNarrowed | ChangeKind::TypeChanged => {
+            let members = |value: &Option<Value>| -> BTreeSet<String> {
+                let name = |v: &Value| v.as_str().map_or_else(|| canon_value(v), str::to_owned);
+                match value {
+                    Some(Value::Array(items)) => items.iter().map(name).collect(),
+                    Some(other) => BTreeSet::from([name(other)]),
+                    None => BTreeSet::new(),
+                }
+            };
+            let (was, is) = (members(&change.before), members(&change.after));
+            let lost = was.difference(&is).map(|m| format!("-{m}"));
+            let gained = is.difference(&was).map(|m| format!("+{m}"));
+            Some(lost.chain(gained).collect::<Vec<_>>().join(" "))
+        }
+        ChangeKind::UnionBranchAdded
+        | ChangeKind::UnionBranchRemoved
+        | ChangeKind::AllOfBranchAdded
+        | ChangeKind::AllOfBranchRemoved => change
+            .after
+            .as_ref()
+            .or(change.before.as_ref())
+            .map(canon_value),
+        _ => None,
     }
 }
 

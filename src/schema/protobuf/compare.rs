@@ -23,6 +23,8 @@ pub struct Found {
     pub op: OpKind,
     pub path: String,
     pub what: String,
+    /// What changed, where the path (the element) does not say: a reserved name or range.
+    pub subject: Option<String>,
 }
 
 /// Every difference between two compiled sides.
@@ -181,11 +183,23 @@ struct Walk {
 
 impl Walk {
     fn push(&mut self, kind: ChangeKind, op: OpKind, path: String, what: String) {
+        self.push_about(kind, op, (path, None), what);
+    }
+
+    /// [`Walk::push`] of a change the path does not name: `subject` does.
+    fn push_about(
+        &mut self,
+        kind: ChangeKind,
+        op: OpKind,
+        (path, subject): (String, Option<String>),
+        what: String,
+    ) {
         self.found.push(Found {
             kind,
             op,
             path,
             what,
+            subject,
         });
     }
 
@@ -592,24 +606,27 @@ impl Walk {
         for range in old_ranges {
             let missing = missing(&range, new_ranges);
             if !missing.is_empty() {
-                let shown: Vec<String> = missing.iter().map(show_range).collect();
-                self.push(
+                let shown = missing
+                    .iter()
+                    .map(show_range)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                self.push_about(
                     ChangeKind::ReservedRangeRemoved,
                     OpKind::Remove,
-                    path.to_owned(),
+                    (path.to_owned(), Some(shown.clone())),
                     format!(
-                        "reserved {} of {owner} no longer reserved ({})",
+                        "reserved {} of {owner} no longer reserved ({shown})",
                         show_range(&range),
-                        shown.join(", ")
                     ),
                 );
             }
         }
         for name in old_names.difference(new_names) {
-            self.push(
+            self.push_about(
                 ChangeKind::ReservedNameRemoved,
                 OpKind::Remove,
-                path.to_owned(),
+                (path.to_owned(), Some((*name).to_owned())),
                 format!("reserved name `{name}` of {owner} no longer reserved"),
             );
         }

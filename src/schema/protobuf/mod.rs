@@ -96,6 +96,7 @@ pub fn changes(
             path: found.path,
             what: found.what,
             reference: None,
+            subject: found.subject,
         })
         .collect())
 }
