@@ -4,7 +4,8 @@
 //! once acknowledged), a `::warning`
 //! for every schema change without a verdict and every catalog problem, a `::notice` for every
 //! other change, each on the catalog file that declares it (the schema file at the line of the
-//! changed node, or the resource file), and a closing summary notice. A diff that could not be
+//! changed node, or the resource file), a `::warning` at each acknowledgement that matches
+//! nothing, the policy's counts and a closing summary notice. A diff that could not be
 //! made ([`refused`]) names each catalog problem at its level (`::error`, `::warning`) instead.
 
 use super::text::{edge_label, end_label};
@@ -124,6 +125,20 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     for (sides, diagnostic) in &findings.problems {
         out.problem("warning", sides, diagnostic);
     }
+    if let Some(decision) = context.decision {
+        // Each stale acknowledgement at its entry, so it can be deleted there.
+        for ack in &decision.unused_acks {
+            let body = format!(
+                "Acknowledgement of {} matches nothing here; delete it once its break is gone.",
+                ack.fingerprint
+            );
+            let place = (crate::policy::ACK_FILE, Some(ack.line));
+            out.command("warning", Some(place), "acknowledgement", &body);
+        }
+        if let Some(line) = super::text::policy_line(decision) {
+            out.push("notice", None, "policy", &line);
+        }
+    }
     out.push(
         "notice",
         None,
@@ -178,15 +193,20 @@ impl Annotations<'_> {
 
     /// One command. `title` and `body` are already escaped text; the body may hold newlines.
     fn push(&mut self, level: &str, place: Option<&Place>, title: &str, body: &str) {
+        let path = place.map(|place| match self.dir {
+            "" => place.file.clone(),
+            dir => format!("{dir}/{}", place.file),
+        });
+        let at = path.as_deref().zip(place.map(|place| place.line));
+        self.command(level, at, title, body);
+    }
+
+    /// [`Annotations::push`] at a file named from the repository root (a policy file).
+    fn command(&mut self, level: &str, at: Option<(&str, Option<usize>)>, title: &str, body: &str) {
         let mut properties = String::new();
-        if let Some(place) = place {
-            let path = if self.dir.is_empty() {
-                place.file.clone()
-            } else {
-                format!("{}/{}", self.dir, place.file)
-            };
-            properties.push_str(&format!("file={}", escape_property(&escape_text(&path))));
-            if let Some(line) = place.line {
+        if let Some((path, line)) = at {
+            properties.push_str(&format!("file={}", escape_property(&escape_text(path))));
+            if let Some(line) = line {
                 properties.push_str(&format!(",line={line}"));
             }
             properties.push(',');

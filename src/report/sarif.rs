@@ -1,7 +1,8 @@
 //! SARIF 2.1.0 for code-scanning tools: one result per breaking op (level `error`, schema and
 //! specification ops alike), per message removed while in use (`error`), per schema or
 //! specification change without a verdict (`warning`) and per catalog problem (`warning` or
-//! `note`; in a diff that could not be made, [`refused`], `error` or `warning`); a rule per kind
+//! `note`; in a diff that could not be made, [`refused`], `error` or `warning`) and per
+//! acknowledgement that matches nothing (`note`, at its entry); a rule per kind
 //! with its words from the rules
 //! table; locations at the file and line of the finding; `partialFingerprints` from the
 //! policy's fingerprints, so GitHub code scanning follows a break across pushes; acknowledged
@@ -122,6 +123,12 @@ const CATALOG_PROBLEM: (&str, &str, &str) = (
     "the catalog cannot be read exactly as the EventCatalog SDK reads it",
 );
 
+const UNUSED_ACK: (&str, &str, &str) = (
+    "policy.unused-acknowledgement",
+    "An acknowledgement that matches nothing",
+    "no finding of this diff has its fingerprint; delete it once its break is gone",
+);
+
 struct Builder<'a> {
     context: &'a Context<'a>,
     rules: Vec<RuleDescriptor>,
@@ -195,15 +202,7 @@ impl Builder<'_> {
         } else {
             format!("{}/{}", self.context.dir, place.file)
         };
-        let uri = uri_path(&path);
-        vec![Location {
-            physical_location: PhysicalLocation {
-                artifact_location: ArtifactLocation { uri },
-                region: Region {
-                    start_line: place.line.unwrap_or(1).max(1),
-                },
-            },
-        }]
+        located(&path, place.line)
     }
 
     fn push(
@@ -238,6 +237,20 @@ impl Builder<'_> {
             suppressions,
         });
     }
+}
+
+/// The location of line `line` of the file at `path` from the repository root.
+fn located(path: &str, line: Option<usize>) -> Vec<Location> {
+    vec![Location {
+        physical_location: PhysicalLocation {
+            artifact_location: ArtifactLocation {
+                uri: uri_path(path),
+            },
+            region: Region {
+                start_line: line.unwrap_or(1).max(1),
+            },
+        },
+    }]
 }
 
 /// The SARIF log of a diff.
@@ -293,6 +306,18 @@ pub fn log(diff: &ArchitectureDiff, context: &Context<'_>) -> Log {
             Severity::Warning => "note",
         };
         builder.problem(level, sides, diagnostic);
+    }
+    // Each stale acknowledgement at its entry (the file is at the repository root).
+    for ack in context.decision.map_or(&[][..], |d| &d.unused_acks) {
+        let rule = builder.rule(UNUSED_ACK);
+        let message = format!(
+            "acknowledgement of {} matches nothing here; delete it once its break is gone",
+            ack.fingerprint
+        );
+        builder.push(rule, "note", message, None, None);
+        if let Some(result) = builder.results.last_mut() {
+            result.locations = located(policy::ACK_FILE, Some(ack.line));
+        }
     }
     builder.into_log()
 }

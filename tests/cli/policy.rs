@@ -1220,3 +1220,36 @@ fn breaks_at_one_place_are_told_apart_by_what_changed() {
         assert_eq!(both.len(), in_one, "{file}: {both:?}");
     }
 }
+
+/// An acknowledgement that matches nothing is named at its entry by GitHub and SARIF too, as
+/// the text report names it, so it can be deleted; GitHub gives the policy's counts as well.
+#[test]
+fn a_stale_acknowledgement_is_named_in_every_report() {
+    let repo = two_events();
+    repo.write(
+        "catalog-diff.ack.toml",
+        "[[ack]]\nfingerprint = \"aaaaaaaaaaaaaaaaaaaaaaaa\"\nreason = \"stale\"\n",
+    );
+    repo.write("events/OrderPaid/schema.json", OPTIONAL_ID);
+    let annotations = text(&run(&repo, &["--format", "github"]).stdout);
+    assert!(
+        annotations.contains("::warning file=catalog-diff.ack.toml,line=2,title=catalog-diff%3A acknowledgement::Acknowledgement of aaaaaaaaaaaaaaaaaaaaaaaa matches nothing here"),
+        "{annotations}"
+    );
+    assert!(
+        annotations.contains(
+            "::notice title=catalog-diff%3A policy::policy: 0 break(s) acknowledged, 1 open"
+        ),
+        "{annotations}"
+    );
+    let sarif = json(&run(&repo, &["--format", "sarif"]));
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    let stale = results
+        .iter()
+        .find(|r| r["ruleId"] == "policy.unused-acknowledgement")
+        .expect("the stale acknowledgement");
+    assert_eq!(stale["level"], "note", "{stale}");
+    let location = &stale["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "catalog-diff.ack.toml");
+    assert_eq!(location["region"]["startLine"], 2);
+}
