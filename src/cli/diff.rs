@@ -53,8 +53,9 @@ pub struct PolicyArgs {
     /// else breaking.
     #[arg(long, value_enum)]
     pub fail_on: Option<FailOn>,
-    /// The configuration file. Default: catalog-diff.toml at the repository root of the side
-    /// being checked (the working tree, the staged index or the candidate revision).
+    /// The configuration file, a relative path read from -C's path (as git -C reads one).
+    /// Default: catalog-diff.toml at the repository root of the side being checked (the
+    /// working tree, the staged index or the candidate revision).
     #[arg(long, value_name = "PATH")]
     pub config: Option<std::path::PathBuf>,
     /// Protobuf rules: wire-json (buf's WIRE_JSON category: renames and json_name changes
@@ -149,7 +150,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     }
     let loading = Cache::start(&args.catalog.cache, Some(&repo));
     let mut settings = Settings::load(
-        &repo,
+        (&repo, &args.catalog.repo),
         sides.candidate(),
         &args.policy,
         args.catalog.dir.as_deref(),

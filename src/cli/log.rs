@@ -101,7 +101,12 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         .collect();
     // The configuration and acknowledgements of the newest commit of the range hold.
     let tip = commits.last().map_or(Side::Unborn, |c| Side::Commit(c.id));
-    let settings = Settings::load(&repo, tip, &args.policy, args.catalog.dir.as_deref())?;
+    let settings = Settings::load(
+        (&repo, &args.catalog.repo),
+        tip,
+        &args.policy,
+        args.catalog.dir.as_deref(),
+    )?;
     if settings.message_strategies.is_empty() {
         // Nothing to check against the catalog first: the policy files' problems stop here.
         settings.check_messages(&[])?;

@@ -46,15 +46,19 @@ pub struct Settings {
 
 impl Settings {
     /// Reads the files of `candidate` (the working tree, the staged index or a commit) and
-    /// lays `flags` over them.
+    /// lays `flags` over them. A relative `--config` is read from `from` (`-C`'s path), as
+    /// `git -C` reads every relative path.
     pub fn load(
-        repo: &Repo,
+        (repo, from): (&Repo, &Path),
         candidate: Side,
         flags: &PolicyArgs,
         dir: Option<&str>,
     ) -> anyhow::Result<Settings> {
         let config = match &flags.config {
-            Some(path) => Some((escape_path(path), read_file(path)?)),
+            Some(path) => {
+                let path = from.join(path);
+                Some((escape_path(&path), read_file(&path)?))
+            }
             None => {
                 let bytes = repo.read_root_file(candidate, policy::CONFIG_FILE)?;
                 note_unread_edit(repo, candidate, policy::CONFIG_FILE, bytes.as_deref());

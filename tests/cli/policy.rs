@@ -1253,3 +1253,26 @@ fn a_stale_acknowledgement_is_named_in_every_report() {
     assert_eq!(location["artifactLocation"]["uri"], "catalog-diff.ack.toml");
     assert_eq!(location["region"]["startLine"], 2);
 }
+
+/// A relative `--config` is read from `-C`'s path, as `git -C` reads one; a missing one is
+/// named by the path tried.
+#[test]
+fn a_relative_configuration_is_read_from_the_repository_given() {
+    let repo = two_events();
+    repo.write("my.toml", "strategy = \"backward\"\n");
+    loosen_both(&repo);
+    let path = repo.path();
+    let at = path.to_str().expect("UTF-8");
+    let elsewhere = std::env::temp_dir();
+    let out = run(&elsewhere, &["-C", at, "--config", "my.toml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("[strategy backward]"));
+    let out = run(&elsewhere, &["-C", at, "--config", "nope.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    let tried = repo.path().join("nope.toml");
+    assert!(
+        text(&out.stderr).contains(&tried.display().to_string()),
+        "{}",
+        text(&out.stderr)
+    );
+}
