@@ -28,6 +28,9 @@ pub struct Request<'a> {
     pub history: bool,
     /// Parses by blob id (perhaps from an earlier run).
     pub cache: &'a ParseCache,
+    /// The message ids the configuration names (with settings or none), each checked to name
+    /// a message of either side.
+    pub named_messages: Vec<String>,
 }
 
 /// One side of a comparison as it was read.
@@ -124,7 +127,7 @@ pub fn compare_revisions(
     // After the diff, whose scope has taken every resource file's facts already.
     let misnamed = misnamed_messages(
         &[read.baseline().files(), Before::unchanged(after)],
-        request.diff.message_strategies.keys(),
+        &request.named_messages,
         &options,
         request.cache,
     );
@@ -179,7 +182,7 @@ pub fn compare_revisions(
     })
 }
 
-/// A message id the configuration sets a strategy for that names no message of the catalog.
+/// A message id the configuration names (`[messages."ID"]`) that names no message of the catalog.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Misnamed {
     pub id: String,

@@ -204,6 +204,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
         },
         history: args.history || (settings.history && transitive),
         cache: &cache.parses,
+        named_messages: settings.message_ids(),
     };
     let mut compared = pipeline::compare_revisions(&repo, revisions, &request)?;
     cache.save();

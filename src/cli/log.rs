@@ -107,7 +107,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         &args.policy,
         args.catalog.dir.as_deref(),
     )?;
-    if settings.message_strategies.is_empty() {
+    if settings.message_ids().is_empty() {
         // Nothing to check against the catalog first: the policy files' problems stop here.
         settings.check_messages(&[])?;
     }
@@ -161,7 +161,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     let mut stdout = std::io::stdout().lock();
     let mut state = State::default();
     let cache = loading.wait();
-    if !settings.message_strategies.is_empty() {
+    if !settings.message_ids().is_empty() {
         // The configuration's message ids are checked against the range's ends: its baseline
         // (`--against`'s, or the first commit's parent), its first commit (the root, when the
         // walk starts there) and its last.
@@ -179,12 +179,8 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         }
         let sides: Vec<Before> = ends.iter().map(Before::unchanged).collect();
         let build = pipeline::build_options(&options.source, String::new(), false);
-        let misnamed = pipeline::misnamed_messages(
-            &sides,
-            settings.message_strategies.keys(),
-            &build,
-            &cache.parses,
-        );
+        let misnamed =
+            pipeline::misnamed_messages(&sides, &settings.message_ids(), &build, &cache.parses);
         settings.check_messages(&misnamed)?;
     }
     let outcome = history::walk(

@@ -28,8 +28,9 @@ pub struct Settings {
     /// Where the configuration sets `history = true`, if it does.
     pub history_place: Option<String>,
     pub message_strategies: BTreeMap<String, Strategy>,
-    /// Where the configuration names each message id (`catalog-diff.toml:7`).
-    message_places: BTreeMap<String, String>,
+    /// Where the configuration names each message id, with settings or none: its file and
+    /// line.
+    message_places: BTreeMap<String, (String, usize)>,
     /// Transitive strategies compare against the history too (`history = true`).
     pub history: bool,
     /// buf's category for Protobuf changes.
@@ -70,7 +71,7 @@ impl Settings {
                 let (config, problems) = Config::parse_partly(&file, &text)?;
                 let places = config
                     .message_lines(&text)
-                    .map(|(id, line)| (id.to_owned(), format!("{file}:{line}")))
+                    .map(|(id, line)| (id.to_owned(), (file.clone(), line)))
                     .collect();
                 let lines = [config.dir_line(&text), config.history_line(&text)];
                 let setting_places = lines.map(|line| line.map(|line| format!("{file}:{line}")));
@@ -111,7 +112,9 @@ impl Settings {
             let own: Vec<String> = message_strategies
                 .iter()
                 .map(|(id, own)| {
-                    let place = message_places.get(id).map_or("", String::as_str);
+                    let place = message_places
+                        .get(id)
+                        .map_or_else(String::new, |(file, line)| format!("{file}:{line}"));
                     format!("`{}` ({}, {place})", escape_text(id), own.as_str())
                 })
                 .collect();
@@ -163,6 +166,12 @@ impl Settings {
         })
     }
 
+    /// Every message id the configuration names (`[messages."ID"]`, with settings or none),
+    /// each to be checked to name a message.
+    pub fn message_ids(&self) -> Vec<String> {
+        self.message_places.keys().cloned().collect()
+    }
+
     /// Holds back `problem` of the policy files with their others, to be named together.
     pub fn hold(&mut self, problem: String) {
         self.problems = Some(match self.problems.take() {
@@ -189,11 +198,17 @@ impl Settings {
                 None => Ok(()),
             };
         }
-        let lines: Vec<String> = misnamed
+        // In the order the file names them, one `error:` line apiece.
+        let mut misnamed: Vec<(&Misnamed, Option<&(String, usize)>)> = misnamed
             .iter()
-            .map(|m| {
-                let place = self.message_places.get(&m.id).map_or("", String::as_str);
-                let place = escape_text(place);
+            .map(|m| (m, self.message_places.get(&m.id)))
+            .collect();
+        misnamed.sort_by_key(|(_, place)| place.map(|(_, line)| *line));
+        let lines: Vec<String> = misnamed
+            .into_iter()
+            .map(|(m, place)| {
+                let place = place.map_or_else(String::new, |(file, line)| format!("{file}:{line}"));
+                let place = escape_text(&place);
                 let id = escape_text(&m.id);
                 let what = match &m.kind {
                     Some(kind) => {
@@ -219,7 +234,7 @@ impl Settings {
             .map_or_else(String::new, |problems| format!("{problems}\nerror: "));
         anyhow::bail!(
             "{problems}{}\n  hint: [messages.\"ID\"] takes a message id, as in its front matter; correct or remove the entry",
-            lines.join("\n")
+            lines.join("\nerror: ")
         )
     }
 }

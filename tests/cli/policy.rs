@@ -1276,3 +1276,31 @@ fn a_relative_configuration_is_read_from_the_repository_given() {
         text(&out.stderr)
     );
 }
+
+/// Every `[messages."ID"]` naming no message is an error, an empty one too, in the order the
+/// file names them, one `error:` line apiece.
+#[test]
+fn misnamed_message_ids_are_named_in_line_order() {
+    let repo = two_events();
+    repo.write(
+        "catalog-diff.toml",
+        "[messages.zzz-first]\nstrategy = \"backward\"\n\n[messages.OrderPaiid]\n\n[messages.aaa-last]\nstrategy = \"forward\"\n",
+    );
+    loosen_both(&repo);
+    let stderr = refused(&repo, &[]);
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("error: "))
+        .collect();
+    let places: Vec<&str> = errors.iter().filter_map(|l| l.split(": ").nth(1)).collect();
+    assert_eq!(
+        places,
+        [
+            "catalog-diff.toml:1",
+            "catalog-diff.toml:4",
+            "catalog-diff.toml:6"
+        ],
+        "{stderr}"
+    );
+    assert!(errors[1].contains("`OrderPaiid`"), "{stderr}");
+}
