@@ -60,6 +60,12 @@ fn join(path: &str, segment: &str) -> String {
     format!("{path}/{segment}")
 }
 
+/// Where a replacement happened and, since the path names only the place, what it replaced
+/// with what: a later, different replacement there is a change of its own.
+fn replaced(path: String, from: &str, to: &str) -> (String, Option<String>) {
+    (path, Some(format!("{from} -> {to}")))
+}
+
 fn list(items: &[String]) -> String {
     let quoted: Vec<String> = items.iter().map(|item| format!("`{item}`")).collect();
     if quoted.is_empty() {
@@ -130,14 +136,13 @@ impl Walker<'_> {
                     .as_deref()
                     .map_or_else(|| "none".to_owned(), |l| format!("`{l}`"))
             };
-            self.emit(
+            let (from, to) = (word(old_logical), word(new_logical));
+            self.emit_about(
                 ChangeKind::LogicalTypeChanged,
                 OpKind::Replace,
-                join(path, "logicalType"),
+                replaced(join(path, "logicalType"), &from, &to),
                 format!(
-                    "logical type changed from {} to {} on `{}`",
-                    word(old_logical),
-                    word(new_logical),
+                    "logical type changed from {from} to {to} on `{}`",
                     new.branch_key(n)
                 ),
                 reach,
@@ -163,10 +168,10 @@ impl Walker<'_> {
             (Kind::Fixed(on, os), Kind::Fixed(nn, ns)) => {
                 self.names(on, nn, path, reach);
                 if os != ns {
-                    self.emit(
+                    self.emit_about(
                         ChangeKind::FixedSizeChanged,
                         OpKind::Replace,
-                        join(path, "size"),
+                        replaced(join(path, "size"), &os.to_string(), &ns.to_string()),
                         format!("fixed `{}` changed size from {os} to {ns}", nn.fullname),
                         reach,
                     );
@@ -185,25 +190,22 @@ impl Walker<'_> {
                     ChangeKind::TypeDemoted => "demoted",
                     _ => "changed",
                 };
-                self.emit(
+                self.emit_about(
                     kind,
                     OpKind::Replace,
-                    path.to_owned(),
+                    replaced(path.to_owned(), a.name(), b.name()),
                     format!("type {verb} from `{}` to `{}`", a.name(), b.name()),
                     reach,
                 );
                 Ok(())
             }
             _ => {
-                self.emit(
+                let (from, to) = (old.describe(o), new.describe(n));
+                self.emit_about(
                     ChangeKind::TypeChanged,
                     OpKind::Replace,
-                    path.to_owned(),
-                    format!(
-                        "type changed from {} to {}",
-                        old.describe(o),
-                        new.describe(n)
-                    ),
+                    replaced(path.to_owned(), &from, &to),
+                    format!("type changed from {from} to {to}"),
                     reach,
                 );
                 Ok(())
@@ -220,18 +222,18 @@ impl Walker<'_> {
                 (false, true) => ChangeKind::NameChangedAliasedBack,
                 (true, true) => ChangeKind::NameChangedAliasedBoth,
             };
-            self.emit(
+            self.emit_about(
                 kind,
                 OpKind::Replace,
-                join(path, "name"),
+                replaced(join(path, "name"), &old.fullname, &new.fullname),
                 format!("renamed from `{}` to `{}`", old.fullname, new.fullname),
                 reach,
             );
         } else if old.fullname != new.fullname {
-            self.emit(
+            self.emit_about(
                 ChangeKind::NamespaceChanged,
                 OpKind::Replace,
-                join(path, "namespace"),
+                replaced(join(path, "namespace"), &old.fullname, &new.fullname),
                 format!("`{}` moved to `{}`", old.fullname, new.fullname),
                 reach,
             );
@@ -243,11 +245,12 @@ impl Walker<'_> {
         let (before, after): (BTreeSet<&String>, BTreeSet<&String>) =
             (old.iter().collect(), new.iter().collect());
         if before != after {
-            self.emit(
+            let (from, to) = (list(old), list(new));
+            self.emit_about(
                 ChangeKind::AliasesChanged,
                 OpKind::Replace,
-                path,
-                format!("aliases changed from {} to {}", list(old), list(new)),
+                replaced(path, &from, &to),
+                format!("aliases changed from {from} to {to}"),
                 reach,
             );
         }

@@ -179,6 +179,29 @@ mod tests {
     }
 
     #[test]
+    fn two_replacements_at_one_place_are_told_apart() {
+        // What an acknowledgement's fingerprint holds besides the path: `int` to `string`, then
+        // `string` to `boolean`, are two breaks, as are two renames.
+        let subject = |before: &str, after: &str| {
+            let op = &verdict(before, after, Strategy::Full).ops[0];
+            (op.path.clone(), op.subject.clone())
+        };
+        let string = ORDER.replace(r#""type": "int""#, r#""type": "string""#);
+        let boolean = ORDER.replace(r#""type": "int""#, r#""type": "boolean""#);
+        let (path, first) = subject(ORDER, &string);
+        let (same_path, second) = subject(&string, &boolean);
+        assert_eq!(path, same_path);
+        assert_eq!(first.as_deref(), Some("int -> string"));
+        assert_ne!(first, second);
+        let renamed =
+            |name: &str| ORDER.replacen(r#""name": "Order""#, &format!(r#""name": "{name}""#), 1);
+        assert_ne!(
+            subject(&renamed("A"), &renamed("B")).1,
+            subject(&renamed("B"), &renamed("C")).1
+        );
+    }
+
+    #[test]
     fn lines_follow_field_names_and_symbols() {
         assert_eq!(line_of(ORDER, "/fields/amount/type"), 4);
         assert_eq!(line_of(ORDER, "/fields/status/type/symbols/PAID"), 5);
