@@ -169,7 +169,7 @@ impl Format {
             )));
         }
         if let Some(value) = declared {
-            return Format::declared(value);
+            return Format::declared(value)?.confirmed(&format!("`format: {value}`"), path, text);
         }
         let extension = path
             .rsplit_once('.')
@@ -206,6 +206,22 @@ impl Format {
                 }
                 None => format!("`{path}` is not a JSON Schema, Avro or Protobuf file"),
             })),
+        }
+    }
+
+    /// This format, declared for the file at `path` (`how`, in words: "`format: json`"), unless
+    /// its text is plainly another format's by the test an undeclared file is told by: Avro's
+    /// JSON form judged as a JSON Schema constrains nothing, so every change to it would pass.
+    pub fn confirmed(self, how: &str, path: &str, text: &str) -> Result<Format, Undetected> {
+        match self {
+            Format::JsonSchema => match json_schema::avro_type(path, text) {
+                Some(type_name) => Err(Undetected::other(format!(
+                    "`{path}` is declared JSON Schema ({how}) but is {}",
+                    Error::AvroForm { type_name }
+                ))),
+                None => Ok(self),
+            },
+            Format::Avro | Format::Protobuf => Ok(self),
         }
     }
 

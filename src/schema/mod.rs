@@ -350,6 +350,19 @@ mod tests {
             Format::detect(Some("avro"), "schema.json", record),
             Ok(Format::Avro)
         );
+        // Declared JSON Schema, it is not judged as one either: the reason names the declaration.
+        for (path, text) in [
+            ("schema.avsc", record),
+            ("schema.yaml", "type: fixed\nname: F\nsize: 4\n"),
+        ] {
+            let why = Format::detect(Some("json"), path, text).expect_err(path);
+            assert!(
+                why.reason
+                    .contains("is declared JSON Schema (`format: json`) but is an Avro schema"),
+                "{}",
+                why.reason
+            );
+        }
         // A JSON Schema whose object has a `fields` property stays one.
         let schema = r#"{"type": "object", "fields": 1, "properties": {}}"#;
         assert_eq!(
@@ -361,5 +374,12 @@ mod tests {
             Format::detect(None, "list.json", list),
             Ok(Format::JsonSchema)
         );
+        // Declared, a JSON Schema (or a text that does not parse, named when compared) stays one.
+        for text in [schema, list, "{\"type\": \"object\"", ""] {
+            assert_eq!(
+                Format::detect(Some("json-schema"), "schema.json", text),
+                Ok(Format::JsonSchema)
+            );
+        }
     }
 }

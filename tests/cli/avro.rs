@@ -233,6 +233,51 @@ fn the_schema_command_judges_avro_and_names_bad_files() {
     assert!(before.is_some() && before < after, "{errors}");
 }
 
+/// An Avro schema declared (or forced) JSON Schema is not judged as a JSON Schema, which would
+/// read none of its fields and call every change "no change": the diff has no verdict, with the
+/// declaration in its reason, and `schema` refuses the file.
+#[test]
+fn avro_declared_json_schema_is_not_judged_as_one() {
+    let repo = TestRepo::new();
+    let entry =
+        "---\nid: E\nversion: 1.0.0\nschemas:\n  - {path: schema.avsc, format: json-schema}\n---\n";
+    repo.write_all(&[
+        ("events/E/index.mdx", entry),
+        ("events/E/schema.avsc", BEFORE),
+    ]);
+    repo.commit_all("first");
+    let after = BEFORE.replace(r#""type": "int""#, r#""type": "string""#);
+    repo.write("events/E/schema.avsc", &after);
+    repo.commit_all("quantity as a string");
+    let doc = json(&run(&repo, &["HEAD~1..HEAD", "--format", "json"]));
+    let change = &doc["schemaChanges"][0];
+    assert_eq!(change["breaking"], serde_json::Value::Null, "{doc}");
+    let reason = change["unknownReason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("declared JSON Schema (`format: json-schema`) but is an Avro schema"),
+        "{reason}"
+    );
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("a.avsc"), BEFORE).expect("write");
+    std::fs::write(dir.path().join("b.avsc"), &after).expect("write");
+    let args = [
+        "schema",
+        "--schema-format",
+        "json-schema",
+        "a.avsc",
+        "b.avsc",
+    ];
+    let output = run(dir.path(), &args);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(output.stdout.is_empty(), "no verdict on stdout");
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        error.contains("a.avsc: cannot judge the before file: `a.avsc` is declared JSON Schema (`--schema-format json-schema`) but is an Avro schema"),
+        "{error}"
+    );
+}
+
 #[test]
 fn deep_nesting_is_refused_cleanly() {
     let mut schema = String::from("\"int\"");

@@ -6,6 +6,9 @@ pub mod compare;
 pub mod rules;
 mod unfollowed;
 
+use std::collections::HashMap;
+
+use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use super::verdict::{Change, Verdict, judge};
@@ -40,8 +43,7 @@ pub fn looks_like_schema(value: &Value) -> bool {
 /// Parse schema text (YAML when the path says so, else JSON). Any document is accepted: a
 /// declared JSON Schema is judged whatever keywords it uses, as the reference does.
 pub fn parse_text(path: &str, text: &str) -> Result<Value, Error> {
-    let lower = path.to_ascii_lowercase();
-    if lower.ends_with(".yaml") || lower.ends_with(".yml") {
+    if is_yaml(path) {
         crate::catalog::yaml::parse(text).map_err(|error| {
             // Nesting past the limit is named as such, as in JSON text, not as a syntax error.
             if error.too_deep {
@@ -63,6 +65,12 @@ pub fn parse_text(path: &str, text: &str) -> Result<Value, Error> {
     } else {
         serde_json::from_str(text).map_err(|error| json_error(path, text, error))
     }
+}
+
+/// Whether the file at `path` is YAML, by its name; any other is read as JSON.
+fn is_yaml(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.ends_with(".yaml") || lower.ends_with(".yml")
 }
 
 /// A JSON parse error in words: nesting past the limit and a byte order mark are named as
@@ -92,16 +100,15 @@ fn json_error(path: &str, text: &str, error: serde_json::Error) -> Error {
 /// JSON is checked whole but only its top-level keys are kept (a 60 MB schema is detected
 /// without a second tree in memory).
 pub fn check(path: &str, text: &str) -> Result<(), Error> {
-    let lower = path.to_ascii_lowercase();
-    if lower.ends_with(".yaml") || lower.ends_with(".yml") {
+    if is_yaml(path) {
         return parse(path, text).map(drop);
     }
     let trimmed = text.trim_start_matches([' ', '\t', '\r', '\n']);
     let schema = if trimmed.starts_with('{') {
-        let keys: std::collections::HashMap<String, serde::de::IgnoredAny> =
+        let keys: HashMap<String, IgnoredAny> =
             serde_json::from_str(text).map_err(|error| json_error(path, text, error))?;
         // Only what may be Avro's form is read whole, to tell.
-        if keys.contains_key("type") && AVRO_KEYS.iter().any(|key| keys.contains_key(*key)) {
+        if may_be_avro(&keys) {
             return parse(path, text).map(drop);
         }
         SCHEMA_MARKERS.iter().any(|key| keys.contains_key(*key))
@@ -119,6 +126,26 @@ pub fn check(path: &str, text: &str) -> Result<(), Error> {
 
 /// The keys beside `type` of Avro's complex types (`record`, `enum`, `fixed`, `map`, `array`).
 const AVRO_KEYS: &[&str] = &["fields", "symbols", "size", "values", "items"];
+
+/// Whether a JSON object with these top-level keys may be in Avro's form: `type` beside a key
+/// of [`AVRO_KEYS`].
+fn may_be_avro(keys: &HashMap<String, IgnoredAny>) -> bool {
+    keys.contains_key("type") && AVRO_KEYS.iter().any(|key| keys.contains_key(*key))
+}
+
+/// The type of the Avro schema `text` holds in Avro's JSON form, if it holds one: the test
+/// [`check`] tells a file named as JSON Schema by, for a file declared one. A text that does
+/// not parse holds none (its comparison names the error).
+pub fn avro_type(path: &str, text: &str) -> Option<String> {
+    if !is_yaml(path) {
+        // As in `check`: only a JSON object with Avro's keys is read whole.
+        let keys: HashMap<String, IgnoredAny> = serde_json::from_str(text).ok()?;
+        if !may_be_avro(&keys) {
+            return None;
+        }
+    }
+    avro_form(&parse_text(path, text).ok()?).map(str::to_owned)
+}
 
 /// The type of an Avro schema written in Avro's JSON form (`"type": "record"`, a `map`, an
 /// `array` of such), which no JSON Schema is: such a text in a `.json` file is Avro saved under
