@@ -10,6 +10,7 @@
 //! already agrees ([`walk`] against [`can_read`]).
 
 pub mod compare;
+mod java_name;
 pub mod model;
 pub mod resolve;
 pub mod rules;

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::java_name;
 use crate::schema::located::Located;
 use crate::schema::{Error, Format, MAX_DEPTH};
 
@@ -281,14 +282,6 @@ fn valid_name(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// A field name as Java's parser (the reference) reads it: a letter of any script or `_`, then
-/// letters, digits or `_` (`größe`). The Python port reads any field name.
-fn valid_field_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
-        && chars.all(|c| c.is_alphanumeric() || c == '_')
-}
-
 fn short(value: &Value) -> String {
     let text = value.to_string();
     if text.chars().count() > 60 {
@@ -506,6 +499,19 @@ impl Parser {
         }
         let inherited = fullname.rsplit_once('.').map(|(space, _)| space.to_owned());
         let aliases = aliases(object, pointer)?;
+        // Java's parser reads each alias as a name, its namespace left unchecked (a field's
+        // aliases not at all); the Python port reads any alias.
+        let refused =
+            |alias: &String| !java_name::valid(alias.rsplit('.').next().unwrap_or_default());
+        if let Some(index) = aliases.iter().position(refused) {
+            return Err(invalid(
+                &join(&join(pointer, "aliases"), &index.to_string()),
+                format!(
+                    "alias `{}` of `{fullname}` is not a valid Avro name (after its last `.`: a letter or `_`, then letters, digits or `_`)",
+                    aliases[index]
+                ),
+            ));
+        }
         Ok((
             Named {
                 name: short_name,
@@ -548,7 +554,8 @@ impl Parser {
                 ));
             };
             let name = match field.get("name") {
-                Some(Value::String(name)) if valid_field_name(name) => name.clone(),
+                // As Java's parser reads it (`größe`); the Python port reads any field name.
+                Some(Value::String(name)) if java_name::valid(name) => name.clone(),
                 Some(Value::String(name)) => {
                     return Err(invalid(
                         &join(&at, "name"),
@@ -970,6 +977,33 @@ mod tests {
                 r#"{"type": "record", "name": "R", "fields": [{"name": "1a", "type": "int"}]}"#,
                 "`1a` in record `R` is not a valid Avro field name",
             ),
+            // Letters and digits as Java's `Character` tells them, per UTF-16 unit: a
+            // superscript, a Roman numeral, a vowel sign and a letter outside the BMP are none.
+            (
+                r#"{"type": "record", "name": "R", "fields": [{"name": "x²", "type": "int"}]}"#,
+                "`x²` in record `R` is not a valid Avro field name",
+            ),
+            (
+                r#"{"type": "record", "name": "R", "fields": [{"name": "Ⅻ", "type": "int"}]}"#,
+                "`Ⅻ` in record `R` is not a valid Avro field name",
+            ),
+            (
+                r#"{"type": "record", "name": "R", "fields": [{"name": "कीमत", "type": "int"}]}"#,
+                "`कीमत` in record `R` is not a valid Avro field name",
+            ),
+            (
+                r#"{"type": "record", "name": "R", "fields": [{"name": "𝑥", "type": "int"}]}"#,
+                "`𝑥` in record `R` is not a valid Avro field name",
+            ),
+            // A named type's alias is a name, as Java reads it, after its namespace.
+            (
+                r#"{"type": "record", "name": "R", "aliases": ["1-x"], "fields": []}"#,
+                "alias `1-x` of `R` is not a valid Avro name",
+            ),
+            (
+                r#"{"type": "enum", "name": "E", "aliases": ["old.E", "old."], "symbols": ["A"]}"#,
+                "alias `old.` of `E` is not a valid Avro name",
+            ),
             (
                 r#"{"type": "record", "name": "R", "namespace": "x..y", "fields": []}"#,
                 "`x..y.R` is not a valid Avro name",
@@ -1034,6 +1068,9 @@ mod tests {
             r#"{"type": "long", "logicalType": "timestamp-millis"}"#,
             // A field name in any script's letters.
             r#"{"type": "record", "name": "R", "fields": [{"name": "größe", "type": "int"}, {"name": "_日本2", "type": "int"}]}"#,
+            // A type's aliases as Java reads them (any script's letters, the namespace unread);
+            // a field's aliases are not names to Java.
+            r#"{"type": "record", "name": "R", "aliases": ["größe", "1-x.y", "_"], "fields": [{"name": "a", "type": "int", "aliases": ["1-x", ""]}]}"#,
         ] {
             assert!(
                 parse("s.avsc", text).is_ok(),
