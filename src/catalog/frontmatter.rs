@@ -56,7 +56,8 @@ pub fn parse(text: &str) -> Result<Value, Error> {
             .last()
             .map_or("", |(i, _)| &after_open[..i]),
     };
-    let name = raw_language.trim();
+    // `String.prototype.trim`, which takes U+FEFF for a blank too.
+    let name = super::version::js_trim(raw_language);
     // Only a non-blank language is cut off; the block then starts on the first line, so line
     // numbers inside it are the file's line numbers.
     let (block_start, rest) = if name.is_empty() {

@@ -139,7 +139,7 @@ fn is_js_space(c: char) -> bool {
     )
 }
 
-fn js_trim(s: &str) -> &str {
+pub(crate) fn js_trim(s: &str) -> &str {
     s.trim_matches(is_js_space)
 }
 

@@ -57,11 +57,25 @@ impl Error {
     }
 }
 
+mod bom;
 mod printable;
 mod tabs;
 
+use bom::StandIn;
+
 /// Parses one YAML document. An empty stream (only comments or blanks) is `Value::Null`.
 pub(crate) fn parse(text: &str) -> Result<Value, Error> {
+    // js-yaml drops a U+FEFF that starts its input; any other is text (see `bom`).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let (text, stand_in) = StandIn::hide(text);
+    parse_hidden(&text, stand_in).map_err(|error| Error {
+        message: StandIn::restore(stand_in, error.message.into()).into_owned(),
+        ..error
+    })
+}
+
+/// [`parse`] of a text whose U+FEFF are `stand_in`.
+fn parse_hidden(text: &str, stand_in: Option<StandIn>) -> Result<Value, Error> {
     let untabbed = tabs::untab(text).map_err(|line| Error {
         line,
         column: 1,
@@ -69,9 +83,9 @@ pub(crate) fn parse(text: &str) -> Result<Value, Error> {
         too_deep: false,
     })?;
     let Some(untabbed) = untabbed else {
-        return parse_untabbed(text);
+        return parse_untabbed(text, stand_in);
     };
-    parse_untabbed(&untabbed.text).map_err(|error| {
+    parse_untabbed(&untabbed.text, stand_in).map_err(|error| {
         let mut message = error.message;
         if untabbed.indented_with_tab(error.line) {
             message.push_str(
@@ -88,11 +102,15 @@ pub(crate) fn parse(text: &str) -> Result<Value, Error> {
 }
 
 /// [`parse`] of a text whose lines are indented with spaces only.
-fn parse_untabbed(text: &str) -> Result<Value, Error> {
+fn parse_untabbed(text: &str, stand_in: Option<StandIn>) -> Result<Value, Error> {
     let mut text = Cow::Borrowed(text);
     let mut retries = 0;
     loop {
-        match Builder::default().run(&text) {
+        let builder = Builder {
+            stand_in,
+            ..Builder::default()
+        };
+        match builder.run(&text) {
             Err(BuildError::Fixable(error, fix, at)) if retries < MAX_RETRIES => {
                 retries += 1;
                 text = Cow::Owned(fix.apply(&text, at).ok_or(error)?);
@@ -365,6 +383,8 @@ struct Builder {
     root: Option<Value>,
     /// Where the first key of the mapping just opened starts, until that key is read.
     first_key_at: Option<Marker>,
+    /// What stands in for U+FEFF in the text, to be put back in scalars.
+    stand_in: Option<StandIn>,
 }
 
 impl Builder {
@@ -409,6 +429,7 @@ impl Builder {
                         )
                         .into());
                     }
+                    let text = StandIn::restore(self.stand_in, text);
                     let item = scalar(&text, style, tag.as_deref(), mark)?;
                     if anchor != 0 {
                         self.anchors
