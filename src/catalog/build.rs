@@ -361,7 +361,10 @@ impl ParseCache {
         let found = cached.unwrap_or_else(|| {
             let data_bytes = blob.data();
             let text = String::from_utf8_lossy(&data_bytes);
-            let pointers: Vec<&str> = super::resolve::pointer_lists().collect();
+            // A computed field (`references`) is never the front matter's.
+            let pointers: Vec<&str> = super::resolve::pointer_lists()
+                .filter(|field| !COMPUTED.contains(field))
+                .collect();
             let mut found = super::lint::dropped_fields("", data, &text, &pointers, KEY_ORDER);
             found.extend(super::lint::not_utf8("", &data_bytes));
             let found: Arc<[Diagnostic]> = found.into();
@@ -2056,6 +2059,16 @@ fn locate(
         other => other,
     };
     let Some(id) = id else {
+        if map.keys().any(|key| super::lint::hides_bom(key, "id")) {
+            return Err(problem(
+                "id",
+                format!(
+                    "this {kind} has no `id`: its key `id` holds an invisible U+FEFF (byte order \
+                     mark), which the SDK reads as part of the key"
+                ),
+                "delete the invisible character in `id:` (retype the key)",
+            ));
+        }
         return Err(problem(
             "id",
             format!("this {kind} has no `id`"),

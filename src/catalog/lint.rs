@@ -1,9 +1,10 @@
 //! Front matter the SDK reads without complaint but silently drops or changes: a pointer field
-//! written as a string (`sends: shipment-created` makes no edge), keys stranded after the
-//! closing `---` by a stray separator (`version:` below it is Markdown to the SDK), and bytes
-//! that are not UTF-8 text (read as U+FFFD). The Index stays what the SDK makes; each finding is
-//! a warning naming the file and its line, so `--strict` can fail on it. Pure text work on one
-//! file.
+//! written as a string (`writesTo: orders-db` makes no edge), keys stranded after the closing
+//! `---` by a stray separator (`version:` below it is Markdown to the SDK), and bytes that are
+//! not UTF-8 text (read as U+FFFD). The Index stays what the SDK makes; each finding is a
+//! warning naming the file and its line, so `--strict` can fail on it. A pointer field the SDK
+//! builds an Index from but whose `resolve()` then fails (`sends` written as a mapping, an empty
+//! entry) is an error instead. Pure text work on one file.
 
 use serde_json::{Map, Value};
 
@@ -18,52 +19,115 @@ pub(crate) fn dropped_fields(
     known_keys: &[&str],
 ) -> Vec<Diagnostic> {
     let mut found = Vec::new();
+    // The entity the errors name (the file names it too, but its id is what the SDK reads).
+    let of = match data.get("id") {
+        Some(Value::String(id)) => format!(" of `{id}`"),
+        _ => String::new(),
+    };
     for &field in pointer_fields {
         let Some(value) = data.get(field) else {
             continue;
         };
-        if let Value::Array(entries) = value {
-            // The SDK looks a pointer up by its `id`: any other entry resolves to no resource
-            // (an edge to nothing), and an empty one stops its `resolve()`.
-            for (i, entry) in entries.iter().enumerate() {
-                if entry
-                    .as_object()
-                    .is_some_and(|pointer| pointer.get("id").is_some_and(Value::is_string))
-                {
-                    continue;
+        let line = key_line(text, field);
+        // `sends` and `receives` are the lists whose entries hold lists too (`to`, `from`,
+        // `triggers`): the SDK calls `.flatMap` on them, where any other list is iterated.
+        let nested: Vec<&str> = super::resolve::nested_pointer_lists(field).collect();
+        match value {
+            Value::Null => {}
+            Value::Array(entries) => {
+                // The SDK looks a pointer up by its `id`: any other entry resolves to no
+                // resource (an edge to nothing), and an empty one stops its `resolve()`.
+                for (i, entry) in entries.iter().enumerate() {
+                    let mut empty = Vec::new();
+                    if entry.is_null() {
+                        empty.push(format!("{field}[{i}]"));
+                    }
+                    for sub in &nested {
+                        let list = entry.get(sub).and_then(Value::as_array);
+                        for (j, _) in list
+                            .into_iter()
+                            .flatten()
+                            .enumerate()
+                            .filter(|(_, v)| v.is_null())
+                        {
+                            empty.push(format!("{field}[{i}].{sub}[{j}]"));
+                        }
+                    }
+                    for place in empty {
+                        found.push(diagnostic(
+                            Severity::Error,
+                            path,
+                            field,
+                            line,
+                            format!("`{place}`{of} is empty: {STOPS}"),
+                            "remove the empty `-` entry, or give it an `id:`".to_owned(),
+                        ));
+                    }
+                    let pointer = entry.get("id").is_some_and(Value::is_string);
+                    if !entry.is_null() && !pointer {
+                        found.push(diagnostic(
+                            Severity::Warning,
+                            path,
+                            field,
+                            line,
+                            format!(
+                                "`{field}[{i}]` is {}, not a pointer: the SDK resolves it to no resource",
+                                shown(entry)
+                            ),
+                            "write each entry as `- id: <resource id>`, with a `version:` line below it if needed".to_owned(),
+                        ));
+                    }
                 }
-                found.push(warning(
+            }
+            // Iterated, a string gives its characters: pointers to nothing, but no failure.
+            Value::String(_) if nested.is_empty() => found.push(diagnostic(
+                Severity::Warning,
+                path,
+                field,
+                line,
+                format!(
+                    "`{field}` is {}, not a list of pointers: the SDK makes no edge from it",
+                    shown(value)
+                ),
+                list_hint(field),
+            )),
+            other => {
+                let shown = match other {
+                    Value::Object(_) => "a single mapping".to_owned(),
+                    other => shown(other),
+                };
+                found.push(diagnostic(
+                    Severity::Error,
                     path,
                     field,
-                    key_line(text, field),
-                    format!(
-                        "`{field}[{i}]` is {}, not a pointer: the SDK resolves it to no resource",
-                        shown(entry)
-                    ),
-                    "write each entry as `- id: <resource id>`, with a `version:` line below it if needed".to_owned(),
+                    line,
+                    format!("`{field}`{of} is {shown}, not a list of pointers: {STOPS}"),
+                    list_hint(field),
                 ));
             }
-            continue;
         }
-        if value.is_null() {
+    }
+    // js-yaml reads a U+FEFF (a byte order mark pasted mid-file) as part of the key.
+    for key in data.keys() {
+        let Some(known) = known_keys.iter().find(|known| hides_bom(key, known)) else {
             continue;
-        }
-        let shown = match value {
-            Value::Object(_) => "a single mapping".to_owned(),
-            other => shown(other),
         };
-        found.push(warning(
+        found.push(diagnostic(
+            Severity::Warning,
             path,
-            field,
-            key_line(text, field),
-            format!("`{field}` is {shown}, not a list of pointers: the SDK makes no edge from it"),
-            format!("write it as a list: `{field}:` then `  - id: ...` on the next line"),
+            known,
+            key_line(text, known),
+            format!(
+                "the key `{known}` holds an invisible U+FEFF (byte order mark): the SDK reads it as another key, and no `{known}`"
+            ),
+            format!("delete the invisible character in `{known}:` (retype the key)"),
         ));
     }
     if let Some((line, key)) = stranded_key(text, known_keys)
         && !data.contains_key(key)
     {
-        found.push(warning(
+        found.push(diagnostic(
+            Severity::Warning,
             path,
             key,
             Some(line),
@@ -103,7 +167,15 @@ pub(crate) fn not_utf8(path: &str, bytes: &[u8]) -> Option<Diagnostic> {
     })
 }
 
-fn warning(
+/// What the SDK does with a pointer field of a shape it cannot read.
+const STOPS: &str = "the SDK's resolve() fails on it (TypeError), so no graph can be made";
+
+fn list_hint(field: &str) -> String {
+    format!("write it as a list: `{field}:` then `  - id: ...` on the next line")
+}
+
+fn diagnostic(
+    severity: Severity,
     path: &str,
     field: &str,
     line: Option<usize>,
@@ -111,7 +183,7 @@ fn warning(
     hint: String,
 ) -> Diagnostic {
     Diagnostic {
-        severity: Severity::Warning,
+        severity,
         file: path.to_owned(),
         line,
         column: None,
@@ -160,13 +232,20 @@ pub(crate) fn place_fields(
     }
 }
 
-/// The line of a top-level `key:` in the front matter block.
+/// The line of a top-level `key:` in the front matter block, also where an invisible U+FEFF
+/// makes it another key to the SDK.
 fn key_line(text: &str, key: &str) -> Option<usize> {
     let (block, _) = block_lines(text)?;
     block.iter().find_map(|&(number, line)| {
+        let line = line.replace('\u{feff}', "");
         let rest = line.strip_prefix(key)?;
         rest.trim_start().starts_with(':').then_some(number)
     })
+}
+
+/// Whether `key` is `known` with an invisible U+FEFF in it, which js-yaml keeps.
+pub(crate) fn hides_bom(key: &str, known: &str) -> bool {
+    key.contains('\u{feff}') && key.replace('\u{feff}', "") == known
 }
 
 /// A known front matter key in the first lines after the block, when those lines are closed
@@ -249,6 +328,69 @@ mod tests {
             ]
         );
         assert!(found[0].message.contains("the string `E`"), "{found:?}");
+    }
+
+    /// The shapes on which the SDK's `resolve()` throws a TypeError (checked with its oracle):
+    /// `sends`/`receives` anything but a list or null, any other list a mapping, number or
+    /// boolean, and an empty entry in any list or in `sends[].to`, `receives[].from|triggers`.
+    #[test]
+    fn pointer_fields_the_sdk_cannot_resolve_are_errors() {
+        let severities = |json: &str| -> Vec<(Severity, String)> {
+            let found = dropped_fields(
+                "s/index.mdx",
+                &data(json),
+                "---\nid: S\n---\n",
+                &["sends", "receives", "writesTo"],
+                KEYS,
+            );
+            found.into_iter().map(|d| (d.severity, d.message)).collect()
+        };
+        for json in [
+            r#"{"id":"S","receives":{"id":"E"}}"#,
+            r#"{"id":"S","sends":"E"}"#,
+            r#"{"id":"S","sends":""}"#,
+            r#"{"id":"S","sends":0}"#,
+            r#"{"id":"S","writesTo":{"id":"D"}}"#,
+            r#"{"id":"S","writesTo":false}"#,
+            r#"{"id":"S","writesTo":[null]}"#,
+            r#"{"id":"S","sends":[{"id":"E","to":[null]}]}"#,
+            r#"{"id":"S","receives":[{"id":"E","triggers":[{"id":"F"},null]}]}"#,
+        ] {
+            let found = severities(json);
+            assert!(
+                matches!(&found[..], [(Severity::Error, m)] if m.contains("of `S`") && m.contains("TypeError")),
+                "{json}: {found:?}"
+            );
+        }
+        // Iterated character by character, or a lone `to`: the SDK goes on.
+        for json in [
+            r#"{"id":"S","writesTo":"D"}"#,
+            r#"{"id":"S","sends":[{"id":"E","to":{"id":"C"}}]}"#,
+            r#"{"id":"S","sends":null}"#,
+        ] {
+            let found = severities(json);
+            assert!(
+                found.iter().all(|(s, _)| *s == Severity::Warning),
+                "{json}: {found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_key_holding_a_byte_order_mark_is_named_with_its_line() {
+        let text = "---\nid: E\n\u{feff}version: 1.0.0\n---\n";
+        let found = dropped_fields(
+            "e/index.mdx",
+            &data(r#"{"id":"E","\ufeffversion":"1.0.0"}"#),
+            text,
+            POINTERS,
+            KEYS,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].field.as_deref(), found[0].line),
+            (Some("version"), Some(3))
+        );
     }
 
     #[test]

@@ -23,7 +23,7 @@ use super::build::{ParseCache, Size, Stored};
 /// files are then ignored, and (by their names) removed.
 macro_rules! format_version {
     () => {
-        "12"
+        "13"
     };
 }
 

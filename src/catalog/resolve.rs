@@ -383,6 +383,17 @@ pub(crate) fn pointer_lists() -> impl Iterator<Item = &'static str> {
     })
 }
 
+/// The lists each entry of pointer list `field` may hold (`to` for `sends`); the SDK reaches
+/// them with `.flatMap` on `field`, which fails unless `field` is a list.
+pub(crate) fn nested_pointer_lists(field: &str) -> impl Iterator<Item = &'static str> + '_ {
+    POINTER_FIELDS
+        .iter()
+        .filter_map(move |(reach, ..)| match reach {
+            Reach::Nested(list, sub) if *list == field => Some(*sub),
+            _ => None,
+        })
+}
+
 /// Each pointer list's places in [`POINTER_FIELDS`] (`sends` is read as it is and nested).
 fn pointer_places() -> &'static FastMap<&'static str, Vec<usize>> {
     static PLACES: std::sync::OnceLock<FastMap<&'static str, Vec<usize>>> =

@@ -179,7 +179,7 @@ fn item_4_front_matter_the_sdk_drops_is_a_warning_and_strict_fails() {
     let repo = catalog();
     repo.write(
         "services/Billing/index.mdx",
-        "---\nid: Billing\nversion: 1.0.0\nreceives: OrderPlaced\n---\n",
+        "---\nid: Billing\nversion: 1.0.0\nwritesTo: OrderPlaced\n---\n",
     );
     repo.write(
         "events/OrderPlaced/index.mdx",
@@ -191,7 +191,7 @@ fn item_4_front_matter_the_sdk_drops_is_a_warning_and_strict_fails() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains("services/Billing/index.mdx:4"), "{stderr}");
     assert!(
-        stderr.contains("`receives` is the string `OrderPlaced`"),
+        stderr.contains("`writesTo` is the string `OrderPlaced`"),
         "{stderr}"
     );
     assert!(
@@ -203,6 +203,27 @@ fn item_4_front_matter_the_sdk_drops_is_a_warning_and_strict_fails() {
         "{stderr}"
     );
     assert_eq!(run(&repo, &["index", "--strict"]).status.code(), Some(2));
+}
+
+/// `receives` written as a mapping (the `-` forgotten): the SDK builds the Index, then its
+/// `resolve()` throws a TypeError, so no diff can be made; it was a warning and the consumer
+/// silently dropped.
+#[test]
+fn a_pointer_list_the_sdk_cannot_resolve_stops_the_diff() {
+    let repo = catalog();
+    repo.write(
+        "services/Billing/index.mdx",
+        "---\nid: Billing\nversion: 1.0.0\nreceives:\n  id: OrderPlaced\n  version: 1.0.0\n---\n",
+    );
+    repo.commit_all("receives as a mapping");
+    let out = run(&repo, &["HEAD~1..HEAD"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("error: services/Billing/index.mdx:4: `receives`: `receives` of `Billing` is a single mapping"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("TypeError"), "{stderr}");
 }
 
 #[test]
