@@ -456,6 +456,8 @@ pub struct Resource {
     fields: Arc<Map<String, Value>>,
     kind: Box<str>,
     id: Box<str>,
+    /// A numeric `id` (a team's or user's `id: 42`) as JavaScript's `String` writes it.
+    id_number: Option<Box<str>>,
     version: Option<Box<str>>,
 }
 
@@ -465,6 +467,10 @@ impl Resource {
         Resource {
             kind: text("type").unwrap_or_default(),
             id: text("id").unwrap_or_default(),
+            id_number: fields
+                .get("id")
+                .filter(|id| id.is_number())
+                .map(|id| Box::from(crate::json_text::to_compact(id))),
             version: text("version"),
             fields: Arc::new(fields),
         }
@@ -486,6 +492,11 @@ impl Resource {
     /// `id`, or `""` when it is not a string.
     pub fn id(&self) -> &str {
         &self.id
+    }
+    /// `id` as the diff library's `${id}` reads it: a number as its text (`42`), so that two
+    /// teams with numeric ids stay two.
+    pub fn id_text(&self) -> &str {
+        self.id_number.as_deref().unwrap_or(&self.id)
     }
     /// The version as a string, when the resource has a string version.
     pub fn version(&self) -> Option<&str> {

@@ -275,7 +275,7 @@ impl<'a> Side<'a> {
         let mut keys = Vec::new();
         let mut groups: HashMap<(&'a str, &'a str), Vec<&'a Resource>> = HashMap::new();
         for resource in &index.resources {
-            let key = (resource.kind(), resource.id());
+            let key = (resource.kind(), resource.id_text());
             groups
                 .entry(key)
                 .or_insert_with(|| {
@@ -343,7 +343,7 @@ fn same_version(x: &Resource, y: &Resource) -> bool {
 fn reference(resource: &Resource) -> ResourceRef {
     ResourceRef {
         kind: resource.kind().to_owned(),
-        id: resource.id().to_owned(),
+        id: resource.id_text().to_owned(),
         version: version_of(resource),
     }
 }

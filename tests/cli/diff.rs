@@ -629,3 +629,36 @@ fn a_removed_list_element_of_a_schema_is_placed_at_its_list() {
         "{github}"
     );
 }
+
+/// Teams whose `id` is a YAML number (the SDK indexes `id: 42` as the number 42): each is its
+/// own resource, named by the id's text. Both were `id: ""` and one key, so renaming team 42
+/// was no change.
+#[test]
+fn teams_with_numeric_ids_stay_apart() {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        (
+            "events/E/index.mdx",
+            "---\nid: E\nname: E\nversion: 1.0.0\n---\n",
+        ),
+        ("teams/42.mdx", "---\nid: 42\nname: Team 42\n---\n"),
+        ("teams/7.mdx", "---\nid: 7\nname: Team 7\n---\n"),
+    ]);
+    repo.commit_all("teams");
+    repo.write("teams/42.mdx", "---\nid: 42\nname: Team forty-two\n---\n");
+    repo.commit_all("rename team 42");
+    let added = json(&run(&repo, &["HEAD~1^!", "--format", "json"]));
+    let teams: Vec<&serde_json::Value> = added["resources"]["added"]
+        .as_array()
+        .expect("added")
+        .iter()
+        .filter(|r| r["type"] == "team")
+        .map(|r| &r["id"])
+        .collect();
+    assert_eq!(teams, ["42", "7"]);
+    let renamed = json(&run(&repo, &["HEAD~1..HEAD", "--format", "json"]));
+    let changed = &renamed["resources"]["changed"];
+    assert_eq!(changed.as_array().map(Vec::len), Some(1), "{changed}");
+    assert_eq!(changed[0]["id"], "42");
+    assert_eq!(changed[0]["fields"], serde_json::json!(["name"]));
+}
