@@ -217,6 +217,13 @@ pub fn run(args: DiffArgs) -> anyhow::Result<u8> {
     )?;
     settings.check_messages(&compared.misnamed)?;
     if failed {
+        // Found, not named: the root's code folders may be what failed to read.
+        if settings.dir.is_none()
+            && compared.dir.is_empty()
+            && let Some(note) = repo.passed_over_note(request.sides.candidate())
+        {
+            stderr!("{note}");
+        }
         return Ok(exit_code::ERROR);
     }
     // No catalog on either side is a mistake (a folder named wrong, the wrong repository), not

@@ -56,10 +56,7 @@ fn detect_inner<'a>(paths: impl IntoIterator<Item = &'a str>) -> Result<Option<S
         {
             return Ok(Some(String::new()));
         }
-        let (parent, name) = path.rsplit_once('/').unwrap_or(("", path));
-        if CONFIG_FILES.contains(&name) && !parent.split('/').any(|c| !c.is_empty() && skipped(c)) {
-            candidates.insert(parent.to_owned());
-        }
+        candidates.extend(config_folder(path).map(str::to_owned));
     }
     match candidates.len() {
         0 => Ok(None),
@@ -68,6 +65,31 @@ fn detect_inner<'a>(paths: impl IntoIterator<Item = &'a str>) -> Result<Option<S
             candidates: candidates.into_iter().collect(),
         }),
     }
+}
+
+/// The folder `path` marks as a catalog: its parent when it is a config file outside skipped
+/// folders.
+fn config_folder(path: &str) -> Option<&str> {
+    let (parent, name) = path.rsplit_once('/').unwrap_or(("", path));
+    (CONFIG_FILES.contains(&name) && !parent.split('/').any(|c| !c.is_empty() && skipped(c)))
+        .then_some(parent)
+}
+
+/// When the root is the catalog for its catalog folders while a folder below holds a config
+/// file (a monorepo whose code sits in `services/`): (that root folder, those folders).
+fn passed_over<'a>(paths: impl IntoIterator<Item = &'a str>) -> Option<(&'a str, Vec<&'a str>)> {
+    let mut root_folder = None;
+    let mut configs = BTreeSet::new();
+    for path in paths {
+        if let Some((top, _)) = path.split_once('/')
+            && CATALOG_FOLDERS.contains(&top)
+        {
+            root_folder.get_or_insert(top);
+        }
+        configs.extend(config_folder(path).filter(|folder| !folder.is_empty()));
+    }
+    let root_folder = root_folder?;
+    (!configs.is_empty()).then(|| (root_folder, configs.into_iter().collect()))
 }
 
 /// Normalises an explicit `--dir`: relative to the repository root, `.`/`..` resolved, no
@@ -118,6 +140,19 @@ impl Repo {
     pub fn catalog_elsewhere(&self, at: Side, dir: &str) -> Option<String> {
         let found = self.detect_on(at).ok()??;
         (found != dir && matches!(self.dir_exists(at, &found), Ok(true))).then_some(found)
+    }
+
+    /// A note for a failed run in the root taken by detection on `at`, when a folder below
+    /// holds an `eventcatalog.config.*` file: the root's code folders may be what failed.
+    pub fn passed_over_note(&self, at: Side) -> Option<String> {
+        let paths = self.detection_paths(at).ok()?;
+        let (root_folder, configs) = passed_over(paths.iter().map(String::as_str))?;
+        let shown: Vec<String> = configs.iter().map(|c| format!("`{c}/`")).collect();
+        Some(format!(
+            "note: the catalog was taken to be the repository root, which holds `{root_folder}/`, but {} holds an eventcatalog.config file\n  hint: if the catalog is there, pass `--dir {}` (or set `dir` in the configuration)",
+            shown.join(", "),
+            configs[0]
+        ))
     }
 
     /// Detection on `at`; `None` when nothing marks a catalog there. A root catalog folder
@@ -409,6 +444,23 @@ fn is_real_dir(root: &std::path::Path, dir: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_config_file_below_a_root_taken_for_its_catalog_folders_is_noted() {
+        let paths = [
+            "services/billing/docs/index.md",
+            "eventcatalog/eventcatalog.config.js",
+            "eventcatalog/events/E/index.mdx",
+            "node_modules/x/eventcatalog.config.js",
+        ];
+        assert_eq!(detect_from_paths(paths).unwrap(), "");
+        assert_eq!(passed_over(paths), Some(("services", vec!["eventcatalog"])));
+        assert_eq!(
+            passed_over(["eventcatalog.config.js", "events/E/index.mdx"]),
+            None
+        );
+        assert_eq!(passed_over(["events/E/index.mdx"]), None);
+    }
 
     #[test]
     fn root_with_catalog_folders_wins() {

@@ -662,3 +662,33 @@ fn teams_with_numeric_ids_stay_apart() {
     assert_eq!(changed[0]["id"], "42");
     assert_eq!(changed[0]["fields"], serde_json::json!(["name"]));
 }
+
+/// A monorepo with code in `services/` and the catalog in `eventcatalog/`: detection takes the
+/// root, and a plain docs page under `services/` stops the diff. The failure says which folder
+/// was taken and points at `--dir`.
+#[test]
+fn a_root_taken_over_a_config_folder_is_named_when_the_diff_fails() {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("services/billing/src/main.go", "package main\n"),
+        (
+            "eventcatalog/eventcatalog.config.js",
+            "module.exports = {}\n",
+        ),
+        (
+            "eventcatalog/events/E/index.mdx",
+            "---\nid: E\nname: E\nversion: 1.0.0\n---\n",
+        ),
+    ]);
+    repo.commit_all("monorepo");
+    repo.write("services/billing/docs/index.md", "# Billing docs\n");
+    repo.commit_all("docs");
+    let out = run(&repo, &["HEAD~1..HEAD"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("taken to be the repository root, which holds `services/`, but `eventcatalog/` holds an eventcatalog.config file"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("pass `--dir eventcatalog`"), "{stderr}");
+}
