@@ -1530,13 +1530,24 @@ impl<'a> Builder<'a> {
         None
     }
 
+    /// Whether `path` is a folder: one holding files, or only entries left unread (links,
+    /// files over the size limit), whose own errors name them.
     fn is_directory(&self, path: &str) -> bool {
         let prefix = format!("{path}/");
-        self.files
-            .files
-            .range(prefix.clone()..)
-            .next()
-            .is_some_and(|(p, _)| p.starts_with(&prefix))
+        let under = |first: Option<&String>| first.is_some_and(|p| p.starts_with(&prefix));
+        under(
+            self.files
+                .files
+                .range(prefix.clone()..)
+                .next()
+                .map(|(p, _)| p),
+        ) || under(
+            self.files
+                .special
+                .range(prefix.clone()..)
+                .next()
+                .map(|(p, _)| p),
+        )
     }
 
     /// Files beside an `index.md(x)` that no nested resource or filter claims (§7.1).
@@ -2369,6 +2380,31 @@ mod tests {
             ],
             "{:#?}",
             built.diagnostics
+        );
+    }
+
+    /// A schema path naming a folder that holds only an unread file is a folder, not missing.
+    #[test]
+    fn a_schema_path_naming_a_folder_of_unread_files_is_a_folder() {
+        let mut files = catalog(&[(
+            "events/E/index.mdx",
+            "---\nid: E\nversion: 1.0.0\nschemaPath: big\n---\n",
+        )]);
+        files.special.insert(
+            "events/E/big/schema.json".into(),
+            SpecialEntry::TooLarge { size: 10, limit: 1 },
+        );
+        let built = build(&files, &Options::default(), &ParseCache::default());
+        let schema: Vec<&str> = built
+            .diagnostics
+            .iter()
+            .filter(|d| d.field.as_deref() == Some("schemas"))
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(
+            schema,
+            ["`events/E/big` is a directory, not a file"],
+            "{built:#?}"
         );
     }
 
