@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::verdict::{Change, Op, OpKind, Rule, Verdict, judge};
+use super::verdict::{Change, Op, OpKind, Rule, Verdict};
 use super::{Error, Options, Strategy};
 use super::{avro, json_schema, protobuf};
 
@@ -284,7 +284,7 @@ impl Format {
         strategy: Strategy,
         options: &Options,
     ) -> Result<Verdict, Error> {
-        Ok(judge(self.changes(before, after, options)?, strategy))
+        super::verdict::judge_walked(self.changes(before, after, options), strategy)
     }
 
     /// Where each of `ops` lies in `document`, the schema after the change: as

@@ -238,6 +238,8 @@ pub enum Error {
         at: String,
         /// The side it is only on (`before`, `after`); `None` when it is on both.
         side: Option<&'static str>,
+        /// What the walk found besides: a break among it stands, whatever is hidden.
+        walked: Box<[verdict::Change]>,
     },
     /// A file imports another that is neither built in nor among the files at hand.
     #[error(

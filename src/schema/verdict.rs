@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-use super::{Direction, Strategy};
+use super::{Direction, Error, Strategy};
 
 /// What a change does to one direction of compatibility.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +124,21 @@ pub struct Verdict {
 
 /// Apply a strategy to a walker's changes: one op per change, and the overall verdict.
 /// `full` breaks when either column breaks, `none` never breaks.
+/// [`judge`] of what a walk found, when it found it all; when something was hidden from it
+/// ([`Error::Unfollowed`]), a break it found stands and anything else is no verdict.
+pub fn judge_walked(
+    walked: Result<Vec<Change>, Error>,
+    strategy: Strategy,
+) -> Result<Verdict, Error> {
+    match walked {
+        Ok(changes) => Ok(judge(changes, strategy)),
+        Err(Error::Unfollowed { walked, .. }) if judge(walked.to_vec(), strategy).breaking => {
+            Ok(judge(walked.into_vec(), strategy))
+        }
+        Err(error) => Err(error),
+    }
+}
+
 pub fn judge(changes: Vec<Change>, strategy: Strategy) -> Verdict {
     let (mut backward, mut forward) = (false, false);
     let ops = changes

@@ -79,7 +79,7 @@ const PRESENCE_CONSTRAINTS: &[&str] = &["pattern", "format", "multipleOf"];
 
 /// Keywords whose meaning we do not reason about; any change is `keyword.changed`. A `$ref`
 /// still here is one that could not be followed.
-const UNREASONED: &[&str] = &[
+pub(super) const UNREASONED: &[&str] = &[
     "$ref",
     "patternProperties",
     "propertyNames",

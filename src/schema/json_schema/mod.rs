@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
-use super::verdict::{Change, Verdict, judge};
+use super::verdict::{Change, Verdict};
 use super::{Error, Format, Strategy};
 use rules::ChangeKind;
 
@@ -213,8 +213,9 @@ pub fn notes(text: &str) -> Vec<(String, String)> {
 }
 
 /// Every change between two parsed documents, each pointing at its row of the rules table.
-/// A change behind a reference the walk does not follow is [`Error::Unfollowed`]: the walk
-/// would list nothing there, and no verdict is better than a pass.
+/// A change behind a reference the walk does not follow is [`Error::Unfollowed`], holding what
+/// the walk found: it would pass what it never saw, and no verdict is better than a pass (but a
+/// break it found stands, whatever else is hidden).
 pub fn changes(before: &Value, after: &Value) -> Result<Vec<Change>, Error> {
     let changes = compare::compare(before, after)?;
     // A change of a node as a whole (a keyword found changed, a property or branch added)
@@ -239,15 +240,8 @@ pub fn changes(before: &Value, after: &Value) -> Result<Vec<Change>, Error> {
     let judged = |found: &unfollowed::Reference| {
         covered(&found.at) || covered(&format!("{}/{}", found.at, found.keyword))
     };
-    if let Some((found, side)) = unfollowed::first_difference(before, after, judged) {
-        return Err(Error::Unfollowed {
-            keyword: found.keyword,
-            reference: found.reference,
-            at: found.at,
-            side,
-        });
-    }
-    Ok(changes
+    let hidden = unfollowed::first_difference(before, after, judged);
+    let walked = changes
         .iter()
         .map(|change| Change {
             rule: change.kind.rule(),
@@ -257,10 +251,20 @@ pub fn changes(before: &Value, after: &Value) -> Result<Vec<Change>, Error> {
             reference: Some(rules::reference_reason(change)),
             subject: rules::subject(change),
         })
-        .collect())
+        .collect();
+    match hidden {
+        None => Ok(walked),
+        Some((found, side)) => Err(Error::Unfollowed {
+            keyword: found.keyword,
+            reference: found.reference,
+            at: found.at,
+            side,
+            walked: walked.into(),
+        }),
+    }
 }
 
 /// Judge two parsed documents under `strategy` (tests, benchmarks and fuzzing start here).
 pub fn judge_values(before: &Value, after: &Value, strategy: Strategy) -> Result<Verdict, Error> {
-    Ok(judge(changes(before, after)?, strategy))
+    super::verdict::judge_walked(changes(before, after), strategy)
 }

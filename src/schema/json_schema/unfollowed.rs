@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::compare::{canon_value, local_ref, resolve_pointer, resolve_ref};
+use super::compare::{UNREASONED, canon_value, local_ref, resolve_pointer, resolve_ref};
 use crate::path::pointer_segment as escape;
 
 /// The keywords that name another schema.
@@ -26,23 +26,6 @@ const WALKED: &[&str] = &[
     "oneOf",
     "anyOf",
     "allOf",
-];
-
-/// Keywords holding subschemas that the walker compares as text only.
-const AS_TEXT: &[&str] = &[
-    "patternProperties",
-    "propertyNames",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentSchemas",
-    "dependencies",
-    "contains",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "additionalItems",
-    "contentSchema",
 ];
 
 /// The keywords above that hold a map of schemas by name; the others hold a schema or a list.
@@ -76,33 +59,43 @@ struct Doc<'a> {
 }
 
 /// The first unfollowed reference whose reach differs between the sides and that `judged` (the
-/// walker already judged its node whole, or its keyword, as a changed keyword) does not hold, with the side it is only on (`None`: on both, reaching different schemas). A
-/// reference on one side only (added, removed or moved) differs too; one on both that reaches
-/// the same schemas does not.
+/// walker already judged its node whole, or its keyword, as a changed keyword) does not hold,
+/// with the side it is only on (`None`: on both, reaching different schemas). References are
+/// told apart by keyword and text, not by where they sit: one moved with its node (branches
+/// reordered, a schema moved into `$defs`) is the same reference. One that a side has more
+/// often than the other (added or removed) differs; one on both that reaches the same schemas
+/// does not.
 pub fn first_difference(
     before: &Value,
     after: &Value,
     judged: impl Fn(&Reference) -> bool,
 ) -> Option<(Reference, Option<&'static str>)> {
     let (old, new) = (Side::of(before), Side::of(after));
-    let only = old
-        .references
-        .symmetric_difference(&new.references)
-        .map(|only| match old.references.contains(only) {
-            true => (only, Some("before")),
-            false => (only, Some("after")),
-        });
-    let reaching_elsewhere = old
+    let places = |side: &Side, key: &(&'static str, String)| -> Vec<Reference> {
+        side.references
+            .iter()
+            .filter(|r| r.keyword == key.0 && r.reference == key.1)
+            .cloned()
+            .collect()
+    };
+    let keys: BTreeSet<(&'static str, String)> = old
         .references
         .iter()
-        .filter(|r| {
-            let key = (r.keyword, r.reference.clone());
-            new.references.contains(*r) && old.reach.get(&key) != new.reach.get(&key)
-        })
-        .map(|r| (r, None));
-    only.chain(reaching_elsewhere)
-        .find(|(r, _)| !judged(r))
-        .map(|(r, side)| (r.clone(), side))
+        .chain(&new.references)
+        .map(|r| (r.keyword, r.reference.clone()))
+        .collect();
+    keys.into_iter().find_map(|key| {
+        let (was, is) = (places(&old, &key), places(&new, &key));
+        let differs = match was.len().cmp(&is.len()) {
+            std::cmp::Ordering::Greater => Some((was, Some("before"))),
+            std::cmp::Ordering::Less => Some((is, Some("after"))),
+            std::cmp::Ordering::Equal => {
+                (old.reach.get(&key) != new.reach.get(&key)).then_some((is, None))
+            }
+        };
+        let (found, side) = differs?;
+        found.into_iter().find(|r| !judged(r)).map(|r| (r, side))
+    })
 }
 
 impl Side {
@@ -152,8 +145,9 @@ impl Side {
                 });
             }
             for (keyword, value) in map {
+                // The keywords the walker compares as text only hold subschemas as well.
                 let walks = WALKED.contains(&keyword.as_str());
-                if !walks && !AS_TEXT.contains(&keyword.as_str()) {
+                if !walks && !UNREASONED.contains(&keyword.as_str()) {
                     continue;
                 }
                 let at = format!("{at}/{}", escape(keyword));
@@ -219,9 +213,10 @@ impl<'a> Doc<'a> {
         )
     }
 
-    /// What a reference reaches, as text: each schema it names and every schema those name in
-    /// turn, by pointer and content. The root stands for itself: the walker compares it, and
-    /// each unfollowed reference inside it is listed on its own.
+    /// What a reference reaches, as text: the content of each schema it names and of every
+    /// schema those name in turn, without annotations (which judge nothing) and without their
+    /// pointers (a definition renamed reaches the same). The root stands for itself: the walker
+    /// compares it, and each unfollowed reference inside it is listed on its own.
     fn reach(&self, named: Vec<(String, &'a Value)>) -> String {
         let mut closure: BTreeMap<String, &Value> = BTreeMap::new();
         let mut pending = named;
@@ -241,14 +236,55 @@ impl<'a> Doc<'a> {
                 }
             }
         }
-        closure
+        let contents: BTreeSet<String> = closure
             .into_iter()
             .map(|(at, node)| match at.is_empty() {
                 true => "#\n".to_owned(),
-                false => format!("{at} {}\n", canon_value(node)),
+                false => format!("{}\n", canon_value(&without_annotations(node))),
             })
-            .collect()
+            .collect();
+        contents.into_iter().collect()
     }
+}
+
+/// The keywords that only annotate a schema: no rule reads them.
+const ANNOTATIONS: &[&str] = &["title", "description", "$comment", "examples", "example"];
+
+/// The keywords whose values are data, not schemas: nothing in them is an annotation.
+const DATA: &[&str] = &["enum", "const", "default"];
+
+/// `schema` without its annotations, at every depth; the members of a map of schemas by name
+/// (`properties`) keep their names, whatever they are.
+fn without_annotations(schema: &Value) -> Value {
+    let Value::Object(map) = schema else {
+        return schema.clone();
+    };
+    let by_name = |members: &Map<String, Value>| {
+        let members = members
+            .iter()
+            .map(|(name, member)| (name.clone(), without_annotations(member)));
+        Value::Object(members.collect())
+    };
+    let kept = map
+        .iter()
+        .filter(|(keyword, _)| !ANNOTATIONS.contains(&keyword.as_str()))
+        .map(|(keyword, value)| {
+            let value = match value {
+                _ if DATA.contains(&keyword.as_str()) => value.clone(),
+                Value::Object(members)
+                    if SCHEMA_MAPS.contains(&keyword.as_str())
+                        || ["$defs", "definitions"].contains(&keyword.as_str()) =>
+                {
+                    by_name(members)
+                }
+                Value::Array(items) => {
+                    Value::Array(items.iter().map(without_annotations).collect())
+                }
+                other => without_annotations(other),
+            };
+            (keyword.clone(), value)
+        });
+    Value::Object(kept.collect())
 }
 
 /// Whether a reference's part before `#` names this document: its root `$id` (draft-04: `id`),
