@@ -506,9 +506,19 @@ pub fn op_fingerprint(change: &SchemaChange, op: &Op) -> String {
         &m.id,
         schema_file(change),
         op.kind.id,
-        &op.path,
+        place(op),
         op.subject.as_deref().unwrap_or_default(),
     ])
+}
+
+/// Where an op is, as its fingerprint holds it: a position in a list says nothing once the
+/// subject names the element (a branch, a parameter), and it moves when one is put before it.
+fn place(op: &Op) -> &str {
+    let position = |last: &str| !last.is_empty() && last.bytes().all(|b| b.is_ascii_digit());
+    match (&op.subject, op.path.rsplit_once('/')) {
+        (Some(_), Some((list, last))) if position(last) => list,
+        _ => &op.path,
+    }
 }
 
 /// The fingerprint of a schema change without a verdict: of that very change (the two texts'
@@ -550,12 +560,12 @@ pub fn specification_op_fingerprint(change: &SpecificationChange, op: &Op) -> St
         &r.id,
         specification_file(change),
         op.kind.id,
-        &op.path,
+        place(op),
     ];
     // An op without a subject hashes as before, so its acknowledgements still match.
     parts.extend(op.subject.as_deref());
     let alike = |other: &&Op| {
-        other.kind.id == op.kind.id && other.path == op.path && other.subject == op.subject
+        other.kind.id == op.kind.id && place(other) == place(op) && other.subject == op.subject
     };
     if change.ops.iter().filter(alike).count() > 1 {
         parts.push(&op.reason);
@@ -893,6 +903,37 @@ mod tests {
         assert_eq!(lines, [1, 10, 12, 14], "{errors:?}");
         assert!(errors[0].message.contains("`extra`"), "{errors:?}");
         assert!(errors[3].message.contains("fingerprint"), "{errors:?}");
+    }
+
+    #[test]
+    fn a_branch_is_fingerprinted_by_what_it_is_not_where_it_sits() {
+        use crate::schema::{Document, Format, Strategy};
+        let added = |after: &str| {
+            let before = r#"{"type": "record", "name": "R", "fields": [{"name": "a", "type": ["null", "int"]}]}"#;
+            let after = before.replace(r#"["null", "int"]"#, after);
+            let verdict = Format::Avro
+                .compare(
+                    Document::new("a.avsc", before),
+                    Document::new("a.avsc", &after),
+                    Strategy::Full,
+                    &Default::default(),
+                )
+                .expect("judged");
+            verdict.ops.into_iter().next().expect("one op")
+        };
+        let (first, last) = (
+            added(r#"["null", "string", "int"]"#),
+            added(r#"["null", "int", "string"]"#),
+        );
+        assert_ne!(first.path, last.path);
+        assert_eq!(place(&first), place(&last));
+        assert_eq!(place(&first), "/fields/a/type");
+        // A path that names its element keeps its last segment.
+        let unnamed = Op {
+            subject: None,
+            ..first
+        };
+        assert_eq!(place(&unnamed), unnamed.path);
     }
 
     #[test]

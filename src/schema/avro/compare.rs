@@ -245,12 +245,19 @@ impl Walker<'_> {
         let (before, after): (BTreeSet<&String>, BTreeSet<&String>) =
             (old.iter().collect(), new.iter().collect());
         if before != after {
-            let (from, to) = (list(old), list(new));
+            // Aliases are a set: written in another order, they are the same subject.
+            let in_order = |set: &BTreeSet<&String>| {
+                set.iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let subject = replaced(path, &in_order(&before), &in_order(&after));
             self.emit_about(
                 ChangeKind::AliasesChanged,
                 OpKind::Replace,
-                replaced(path, &from, &to),
-                format!("aliases changed from {from} to {to}"),
+                subject,
+                format!("aliases changed from {} to {}", list(old), list(new)),
                 reach,
             );
         }
