@@ -373,7 +373,11 @@ pub fn subject(change: &Change) -> Option<String> {
         ChangeKind::EnumValueAdded | ChangeKind::EnumValueRemoved => Some(reference_reason(change)),
         ChangeKind::TypeWidened | ChangeKind::TypeNarrowed | ChangeKind::TypeChanged => {
             let members = |value: &Option<Value>| -> BTreeSet<String> {
-                let name = |v: &Value| v.as_str().map_or_else(|| canon_value(v), str::to_owned);
+                // `null` the value is not `"null"` the name (the walk tells them apart too).
+                let name = |v: &Value| {
+                    v.as_str()
+                        .map_or_else(|| format!("({})", canon_value(v)), str::to_owned)
+                };
                 match value {
                     Some(Value::Array(items)) => items.iter().map(name).collect(),
                     Some(other) => BTreeSet::from([name(other)]),
@@ -392,7 +396,8 @@ pub fn subject(change: &Change) -> Option<String> {
             .after
             .as_ref()
             .or(change.before.as_ref())
-            .map(canon_value),
+            // What the branch accepts: a later edit of its `description` is the same branch.
+            .map(|branch| canon_value(&super::unfollowed::without_annotations(branch))),
         _ => None,
     }
 }
@@ -407,6 +412,45 @@ mod tests {
         for kind in ChangeKind::ALL {
             assert_eq!(kind.rule().id, kind.id());
         }
+    }
+
+    #[test]
+    fn subjects_name_what_changed_and_ignore_annotations() {
+        let subjects = |before: &str, after: &str| {
+            let parse = |text| super::super::parse_text("schema.json", text).expect("JSON");
+            let verdict = super::super::judge_values(
+                &parse(before),
+                &parse(after),
+                crate::schema::Strategy::Full,
+            )
+            .expect("judged");
+            verdict
+                .ops
+                .into_iter()
+                .map(|op| op.subject)
+                .collect::<Vec<_>>()
+        };
+        let base = r#"{"oneOf": [{"type": "string"}]}"#;
+        let added = |branch: &str| format!(r#"{{"oneOf": [{{"type": "string"}}, {branch}]}}"#);
+        assert_eq!(
+            subjects(
+                base,
+                &added(r#"{"type": "integer", "description": "a count"}"#)
+            ),
+            subjects(
+                base,
+                &added(r#"{"type": "integer", "description": "how many"}"#)
+            ),
+        );
+        assert_ne!(
+            subjects(base, &added(r#"{"type": "integer"}"#)),
+            subjects(base, &added(r#"{"type": "boolean"}"#)),
+        );
+        // `null` the value and `"null"` the name are two members.
+        assert_eq!(
+            subjects(r#"{"type": null}"#, r#"{"type": "null"}"#),
+            [Some("-(null) +null".to_owned())]
+        );
     }
 
     #[test]

@@ -255,7 +255,7 @@ const DATA: &[&str] = &["enum", "const", "default"];
 
 /// `schema` without its annotations, at every depth; the members of a map of schemas by name
 /// (`properties`) keep their names, whatever they are.
-fn without_annotations(schema: &Value) -> Value {
+pub(super) fn without_annotations(schema: &Value) -> Value {
     let Value::Object(map) = schema else {
         return schema.clone();
     };
