@@ -112,13 +112,17 @@ pub(crate) fn dropped_fields(
         let Some(known) = known_keys.iter().find(|known| hides_bom(key, known)) else {
             continue;
         };
+        let instead = match data.contains_key(*known) {
+            true => format!("beside the `{known}` it has"),
+            false => format!("and no `{known}`"),
+        };
         found.push(diagnostic(
             Severity::Warning,
             path,
             known,
-            key_line(text, known),
+            key_line(text, key),
             format!(
-                "the key `{known}` holds an invisible U+FEFF (byte order mark): the SDK reads it as another key, and no `{known}`"
+                "the key `{known}` holds an invisible U+FEFF (byte order mark): the SDK reads it as another key, {instead}"
             ),
             format!("delete the invisible character in `{known}:` (retype the key)"),
         ));
@@ -236,11 +240,17 @@ pub(crate) fn place_fields(
 /// makes it another key to the SDK.
 fn key_line(text: &str, key: &str) -> Option<usize> {
     let (block, _) = block_lines(text)?;
-    block.iter().find_map(|&(number, line)| {
-        let line = line.replace('\u{feff}', "");
+    let written = |line: &str| {
         let rest = line.strip_prefix(key)?;
-        rest.trim_start().starts_with(':').then_some(number)
-    })
+        rest.trim_start().starts_with(':').then_some(())
+    };
+    // The key as written first; else one with a U+FEFF in it, which the SDK keeps as another.
+    (block.iter())
+        .find_map(|&(number, line)| written(line).map(|()| number))
+        .or_else(|| {
+            (block.iter())
+                .find_map(|&(number, line)| written(&line.replace('\u{feff}', "")).map(|()| number))
+        })
 }
 
 /// Whether `key` is `known` with an invisible U+FEFF in it, which js-yaml keeps.
@@ -391,6 +401,20 @@ mod tests {
             (found[0].field.as_deref(), found[0].line),
             (Some("version"), Some(3))
         );
+        assert!(found[0].message.ends_with("and no `version`"));
+        // Beside the key itself, which the SDK reads: that key is there, and the line is the
+        // hidden one's.
+        let text = "---\nid: E\nversion: 1.0.0\nver\u{feff}sion: 2.0.0\n---\n";
+        let found = dropped_fields(
+            "e/index.mdx",
+            &data(r#"{"id":"E","version":"1.0.0","ver\ufeffsion":"2.0.0"}"#),
+            text,
+            POINTERS,
+            KEYS,
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].line, Some(4));
+        assert!(found[0].message.ends_with("beside the `version` it has"));
     }
 
     #[test]

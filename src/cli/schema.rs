@@ -181,7 +181,8 @@ fn load(role: &str, path: &Path, forced: Option<Format>, limit: u64) -> anyhow::
     let format = match forced {
         Some(format) => format
             .confirmed(&format!("`--schema-format {}`", format.id()), &shown, &text)
-            .map_err(|why| anyhow::anyhow!("{shown}: cannot judge the {role} file: {why}"))?,
+            // The reason names the file.
+            .map_err(|why| anyhow::anyhow!("cannot judge the {role} file: {why}"))?,
         None => Format::detect(None, &shown, &text).map_err(|why| match why.kind {
             UndetectedKind::Parse(error) => explain_error(role, &shown, error),
             UndetectedKind::NotASchema(format) => anyhow::anyhow!(

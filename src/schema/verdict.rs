@@ -122,23 +122,27 @@ pub struct Verdict {
     pub ops: Vec<Op>,
 }
 
-/// Apply a strategy to a walker's changes: one op per change, and the overall verdict.
-/// `full` breaks when either column breaks, `none` never breaks.
 /// [`judge`] of what a walk found, when it found it all; when something was hidden from it
 /// ([`Error::Unfollowed`]), a break it found stands and anything else is no verdict.
 pub fn judge_walked(
     walked: Result<Vec<Change>, Error>,
     strategy: Strategy,
 ) -> Result<Verdict, Error> {
-    match walked {
-        Ok(changes) => Ok(judge(changes, strategy)),
-        Err(Error::Unfollowed { walked, .. }) if judge(walked.to_vec(), strategy).breaking => {
-            Ok(judge(walked.into_vec(), strategy))
+    let error = match walked {
+        Ok(changes) => return Ok(judge(changes, strategy)),
+        Err(error) => error,
+    };
+    if let Error::Unfollowed { walked, .. } = &error {
+        let verdict = judge(walked.to_vec(), strategy);
+        if verdict.breaking {
+            return Ok(verdict);
         }
-        Err(error) => Err(error),
     }
+    Err(error)
 }
 
+/// Apply a strategy to a walker's changes: one op per change, and the overall verdict.
+/// `full` breaks when either column breaks, `none` never breaks.
 pub fn judge(changes: Vec<Change>, strategy: Strategy) -> Verdict {
     let (mut backward, mut forward) = (false, false);
     let ops = changes

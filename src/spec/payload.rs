@@ -486,27 +486,19 @@ fn other_format(
         Document::new(&name, &new),
         options,
     );
-    // What a walk found stands beside what was hidden from it: an unknown part of its own.
-    let (changes, hidden) = match changes {
-        Ok(changes) => (changes, None),
-        Err(mut error) => match &mut error {
-            crate::schema::Error::Unfollowed { walked, .. } => {
-                (std::mem::take(walked).into_vec(), Some(error))
+    match changes {
+        Ok(changes) => {
+            for change in changes {
+                found.push_about(
+                    in_role(change.rule, body.role),
+                    change.op,
+                    (&format!("{written}{}", change.path), change.subject),
+                    format!("{} ({}): {}", body.what, body.role.name(), change.what),
+                    body.elements.clone(),
+                );
             }
-            _ => return found.unknown(place, error.to_string(), body.elements.clone()),
-        },
-    };
-    for change in changes {
-        found.push_about(
-            in_role(change.rule, body.role),
-            change.op,
-            (&format!("{written}{}", change.path), change.subject),
-            format!("{} ({}): {}", body.what, body.role.name(), change.what),
-            body.elements.clone(),
-        );
-    }
-    if let Some(error) = hidden {
-        found.unknown(place, error.to_string(), body.elements.clone());
+        }
+        Err(error) => found.unknown(place, error.to_string(), body.elements.clone()),
     }
 }
 

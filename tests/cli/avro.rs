@@ -273,7 +273,7 @@ fn avro_declared_json_schema_is_not_judged_as_one() {
     assert!(output.stdout.is_empty(), "no verdict on stdout");
     let error = String::from_utf8_lossy(&output.stderr);
     assert!(
-        error.contains("a.avsc: cannot judge the before file: `a.avsc` is declared JSON Schema (`--schema-format json-schema`) but is an Avro schema"),
+        error.contains("cannot judge the before file: `a.avsc` is declared JSON Schema (`--schema-format json-schema`) but is an Avro schema"),
         "{error}"
     );
 }

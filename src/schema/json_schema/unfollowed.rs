@@ -86,9 +86,13 @@ pub fn first_difference(
         .collect();
     keys.into_iter().find_map(|key| {
         let (was, is) = (places(&old, &key), places(&new, &key));
-        let differs = match was.len().cmp(&is.len()) {
-            std::cmp::Ordering::Greater => Some((was, Some("before"))),
-            std::cmp::Ordering::Less => Some((is, Some("after"))),
+        // A copy that stays where it was is neither added nor removed.
+        let stays = |r: &Reference, other: &[Reference]| other.iter().any(|o| o.at == r.at);
+        let gone: Vec<Reference> = was.iter().filter(|r| !stays(r, &is)).cloned().collect();
+        let came: Vec<Reference> = is.iter().filter(|r| !stays(r, &was)).cloned().collect();
+        let differs = match gone.len().cmp(&came.len()) {
+            std::cmp::Ordering::Greater => Some((gone, Some("before"))),
+            std::cmp::Ordering::Less => Some((came, Some("after"))),
             std::cmp::Ordering::Equal => {
                 (old.reach.get(&key) != new.reach.get(&key)).then_some((is, None))
             }
