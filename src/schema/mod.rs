@@ -238,7 +238,8 @@ pub enum Error {
         at: String,
         /// The side it is only on (`before`, `after`); `None` when it is on both.
         side: Option<&'static str>,
-        /// What the walk found besides: a break among it stands, whatever is hidden.
+        /// What the walk found, then the hidden change as a `keyword.changed`: a break among
+        /// what it found stands, with the hidden change beside it.
         walked: Box<[verdict::Change]>,
     },
     /// A file imports another that is neither built in nor among the files at hand.

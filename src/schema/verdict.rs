@@ -123,7 +123,8 @@ pub struct Verdict {
 }
 
 /// [`judge`] of what a walk found, when it found it all; when something was hidden from it
-/// ([`Error::Unfollowed`]), a break it found stands and anything else is no verdict.
+/// ([`Error::Unfollowed`]), a break it found stands, with the hidden change as an op beside
+/// it, and anything else is no verdict.
 pub fn judge_walked(
     walked: Result<Vec<Change>, Error>,
     strategy: Strategy,
@@ -132,11 +133,11 @@ pub fn judge_walked(
         Ok(changes) => return Ok(judge(changes, strategy)),
         Err(error) => error,
     };
-    if let Error::Unfollowed { walked, .. } = &error {
-        let verdict = judge(walked.to_vec(), strategy);
-        if verdict.breaking {
-            return Ok(verdict);
-        }
+    if let Error::Unfollowed { walked, .. } = &error
+        && let Some((_, found)) = walked.split_last()
+        && judge(found.to_vec(), strategy).breaking
+    {
+        return Ok(judge(walked.to_vec(), strategy));
     }
     Err(error)
 }

@@ -252,16 +252,33 @@ pub fn changes(before: &Value, after: &Value) -> Result<Vec<Change>, Error> {
             subject: rules::subject(change),
         })
         .collect();
-    match hidden {
-        None => Ok(walked),
-        Some((found, side)) => Err(Error::Unfollowed {
-            keyword: found.keyword,
-            reference: found.reference,
-            at: found.at,
-            side,
-            walked: walked.into(),
-        }),
+    let Some((found, side)) = hidden else {
+        return Ok(walked);
+    };
+    let mut error = Error::Unfollowed {
+        keyword: found.keyword,
+        reference: found.reference.clone(),
+        at: found.at.clone(),
+        side,
+        walked: Box::new([]),
+    };
+    // Beside a break the walk found, the hidden change is a keyword changed of its own, so an
+    // acknowledgement of that break does not pass it too.
+    let hidden = Change {
+        rule: ChangeKind::KeywordChanged.rule(),
+        op: super::verdict::OpKind::Replace,
+        path: format!("{}/{}", found.at, found.keyword),
+        what: error.to_string(),
+        reference: Some(format!(
+            "{} changed, compatibility cannot be determined",
+            found.keyword
+        )),
+        subject: Some(found.reference),
+    };
+    if let Error::Unfollowed { walked: all, .. } = &mut error {
+        *all = walked.into_iter().chain([hidden]).collect();
     }
+    Err(error)
 }
 
 /// Judge two parsed documents under `strategy` (tests, benchmarks and fuzzing start here).
