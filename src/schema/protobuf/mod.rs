@@ -684,6 +684,10 @@ impl Compiled {
                     field.kind(),
                     prost_reflect::Kind::Float | prost_reflect::Kind::Double
                 );
+                // Looking a place up scans the file's locations: only where it can matter.
+                if !floating || field.field_descriptor_proto().default_value.is_none() {
+                    continue;
+                }
                 let at = child_of(field.path(), 7);
                 let Some((line, column)) = span(file.file_descriptor_proto(), &at) else {
                     continue;
@@ -701,7 +705,7 @@ impl Compiled {
                     None => written.as_str(),
                 };
                 let value = value.trim_start().trim_start_matches(['-', '+']);
-                if floating && (value.starts_with("0x") || value.starts_with("0X")) {
+                if value.starts_with("0x") || value.starts_with("0X") {
                     return Err(refuse(
                         &file,
                         &at,
