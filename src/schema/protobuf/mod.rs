@@ -258,7 +258,7 @@ impl Compiled {
         while let Some(name) = queue.pop_front() {
             let source = &sources[&name];
             refuse_deep_literals(&source.path, &source.text)?;
-            let parsed = File::from_source(&name, &source.text)
+            let parsed = File::from_source(&name, &comments_opened_once(&source.text))
                 .map_err(|error| parse_error(&error, &source.path, &source.text))?;
             let importer = source.path.clone();
             let proto = parsed.file_descriptor_proto();
@@ -1056,10 +1056,58 @@ impl FileResolver for Resolver {
 
     fn open_file(&self, name: &str) -> Result<File, protox::Error> {
         match self.sources.get(name) {
-            Some(source) => File::from_source(name, &source.text),
+            Some(source) => File::from_source(name, &comments_opened_once(&source.text)),
             None => self.google.open_file(name),
         }
     }
+}
+
+/// `text` with every `/*` inside a block comment blanked (`/ ` or, where it is the `/*/` that
+/// ends the comment, ` */`): protox refuses such a comment as nested, where protoc and buf
+/// end it at its first `*/` (`/* from events/*.proto */`). Comments judge nothing, and every
+/// byte stays where it was, so lines and columns hold.
+fn comments_opened_once(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("/*") {
+        return text.into();
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    let (mut at, mut quote, mut in_block) = (0, None, false);
+    while at < bytes.len() {
+        let (here, next) = (bytes[at], bytes.get(at + 1).copied());
+        match (quote, in_block) {
+            (Some(q), _) => match here {
+                b'\\' => at += 1,
+                b'\n' => quote = None,
+                _ if here == q => quote = None,
+                _ => {}
+            },
+            (None, true) => match (here, next) {
+                (b'*', Some(b'/')) => {
+                    in_block = false;
+                    at += 1;
+                }
+                (b'/', Some(b'*')) if bytes.get(at + 2) == Some(&b'/') => bytes[at] = b' ',
+                (b'/', Some(b'*')) => bytes[at + 1] = b' ',
+                _ => {}
+            },
+            (None, false) => match (here, next) {
+                (b'/', Some(b'/')) => {
+                    while at < bytes.len() && bytes[at] != b'\n' {
+                        at += 1;
+                    }
+                }
+                (b'/', Some(b'*')) => {
+                    in_block = true;
+                    at += 1;
+                }
+                (b'"' | b'\'', _) => quote = Some(here),
+                _ => {}
+            },
+        }
+        at += 1;
+    }
+    // Only ASCII bytes were replaced by ASCII spaces.
+    String::from_utf8(bytes).map_or_else(|_| text.into(), Into::into)
 }
 
 /// The compiler's complaint as [`Error::Parse`], placed where it says a name or number is
@@ -1340,7 +1388,7 @@ impl Placed {
         if too_deep_literal(text).is_some() {
             return None;
         }
-        let file = File::from_source("schema.proto", text).ok()?;
+        let file = File::from_source("schema.proto", &comments_opened_once(text)).ok()?;
         let proto = file.file_descriptor_proto().clone();
         let mut lines = HashMap::new();
         for location in &proto.source_code_info.as_ref()?.location {
@@ -1600,6 +1648,33 @@ mod tests {
         fn read(&self, path: &str) -> Option<Arc<[u8]>> {
             self.0.get(path).map(|text| Arc::from(text.as_bytes()))
         }
+    }
+
+    #[test]
+    fn a_block_comment_ends_at_its_first_close_as_buf_reads_it() {
+        let opened = |text: &str| comments_opened_once(text).into_owned();
+        assert_eq!(
+            opened("/* from events/*.proto */"),
+            "/* from events/ .proto */"
+        );
+        assert_eq!(opened("/* a /*/ m"), "/* a  */ m");
+        // Strings and line comments are left alone, and so is a file without `/*`.
+        let kept = "option (o) = \"/*\"; // /* no\nmessage M {}\n";
+        assert_eq!(opened(kept), kept);
+        assert!(matches!(
+            comments_opened_once("message M {}"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        let text =
+            "syntax = \"proto3\";\n/* see *.proto, /* here */\nmessage M { string id = 1; }\n";
+        let after = text.replace("string", "int64");
+        let changes = changes(
+            Document::new("a.proto", text),
+            Document::new("a.proto", &after),
+            ProtoRules::WireJson,
+        )
+        .expect("both compile");
+        assert_eq!(changes.len(), 1, "{changes:?}");
     }
 
     #[test]
