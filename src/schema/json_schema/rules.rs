@@ -414,21 +414,19 @@ mod tests {
         }
     }
 
+    /// The ops of two schema texts judged under `full`.
+    fn ops(before: &str, after: &str) -> Vec<crate::schema::verdict::Op> {
+        let parse = |text| super::super::parse_text("schema.json", text).expect("JSON");
+        let strategy = crate::schema::Strategy::Full;
+        let verdict = super::super::judge_values(&parse(before), &parse(after), strategy);
+        verdict.expect("judged").ops
+    }
+
     #[test]
     fn subjects_name_what_changed_and_ignore_annotations() {
         let subjects = |before: &str, after: &str| {
-            let parse = |text| super::super::parse_text("schema.json", text).expect("JSON");
-            let verdict = super::super::judge_values(
-                &parse(before),
-                &parse(after),
-                crate::schema::Strategy::Full,
-            )
-            .expect("judged");
-            verdict
-                .ops
-                .into_iter()
-                .map(|op| op.subject)
-                .collect::<Vec<_>>()
+            let ops = ops(before, after).into_iter();
+            ops.map(|op| op.subject).collect::<Vec<_>>()
         };
         let base = r#"{"oneOf": [{"type": "string"}]}"#;
         let added = |branch: &str| format!(r#"{{"oneOf": [{{"type": "string"}}, {branch}]}}"#);
@@ -456,18 +454,8 @@ mod tests {
     #[test]
     fn reasons_are_the_reference_words_with_values_as_javascript_prints_them() {
         let reason = |before: &str, after: &str| {
-            let parse = |text| super::super::parse_text("schema.json", text).expect("JSON");
-            let verdict = super::super::judge_values(
-                &parse(before),
-                &parse(after),
-                crate::schema::Strategy::Full,
-            )
-            .expect("judged");
-            verdict
-                .ops
-                .into_iter()
-                .map(|op| op.reason)
-                .collect::<Vec<_>>()
+            let ops = ops(before, after).into_iter();
+            ops.map(|op| op.reason).collect::<Vec<_>>()
         };
         // Read to the nearest double, as `JSON.parse` reads it: not rounded to 119.04.
         assert_eq!(
