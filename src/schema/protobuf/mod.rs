@@ -1623,6 +1623,21 @@ fn locate(
 mod tests {
     use super::*;
 
+    /// Where and why `document` is refused: (line, column, message). Compiling, or failing
+    /// otherwise, fails the test.
+    fn refusal(document: Document<'_>) -> (usize, usize, String) {
+        let text = document.text;
+        match Compiled::new(document) {
+            Err(Error::Parse {
+                line,
+                column,
+                message,
+                ..
+            }) => (line, column, message),
+            other => panic!("{text}: unexpected {:?}", other.err()),
+        }
+    }
+
     /// The syntax is read from its statement, never from a comment or a string that says it.
     #[test]
     fn the_syntax_statement_is_read_past_comments() {
@@ -1720,15 +1735,7 @@ mod tests {
 
     #[test]
     fn a_file_cut_short_is_placed_at_its_end_and_a_bad_import_is_named() {
-        let place = |text: &str| match Compiled::new(Document::new("a.proto", text)) {
-            Err(Error::Parse {
-                line,
-                column,
-                message,
-                ..
-            }) => (line, column, message),
-            other => panic!("unexpected {:?}", other.err()),
-        };
+        let place = |text: &str| refusal(Document::new("a.proto", text));
         let (line, column, message) = place("syntax = \"proto3\";\nmessage A {\n  string a = 1;\n");
         assert_eq!((line, column), (4, 1), "{message}");
         assert!(message.contains("reached end of file"), "{message}");
@@ -1783,18 +1790,9 @@ mod tests {
         ];
         for (body, syntax, place, wanted) in cases {
             let text = format!("syntax = \"{syntax}\";\npackage p;\n\n{body}");
-            match Compiled::new(Document::new("a.proto", &text)) {
-                Err(Error::Parse {
-                    line,
-                    column,
-                    message,
-                    ..
-                }) => {
-                    assert_eq!(message, wanted, "{text}");
-                    assert_eq!((line, column), place, "{text}");
-                }
-                other => panic!("{text}: unexpected {:?}", other.err()),
-            }
+            let (line, column, message) = refusal(Document::new("a.proto", &text));
+            assert_eq!(message, wanted, "{text}");
+            assert_eq!((line, column), place, "{text}");
         }
         // Ranges that only touch do not overlap.
         let text = "syntax = \"proto3\";\nmessage M {\n  reserved 2 to 5;\n  reserved 6;\n}\n";
@@ -1878,19 +1876,9 @@ mod tests {
                 3,
             ),
         ] {
-            match Compiled::new(Document::new("a.proto", text)) {
-                Err(Error::Parse {
-                    line: l,
-                    column: c,
-                    message,
-                    ..
-                }) => {
-                    assert_eq!((l, c), (line, column), "{text}");
-                    assert!(message.contains("`features` cannot be set"), "{message}");
-                }
-                Err(other) => panic!("{text}: {other}"),
-                Ok(_) => panic!("{text}: compiled"),
-            }
+            let (l, c, message) = refusal(Document::new("a.proto", text));
+            assert_eq!((l, c), (line, column), "{text}");
+            assert!(message.contains("`features` cannot be set"), "{message}");
         }
     }
 
@@ -1899,14 +1887,9 @@ mod tests {
     #[test]
     fn a_custom_option_outside_its_targets_is_refused_where_it_is_set() {
         let text = "syntax = \"proto3\";\nimport \"google/protobuf/descriptor.proto\";\nextend google.protobuf.FieldOptions { int32 o = 50000 [targets = TARGET_TYPE_MESSAGE]; }\nmessage M {\n  int32 a = 1 [(o) = 1];\n}\n";
-        match Compiled::new(Document::new("a.proto", text)) {
-            Err(Error::Parse { line, message, .. }) => {
-                assert_eq!(line, 5);
-                assert!(message.contains("unsupported option target"), "{message}");
-            }
-            Err(other) => panic!("{other}"),
-            Ok(_) => panic!("compiled"),
-        }
+        let (line, _, message) = refusal(Document::new("a.proto", text));
+        assert_eq!(line, 5);
+        assert!(message.contains("unsupported option target"), "{message}");
         let allowed = text.replace("TARGET_TYPE_MESSAGE", "TARGET_TYPE_FIELD");
         assert!(Compiled::new(Document::new("a.proto", &allowed)).is_ok());
     }
@@ -1916,14 +1899,9 @@ mod tests {
     #[test]
     fn a_hex_float_default_is_refused_at_its_value() {
         let text = "syntax = \"proto2\";\nmessage M {\n  optional int32 a = 1 [default = 0x10];\n  optional double b = 2 [default = -0X1];\n}\n";
-        match Compiled::new(Document::new("a.proto", text)) {
-            Err(Error::Parse { line, message, .. }) => {
-                assert_eq!(line, 4);
-                assert!(message.contains("floating-point literal"), "{message}");
-            }
-            Err(other) => panic!("{other}"),
-            Ok(_) => panic!("compiled"),
-        }
+        let (line, _, message) = refusal(Document::new("a.proto", text));
+        assert_eq!(line, 4);
+        assert!(message.contains("floating-point literal"), "{message}");
         let decimal = text.replace("-0X1", "-1.5e3");
         assert!(Compiled::new(Document::new("a.proto", &decimal)).is_ok());
     }
@@ -2119,18 +2097,9 @@ mod tests {
             (60, "{o: [", "]}", 278),
         ] {
             let text = nested(levels, open, close);
-            match Compiled::new(Document::new("a.proto", &text)) {
-                Err(Error::Parse {
-                    line,
-                    column: at,
-                    message,
-                    ..
-                }) => {
-                    assert_eq!((line, at), (7, column), "{levels} {open}");
-                    assert_eq!(message, "expression nesting depth must be at most 100");
-                }
-                other => panic!("{levels} {open}: unexpected {:?}", other.err()),
-            }
+            let (line, at, message) = refusal(Document::new("a.proto", &text));
+            assert_eq!((line, at), (7, column), "{levels} {open}");
+            assert_eq!(message, "expression nesting depth must be at most 100");
             assert_eq!(lines_of(&text, &["/acme.v1.M"]), vec![1]);
         }
     }
@@ -2248,19 +2217,12 @@ mod tests {
         ];
         for (body, place, wanted) in cases {
             let text = format!("syntax = \"proto2\";\npackage acme.v1;\n{body}\n");
-            match Compiled::new(Document::new("a.proto", &text)) {
-                Err(Error::Parse {
-                    line,
-                    column,
-                    message,
-                    ..
-                }) => assert_eq!(
-                    ((line, column), message.as_str()),
-                    (place, wanted),
-                    "{text}"
-                ),
-                other => panic!("{text}: unexpected {:?}", other.err()),
-            }
+            let (line, column, message) = refusal(Document::new("a.proto", &text));
+            assert_eq!(
+                ((line, column), message.as_str()),
+                (place, wanted),
+                "{text}"
+            );
         }
         // The same options where they belong compile.
         let text = "syntax = \"proto2\";\npackage acme.v1;\nmessage M { repeated int32 a = 1 [packed = true]; optional int64 b = 2 [jstype = JS_STRING]; optional M c = 3 [lazy = true]; extensions 10 to 20; }\nextend M { optional int32 e = 10; }\n";
@@ -2277,21 +2239,13 @@ mod tests {
             let text = format!(
                 "syntax = \"proto3\";\npackage acme.v1;\nimport \"dep.proto\";\nmessage M {{ {field} }}\n"
             );
-            match Compiled::new(Document::new("a.proto", &text).with_files(&files)) {
-                Err(Error::Parse {
-                    line,
-                    column,
-                    message,
-                    ..
-                }) => {
-                    assert_eq!((line, column), (4, 13), "{field}");
-                    assert_eq!(
-                        message,
-                        "closed enum `acme.v1.E2` cannot be used in a \"proto3\" message"
-                    );
-                }
-                other => panic!("{field}: unexpected {:?}", other.err()),
-            }
+            let (line, column, message) =
+                refusal(Document::new("a.proto", &text).with_files(&files));
+            assert_eq!((line, column), (4, 13), "{field}");
+            assert_eq!(
+                message,
+                "closed enum `acme.v1.E2` cannot be used in a \"proto3\" message"
+            );
         }
         // A proto2 message may.
         let text = "syntax = \"proto2\";\npackage acme.v1;\nimport \"dep.proto\";\nmessage M { optional E2 e = 1; }\n";
