@@ -270,22 +270,9 @@ impl Repo {
     fn is_link(&self, side: Side, path: &str) -> Result<bool> {
         Ok(match side {
             Side::Unborn => false,
-            Side::Commit(id) => {
-                let Some(root) = self.tree_id(id, "")? else {
-                    return Ok(false);
-                };
-                let tree = self
-                    .repo
-                    .find_tree(root)
-                    .map_err(|e| self.object_error(&root, "", e))?;
-                let entry = tree
-                    .lookup_entry_by_path(path)
-                    .map_err(|source| Error::Git {
-                        what: format!("looking up `{path}`"),
-                        source,
-                    })?;
-                entry.is_some_and(|entry| entry.mode().is_link())
-            }
+            Side::Commit(id) => self
+                .entry_at(id, path)?
+                .is_some_and(|(mode, _)| mode.is_link()),
             Side::Staged => self.open_index()?.is_some_and(|index| {
                 index.entries().iter().any(|entry| {
                     entry.path(&index) == path && entry.mode == gix::index::entry::Mode::SYMLINK
