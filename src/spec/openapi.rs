@@ -688,7 +688,8 @@ fn item_operations(
             path: item.template.to_owned(),
             caller: item.caller.clone(),
         };
-        let op_at = child(&item.at, method);
+        // Under the path item the refs lead to: what the operation holds is read from there.
+        let op_at = child(&resolved, method);
         let operation = read_operation(parsed, op, op_at.clone(), element, item.template, &shared);
         out.insert((*kind, method.to_string(), path_key.clone()), operation);
         let Target::Found(op, op_at) = follow(parsed, op, &op_at) else {

@@ -68,6 +68,19 @@ pub fn compare_bodies(
 ) -> Result<(), crate::schema::Error> {
     let mut json = Vec::new();
     for (index, body) in bodies.iter().enumerate() {
+        // A place that holds nothing would be compared as a dangling ref on each side, which
+        // reads as the same on both: say it, never pass it as unchanged.
+        let lost = [(&*before, &body.before), (&*after, &body.after)]
+            .into_iter()
+            .find_map(|(parsed, at)| at.as_deref().filter(|at| parsed.root.pointer(at).is_none()));
+        if let Some(at) = lost {
+            let why = format!(
+                "the schema of {} is not where it was read, so it cannot be judged",
+                body.what
+            );
+            found.unknown(at, why, body.elements.clone());
+            continue;
+        }
         match &body.payload {
             // Any other format goes through its own engine (an `if`, not a match arm, so a
             // format added to the seam needs nothing here).
