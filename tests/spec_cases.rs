@@ -243,6 +243,10 @@ fn readme_tables_are_the_data() {
             )
         })
         .collect();
+    tables.push((
+        "openapi-service-calls".to_owned(),
+        catalog_diff::schema::verdict::markdown_table(&spec::rules::OPENAPI_SERVICE_CALLS),
+    ));
     tables.push(("roles".to_owned(), spec::rules::markdown_roles()));
     for (id, table) in tables {
         let start = format!("<!-- rules:{id} -->\n");

@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::document::{Parsed, Target, child, follow};
 use super::payload::{Body, Payload};
-use super::rules::Role;
+use super::rules::{self, Role};
 use super::{Caller, Element, Found, Spec, rule};
 use crate::schema::Format;
 use crate::schema::verdict::OpKind;
@@ -745,7 +745,7 @@ pub(super) fn compare(
                 OpKind::Remove,
                 &op.at,
                 format!("operation {} was removed", op.label()),
-                &op.element,
+                op,
             );
             continue;
         };
@@ -765,7 +765,7 @@ pub(super) fn compare(
                 OpKind::Replace,
                 &child(&next.at, "deprecated"),
                 format!("operation {} is now deprecated", next.label()),
-                element,
+                next,
             );
         }
         covered.extend(malformed(before, after, op, next, &mut found));
@@ -782,7 +782,7 @@ pub(super) fn compare(
                 OpKind::Add,
                 &op.at,
                 format!("operation {} was added", op.label()),
-                &op.element,
+                op,
             );
         }
     }
@@ -814,8 +814,10 @@ fn malformed(
     )
 }
 
-fn push_rule(found: &mut Found, id: &str, op: OpKind, path: &str, what: String, element: &Element) {
-    push_rule_about(found, id, op, (path, None), what, element);
+/// A change of the structural table to an operation: every one goes through here, so a row
+/// about a request or a response is read mirrored when the service makes the call.
+fn push_rule(found: &mut Found, id: &str, op: OpKind, path: &str, what: String, call: &Operation) {
+    push_rule_about(found, id, op, (path, None), what, call);
 }
 
 /// [`push_rule`] of a change the path does not name (a parameter by its position in the
@@ -826,14 +828,20 @@ fn push_rule_about(
     op: OpKind,
     (path, about): (&str, Option<&str>),
     what: String,
-    element: &Element,
+    call: &Operation,
 ) {
+    let row = rule(Spec::OpenApi, id);
+    let row = if call.called_by_service() {
+        rules::called_by_service(row)
+    } else {
+        row
+    };
     found.push_about(
-        rule(Spec::OpenApi, id),
+        row,
         op,
         (path, about.map(str::to_owned)),
         what,
-        vec![element.clone()],
+        vec![call.element.clone()],
     );
 }
 
@@ -844,7 +852,7 @@ fn required_flipped(
     subject: &str,
     (was, is): (bool, bool),
     (at, about, label): (&str, Option<&str>, &str),
-    element: &Element,
+    call: &Operation,
 ) {
     let (change, says) = match (was, is) {
         (false, true) => ("added", "is now required"),
@@ -857,7 +865,7 @@ fn required_flipped(
         OpKind::Replace,
         (&child(at, "required"), about),
         format!("{label} {says}"),
-        element,
+        call,
     );
 }
 
@@ -909,7 +917,7 @@ fn security(
     ] {
         if refused {
             let what = format!("{whose} asks {more} of a request's credentials");
-            push_rule(found, rule, OpKind::Replace, at, what, &next.element);
+            push_rule(found, rule, OpKind::Replace, at, what, next);
         }
     }
     // A scheme both requirements name, now presented another way.
@@ -936,7 +944,7 @@ fn security(
                 OpKind::Replace,
                 &at,
                 what,
-                &next.element,
+                next,
             );
         }
     }
@@ -973,7 +981,7 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
                 OpKind::Remove,
                 (&param.at, Some(key)),
                 format!("{label} was removed"),
-                element,
+                next,
             );
             if param.required {
                 push_rule_about(
@@ -982,7 +990,7 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
                     OpKind::Remove,
                     (&param.at, Some(key)),
                     format!("required {label} was removed"),
-                    element,
+                    next,
                 );
             }
             continue;
@@ -998,7 +1006,7 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
             "parameter",
             (param.required, new.required),
             (&new.at, Some(key), &label),
-            element,
+            next,
         );
         if param.allow_empty != new.allow_empty {
             found.unknown(
@@ -1017,7 +1025,7 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
                     "{label} changed from {} to {}",
                     param.serialization, new.serialization
                 ),
-                element,
+                next,
             );
         } else {
             bodies.extend(schema_body(
@@ -1046,7 +1054,7 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
                 OpKind::Add,
                 (&new.at, Some(key)),
                 format!("required {label} was added"),
-                element,
+                next,
             );
         } else {
             push_rule_about(
@@ -1055,7 +1063,7 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
                 OpKind::Add,
                 (&new.at, Some(key)),
                 format!("optional {label} was added"),
-                element,
+                next,
             );
         }
     }
@@ -1081,7 +1089,7 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
                 OpKind::Remove,
                 &body.at,
                 format!("{label} was removed"),
-                element,
+                next,
             );
             if body.required {
                 push_rule(
@@ -1090,7 +1098,7 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
                     OpKind::Remove,
                     &body.at,
                     format!("required {label} was removed"),
-                    element,
+                    next,
                 );
             }
         }
@@ -1102,7 +1110,7 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
                     OpKind::Add,
                     &body.at,
                     format!("a required request body was added to {}", next.label()),
-                    element,
+                    next,
                 );
             } else {
                 push_rule(
@@ -1111,7 +1119,7 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
                     OpKind::Add,
                     &body.at,
                     format!("an optional request body was added to {}", next.label()),
-                    element,
+                    next,
                 );
             }
         }
@@ -1121,7 +1129,7 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
                 "request-body",
                 (old.required, new.required),
                 (&new.at, None, &label),
-                element,
+                next,
             );
             for (media, schema) in &old.content {
                 match new.content.get(media) {
@@ -1131,7 +1139,7 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
                         OpKind::Remove,
                         &child(&child(&old.at, "content"), media),
                         format!("{} no longer accepts `{media}`", next.label()),
-                        element,
+                        next,
                     ),
                     Some(after) => {
                         if old.encodings.get(media) != new.encodings.get(media) {
@@ -1158,7 +1166,7 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
                     OpKind::Add,
                     &child(&child(&new.at, "content"), media),
                     format!("{} now accepts `{media}`", next.label()),
-                    element,
+                    next,
                 );
             }
         }
@@ -1201,7 +1209,7 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
                     "the success status of {} changed from `{code}` to `{new_code}`",
                     next.label()
                 ),
-                element,
+                next,
             );
         } else if is_success(code) {
             push_rule(
@@ -1210,7 +1218,7 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
                 OpKind::Remove,
                 &old_at,
                 format!("success response `{code}` of {} was removed", next.label()),
-                element,
+                next,
             );
         } else {
             push_rule(
@@ -1219,7 +1227,7 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
                 OpKind::Remove,
                 &old_at,
                 format!("response `{code}` of {} was removed", next.label()),
-                element,
+                next,
             );
         }
     }
@@ -1234,7 +1242,7 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
             OpKind::Add,
             &new_at,
             format!("response `{code}` of {} was added", next.label()),
-            element,
+            next,
         );
     }
     // Pairs of responses to compare: the same status, and one success status for another.
@@ -1269,7 +1277,7 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
                     OpKind::Remove,
                     &child(&child(&old.at, "content"), media),
                     format!("{label} no longer offers `{media}`"),
-                    element,
+                    next,
                 ),
                 Some(after) => bodies.extend(schema_body(
                     (schema, after),
@@ -1287,7 +1295,7 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
                 OpKind::Add,
                 &child(&child(&new.at, "content"), media),
                 format!("{label} now offers `{media}`"),
-                element,
+                next,
             );
         }
         headers(old, new, (next, &label), found, bodies);
@@ -1318,7 +1326,7 @@ fn headers(
             }
         };
         let Some(after) = after else {
-            lone_header(found, before, label, ("removed", OpKind::Remove), element);
+            lone_header(found, before, label, ("removed", OpKind::Remove), next);
             continue;
         };
         let what = format!("header `{}` of {label}", after.name);
@@ -1327,7 +1335,7 @@ fn headers(
             "response.header",
             (before.required, after.required),
             (&after.at, None, &what),
-            element,
+            next,
         );
         bodies.extend(schema_body(
             (&before.schema, &after.schema),
@@ -1348,7 +1356,7 @@ fn headers(
                 continue;
             }
         };
-        lone_header(found, after, label, ("added", OpKind::Add), element);
+        lone_header(found, after, label, ("added", OpKind::Add), next);
     }
 }
 
@@ -1358,7 +1366,7 @@ fn lone_header(
     header: &Header,
     label: &str,
     (change, op): (&str, OpKind),
-    element: &Element,
+    call: &Operation,
 ) {
     let (rule, kind) = if header.required {
         ("response.header.required", "required")
@@ -1372,7 +1380,7 @@ fn lone_header(
         op,
         &header.at,
         what,
-        element,
+        call,
     );
 }
 

@@ -151,6 +151,86 @@ pub const OPENAPI_RULES: [Rule; 27] = [
         change: "Make a required response header optional, or remove it" },
 ];
 
+/// The OpenAPI rows that read differently for an operation the service calls (a webhook or a
+/// callback): the service writes the request and reads the response, so each row about a
+/// parameter, a request body or a response is the mirror of its `OPENAPI_RULES` row (columns
+/// swapped, said of the service and its receivers). Operations and security read the same.
+#[rustfmt::skip]
+pub const OPENAPI_SERVICE_CALLS: [Rule; 21] = [
+    Rule { id: "parameter.added", backward: Safe, forward: Safe,
+        reason: "receivers on the old specification ignore a parameter they do not know",
+        change: "Add an optional parameter" },
+    Rule { id: "parameter.removed", backward: Safe, forward: Safe,
+        reason: "it was optional, so receivers already do without it",
+        change: "Remove a parameter" },
+    Rule { id: "parameter.required.added", backward: Breaks, forward: Safe,
+        reason: "new receivers rely on it, and the old service may not send it",
+        change: "Add a required parameter, or make one required" },
+    Rule { id: "parameter.required.removed", backward: Safe, forward: Breaks,
+        reason: "receivers on the old specification rely on it, and the service may no longer send it",
+        change: "Make a required parameter optional, or remove it" },
+    Rule { id: "parameter.serialization.changed", backward: Breaks, forward: Breaks,
+        reason: "the two sides no longer write and read the value the same way",
+        change: "Change how a parameter is written (`style`, `explode`, `content`, `allowReserved`)" },
+    Rule { id: "request-body.added", backward: Safe, forward: Safe,
+        reason: "it is optional, so no receiver relies on it",
+        change: "Add an optional request body" },
+    Rule { id: "request-body.removed", backward: Safe, forward: Safe,
+        reason: "it was optional, so receivers already do without it",
+        change: "Remove a request body" },
+    Rule { id: "request-body.required.added", backward: Breaks, forward: Safe,
+        reason: "new receivers rely on it, and the old service may not send one",
+        change: "Add a required request body, or make the body required" },
+    Rule { id: "request-body.required.removed", backward: Safe, forward: Breaks,
+        reason: "receivers on the old specification rely on it, and the service may no longer send one",
+        change: "Make a required request body optional, or remove it" },
+    Rule { id: "request-body.media-type.added", backward: Safe, forward: Safe,
+        reason: "the service keeps sending the media types its receivers know",
+        change: "Accept another request media type" },
+    Rule { id: "request-body.media-type.removed", backward: Breaks, forward: Safe,
+        reason: "new receivers no longer accept it, and the old service may still send it",
+        change: "Stop accepting a request media type" },
+    Rule { id: "response.added", backward: Safe, forward: Safe,
+        reason: "a new response status breaks no service that never saw it",
+        change: "Add a response status" },
+    Rule { id: "response.removed", backward: Breaks, forward: Safe,
+        reason: "the old service expects it, and receivers on the new specification no longer send it",
+        change: "Remove a success (`2xx`) response (another one stays, or none replaces it)" },
+    Rule { id: "response.error.removed", backward: Breaks, forward: Safe,
+        reason: "the old service relies on it to tell that failure apart, and receivers no longer promise it",
+        change: "Remove an error (`4xx`, `5xx`, `default`) response" },
+    Rule { id: "response.success-status.changed", backward: Breaks, forward: Breaks,
+        reason: "each side expects a success status the other does not send",
+        change: "Replace the success status (`200` becomes `201`)" },
+    Rule { id: "response.media-type.added", backward: Safe, forward: Safe,
+        reason: "the service keeps asking for the media types it knows",
+        change: "Offer another response media type" },
+    Rule { id: "response.media-type.removed", backward: Breaks, forward: Safe,
+        reason: "the old service asks for it, and receivers on the new specification no longer offer it",
+        change: "Stop offering a response media type" },
+    Rule { id: "response.header.added", backward: Safe, forward: Safe,
+        reason: "the service does not rely on a header it may not get",
+        change: "Add an optional response header" },
+    Rule { id: "response.header.removed", backward: Safe, forward: Safe,
+        reason: "it was optional, so the service already does without it",
+        change: "Remove an optional response header" },
+    Rule { id: "response.header.required.added", backward: Safe, forward: Breaks,
+        reason: "the new service relies on it, and receivers on the old specification may not send it",
+        change: "Add a required response header, or make one required" },
+    Rule { id: "response.header.required.removed", backward: Breaks, forward: Safe,
+        reason: "the old service relies on it, and receivers may no longer send it",
+        change: "Make a required response header optional, or remove it" },
+];
+
+/// `rule` (an `OPENAPI_RULES` row) for an operation the service calls: its mirror, or the row
+/// itself where whoever calls reads it the same.
+pub fn called_by_service(rule: &'static Rule) -> &'static Rule {
+    OPENAPI_SERVICE_CALLS
+        .iter()
+        .find(|mirror| mirror.id == rule.id)
+        .unwrap_or(rule)
+}
+
 /// Who reads a schema inside a specification, seen from the service that owns it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Role {
@@ -297,6 +377,30 @@ mod tests {
             ids.sort_unstable();
             ids.dedup();
             assert_eq!(ids.len(), table.len());
+        }
+    }
+
+    #[test]
+    fn service_calls_mirror_each_request_and_response_row() {
+        for row in &OPENAPI_RULES {
+            let mirror = called_by_service(row);
+            let about_a_call = ["parameter.", "request-body.", "response."]
+                .iter()
+                .any(|prefix| row.id.starts_with(prefix));
+            assert_eq!(
+                !std::ptr::eq(mirror, row),
+                about_a_call,
+                "{} has its mirror",
+                row.id
+            );
+            if about_a_call {
+                assert_eq!(
+                    (mirror.backward, mirror.forward, mirror.change),
+                    (row.forward, row.backward, row.change),
+                    "{} swaps its columns",
+                    row.id
+                );
+            }
         }
     }
 
