@@ -24,6 +24,8 @@ use crate::schema::verdict::OpKind;
 
 #[derive(Debug)]
 struct Channel {
+    /// Its key as written (channels are paired by [`channel_pairing`]).
+    name: String,
     at: String,
     /// 3.x `address` (`None`: null or absent).
     address: Option<String>,
@@ -154,15 +156,18 @@ impl Model {
             ..Model::default()
         };
         let channels = root.get("channels");
-        for (key, node) in object_entries(channels, "/channels", "`channels`", &mut model.malformed)
-        {
+        let listed = object_entries(channels, "/channels", "`channels`", &mut model.malformed);
+        let pairing = channel_pairing(v3, listed.iter().map(|(key, _)| key.as_str()));
+        for (key, node) in listed {
+            let pair = &pairing[key.as_str()];
             let at = child("/channels", key);
             let (channel, target) = match follow(parsed, node, &at) {
                 Target::Found(value, resolved) => (value, resolved),
                 Target::Unresolved(reference, why) => {
                     model.channels.insert(
-                        key.clone(),
+                        pair.clone(),
                         Channel {
+                            name: key.clone(),
                             at,
                             address: None,
                             messages: BTreeSet::new(),
@@ -175,6 +180,7 @@ impl Model {
                 }
             };
             let mut entry = Channel {
+                name: key.clone(),
                 at: at.clone(),
                 address: str_at(channel, "address").map(str::to_owned),
                 messages: BTreeSet::new(),
@@ -201,8 +207,9 @@ impl Model {
                     let Some(operation) = channel.get(action) else {
                         continue;
                     };
-                    // Keyed and shown by where the channel is named, read where it is.
-                    let op_key = child(&at, action);
+                    // Keyed by the channel's pairing, shown where the channel is named, read
+                    // where it is.
+                    let op_key = child(&child("/channels", pair), action);
                     let op_at = child(&target, action);
                     let operation = match follow(parsed, operation, &op_at) {
                         Target::Found(value, _) => value,
@@ -221,7 +228,7 @@ impl Model {
                             Some(reference) if reference.contains("/components/messages/") => {
                                 last_segment(reference)
                             }
-                            _ => format!("{key}/{action}/message/{index}"),
+                            _ => format!("{pair}/{action}/message/{index}"),
                         };
                         let mut message =
                             read_message(parsed, node, &node_at, &fallback, &default_type, false);
@@ -235,9 +242,9 @@ impl Model {
                     model.operations.insert(
                         op_key.clone(),
                         Operation {
-                            at: op_key.clone(),
+                            at: child(&at, action),
                             action: action.to_owned(),
-                            channel: key.clone(),
+                            channel: pair.clone(),
                             messages: ids,
                             reply_channel: String::new(),
                             replies: BTreeSet::new(),
@@ -246,7 +253,7 @@ impl Model {
                     );
                 }
             }
-            model.channels.insert(key.clone(), entry);
+            model.channels.insert(pair.clone(), entry);
         }
         if v3 {
             model.read_operations(parsed);
@@ -512,6 +519,32 @@ fn shape(address: &str) -> String {
     out
 }
 
+/// The key each channel of a document is paired by across the two. A 2.x key is the channel's
+/// address, so it pairs by shape (`orders/{orderId}` is `orders/{id}`), as 3.x addresses and
+/// OpenAPI paths do, unless another channel of the document has that shape; a 3.x key is a
+/// name, paired as written.
+pub(super) fn channel_pairing<'k>(
+    v3: bool,
+    keys: impl Iterator<Item = &'k str>,
+) -> BTreeMap<&'k str, String> {
+    let keys: Vec<&str> = keys.collect();
+    let mut shapes: BTreeMap<String, usize> = BTreeMap::new();
+    for key in &keys {
+        *shapes.entry(shape(key)).or_default() += 1;
+    }
+    keys.into_iter()
+        .map(|key| {
+            let by_shape = shape(key);
+            let pair = if !v3 && shapes[&by_shape] == 1 {
+                by_shape
+            } else {
+                key.to_owned()
+            };
+            (key, pair)
+        })
+        .collect()
+}
+
 fn ids(set: &BTreeSet<String>) -> Vec<Element> {
     set.iter().cloned().map(Element::Message).collect()
 }
@@ -520,7 +553,9 @@ fn describe_operation(model: &Model, key: &str, op: &Operation) -> String {
     if model.v3 {
         format!("operation `{key}` ({} on `{}`)", op.action, op.channel)
     } else {
-        format!("`{}` on channel `{}`", op.action, op.channel)
+        let channel = model.channels.get(&op.channel);
+        let name = channel.map_or(op.channel.as_str(), |c| c.name.as_str());
+        format!("`{}` on channel `{name}`", op.action)
     }
 }
 
@@ -548,7 +583,7 @@ pub(super) fn compare(
                 "channel.removed",
                 OpKind::Remove,
                 &channel.at,
-                format!("channel `{key}` was removed"),
+                format!("channel `{}` was removed", channel.name),
                 ids(&channel.messages),
             );
             continue;
@@ -610,7 +645,7 @@ pub(super) fn compare(
                 "channel.added",
                 OpKind::Add,
                 &channel.at,
-                format!("channel `{key}` was added"),
+                format!("channel `{}` was added", channel.name),
                 ids(&channel.messages),
             );
         }

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::document::{Parsed, Target, child, follow, members, unescape};
-use super::{Found, openapi, traits};
+use super::{Found, asyncapi, openapi, traits};
 
 const BINDINGS: &str = "protocol bindings";
 
@@ -221,9 +221,17 @@ pub(super) fn asyncapi(old: &Parsed, new: &Parsed, found: &mut Found) {
     if let (Some(x), Some(y)) = (a.get("components"), b.get("components")) {
         pair.schemes(x, y, &[]);
     }
+    // Paired as the walker pairs them (a 2.x address by its shape).
+    let v3 = new.kind == super::Kind::AsyncApi3;
+    let old_channels = members(old, a, "", "channels");
     let new_channels = members(new, b, "", "channels");
-    for (key, channel, channel_at) in members(old, a, "", "channels") {
-        let Some((_, next, next_at)) = new_channels.iter().find(|(k, ..)| *k == key) else {
+    let old_pairs = asyncapi::channel_pairing(v3, old_channels.iter().map(|(k, ..)| *k));
+    let new_pairs = asyncapi::channel_pairing(v3, new_channels.iter().map(|(k, ..)| *k));
+    for (key, channel, channel_at) in old_channels {
+        let Some((next_key, next, next_at)) = new_channels
+            .iter()
+            .find(|(k, ..)| new_pairs[k] == old_pairs[key])
+        else {
             continue;
         };
         let (old_side, new_side) = ((channel, channel_at.as_str()), (*next, next_at.as_str()));
@@ -256,7 +264,7 @@ pub(super) fn asyncapi(old: &Parsed, new: &Parsed, found: &mut Found) {
             );
         }
         let old_parameters = parameters(old, channel, &channel_at, key);
-        let new_parameters = parameters(new, next, next_at, key);
+        let new_parameters = parameters(new, next, next_at, next_key);
         let changed = old_parameters.len() != new_parameters.len()
             || old_parameters.iter().any(|(place, value, at)| {
                 !new_parameters.iter().any(|(other, next, next_at)| {
