@@ -396,6 +396,19 @@ impl Model {
         }
     }
 
+    /// Where its payloads and 3.x headers in the OpenAPI 3.0 schema format are.
+    fn openapi30_schemas(&self) -> impl Iterator<Item = &String> {
+        let payloads = self.messages.values().filter_map(|m| {
+            let format = m.schema_format.as_deref()?;
+            m.payload.as_ref().filter(|_| payload::is_openapi30(format))
+        });
+        let headers = self.messages.values().filter_map(|m| match &m.headers {
+            Some((at, Some(format))) if payload::is_openapi30(format) => Some(at),
+            _ => None,
+        });
+        payloads.chain(headers)
+    }
+
     /// Whether some 3.x operation names this channel message, as its own or in its reply.
     fn names(&self, channel: &str, id: &str) -> bool {
         self.operations.values().any(|op| {
@@ -568,6 +581,8 @@ pub(super) fn compare(
 ) -> Result<Found, crate::schema::Error> {
     let old = Model::read(before);
     let new = Model::read(after);
+    payload::read_as_openapi30(before, old.openapi30_schemas());
+    payload::read_as_openapi30(after, new.openapi30_schemas());
     let mut found = Found::default();
     let spec = Spec::AsyncApi;
     let push = |found: &mut Found, id: &str, op: OpKind, path: &str, what: String, elements| {

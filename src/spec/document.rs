@@ -208,8 +208,7 @@ pub fn read(path: &str, text: &str, load: Load<'_>) -> Result<Result<Parsed, Str
         map.insert(FILES_KEY.to_owned(), Value::Object(bundled));
     }
     if kind == Kind::OpenApi30 {
-        nullable_as_type(&mut root);
-        exclusive_bounds_as_numbers(&mut root);
+        openapi30_as_json_schema(&mut root);
     }
     let mut parsed = Parsed {
         kind,
@@ -350,6 +349,14 @@ pub fn dangling_refs(root: &Value) -> BTreeSet<(String, String)> {
                 .then(|| (at, reference.clone()))
         })
         .collect()
+}
+
+/// Reads OpenAPI 3.0 schema objects in `node` as the JSON Schema they mean (the schema engine
+/// reads JSON Schema only): `nullable` as a `null` type, a boolean strict bound as a number.
+/// The whole of a 3.0 document is read so, and an AsyncAPI payload in that schema format.
+pub fn openapi30_as_json_schema(node: &mut Value) {
+    nullable_as_type(node);
+    exclusive_bounds_as_numbers(node);
 }
 
 /// OpenAPI 3.0's `nullable: true` says what 3.1 (and JSON Schema) write as a `null` type:

@@ -556,6 +556,30 @@ pub fn schema_format(declared: Option<&str>) -> Payload {
     }
 }
 
+/// Whether a `schemaFormat` declares an OpenAPI 3.0 schema object (an OpenAPI one of a 3.0
+/// version, or of none: AsyncAPI names 3.0), whose `nullable` and boolean bounds JSON Schema
+/// reads otherwise.
+pub fn is_openapi30(declared: &str) -> bool {
+    let mut parts = declared.split(';').map(str::trim);
+    let media = parts.next().unwrap_or_default().to_ascii_lowercase();
+    let version = parts.find_map(|p| p.strip_prefix("version=").map(|v| v.trim_matches('"')));
+    media.starts_with("application/vnd.oai.openapi") && version.is_none_or(|v| v.starts_with("3.0"))
+}
+
+/// Reads the schemas at `starts` of `parsed`, and every definition they ref, as OpenAPI 3.0
+/// schema objects ([`is_openapi30`]).
+pub fn read_as_openapi30<'s>(parsed: &mut Parsed, starts: impl Iterator<Item = &'s String>) {
+    let mut places = BTreeSet::new();
+    for start in starts {
+        reachable(&parsed.root, start, &mut places);
+    }
+    for at in &places {
+        if let Some(node) = parsed.root.pointer_mut(at) {
+            super::document::openapi30_as_json_schema(node);
+        }
+    }
+}
+
 /// The family a `schemaFormat` value belongs to, to tell a change of format from a change of
 /// version (`...asyncapi;version=2.0.0` to `2.6.0` is the same format).
 pub fn format_family(declared: Option<&str>) -> String {
@@ -582,6 +606,12 @@ mod tests {
             schema_format(Some("application/vnd.aai.asyncapi+json;version=3.0.0")),
             Payload::Format(Format::JsonSchema)
         );
+        assert!(is_openapi30(
+            "application/vnd.oai.openapi+yaml;version=3.0.0"
+        ));
+        assert!(is_openapi30("application/vnd.oai.openapi"));
+        assert!(!is_openapi30("application/vnd.oai.openapi;version=3.1.0"));
+        assert!(!is_openapi30("application/vnd.aai.asyncapi;version=3.0.0"));
         assert!(matches!(
             schema_format(Some("application/raml+yaml;version=1.0")),
             Payload::Unsupported(_)
