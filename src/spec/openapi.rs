@@ -731,10 +731,32 @@ pub(super) fn compare(
     file: &str,
     options: &crate::schema::Options,
 ) -> Result<Found, crate::schema::Error> {
-    let old = operations(before);
-    let new = operations(after);
+    let mut old = operations(before);
+    let mut new = operations(after);
     let presented = [schemes(before), schemes(after)];
     let mut found = Found::default();
+    // A `paths` or `webhooks` that is not a map holds what OpenAPI does not say: an unknown
+    // part, its operations paired with nothing, never all removed.
+    let sections = |parsed: &Parsed| {
+        let mut wrong = BTreeMap::new();
+        maps(&parsed.root, "", &["paths", "webhooks"], &mut wrong);
+        wrong
+    };
+    let section_of = |key: &Key| if key.0 == 1 { "/webhooks" } else { "/paths" };
+    let unread = super::malformed_parts(
+        (before, &sections(before)),
+        (after, &sections(after)),
+        &mut found,
+        str::to_owned,
+        |at| {
+            let ops = old.iter().chain(&new);
+            let within = ops.filter(|(key, _)| section_of(key) == at);
+            within.map(|(_, op)| op.element.clone()).collect()
+        },
+    );
+    for ops in [&mut old, &mut new] {
+        ops.retain(|key, _| !unread.iter().any(|at| at == section_of(key)));
+    }
     let mut bodies = Vec::new();
     let mut covered = Vec::new();
     for (key, op) in &old {
