@@ -12,6 +12,7 @@ use sha2::{Digest, Sha256};
 use toml::Spanned;
 use toml::de::{DeString, DeTable, DeValue};
 
+use crate::catalog::escape_text;
 use crate::diff::{
     ArchitectureDiff, Impact, ImpactReason, ResourceRef, SchemaChange, SchemaFile,
     SpecificationChange,
@@ -37,12 +38,23 @@ pub enum FailOn {
 }
 
 /// A problem in a policy file, with the line it is on.
+///
+/// The message may quote the file (a value, a key, the TOML parser's words about them): it is
+/// shown escaped, so a newline in a value cannot start a line of its own (a forged `::error`
+/// annotation in CI). Only the hint, the tool's own words, is put on a line of its own.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}: {message}")]
+#[error(
+    "{}:{line}: {}{}",
+    escape_text(file),
+    escape_text(message),
+    hint.map(|hint| format!("\n  hint: {hint}")).unwrap_or_default()
+)]
 pub struct Error {
     pub file: String,
     pub line: usize,
     pub message: String,
+    /// What to do about it.
+    pub hint: Option<&'static str>,
 }
 
 /// Every problem found in the policy files, in line order, one `error:` line apiece (the first
@@ -220,7 +232,8 @@ fn toml_error(file: &str, text: &str, error: &toml::de::Error) -> Error {
     Error {
         file: file.to_owned(),
         line,
-        message: format!("{message}\n  hint: {hint}"),
+        message: message.to_owned(),
+        hint: Some(hint),
     }
 }
 
@@ -320,6 +333,7 @@ pub fn parse_acks(file: &str, text: &str) -> Result<Vec<Ack>, Errors> {
         file: file.to_owned(),
         line: line_at(text, offset),
         message,
+        hint: None,
     };
     let mut acks = Vec::new();
     let mut problems = Vec::new();

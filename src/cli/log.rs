@@ -5,8 +5,8 @@ use std::io::Write;
 use std::ops::ControlFlow;
 
 use anyhow::Context;
-use catalog_diff::catalog::Before;
 use catalog_diff::catalog::build::ParseCache;
+use catalog_diff::catalog::{Before, escape_text};
 use catalog_diff::diff::{self, ArchitectureDiff};
 use catalog_diff::git::{CommitInfo, Repo, Side};
 use catalog_diff::history::{self, Baseline, Selection, Step};
@@ -81,7 +81,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         stderr!(
             "note: history ends at {} ({}): its parent {} is missing (shallow clone); walking from there\n  hint: `git fetch --unshallow` (in CI: `fetch-depth: 0`) for the whole history",
             short(&boundary.id.to_string()),
-            boundary.subject,
+            escape_text(&boundary.subject),
             short(&parent.to_string())
         );
         start = Some(boundary.id);
@@ -90,7 +90,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
             anyhow::bail!(
                 "the range has no commit to judge: its only commit, {} ({}), lacks its parent {} (shallow clone)\n  hint: `git fetch --unshallow` (in CI: `fetch-depth: 0`), or `git fetch --deepen=1` to judge that commit",
                 short(&boundary.id.to_string()),
-                boundary.subject,
+                escape_text(&boundary.subject),
                 short(&parent.to_string())
             );
         }
@@ -143,7 +143,10 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         let files = history::read_at(&repo, Some(id), &options)?;
         let built = history::build_files(&files, Some(id), &options, &ParseCache::default());
         if report_diagnostics(&built.diagnostics, args.catalog.strict) {
-            stderr!("catalog-diff: the --against catalog ({rev}) is invalid; no log was made");
+            stderr!(
+                "catalog-diff: the --against catalog ({}) is invalid; no log was made",
+                escape_text(rev)
+            );
             return Ok(exit_code::ERROR);
         }
         options.baseline = Baseline::Fixed {
@@ -263,7 +266,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         // Against `--against`, the first commit is judged when it differs from that baseline,
         // whether or not it changed the catalog itself, and each later one that changed it.
         let judged = match &args.against {
-            Some(rev) => format!("judged against {}", catalog_diff::catalog::escape_text(rev)),
+            Some(rev) => format!("judged against {}", escape_text(rev)),
             None => "changed the catalog".to_owned(),
         };
         stderr!(
@@ -290,7 +293,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
             "never broke: no commit in the range broke{}",
             args.message
                 .as_deref()
-                .map(|m| format!(" message {m}"))
+                .map(|m| format!(" message {}", escape_text(m)))
                 .unwrap_or_default()
         );
     }
@@ -519,7 +522,7 @@ fn note_against_elsewhere(repo: &Repo, rev: &str, id: catalog_diff::git::CommitI
     if let Some(elsewhere) = repo.catalog_elsewhere(Side::Commit(id), dir) {
         stderr!(
             "note: the --against commit {} has its catalog in `{}`, not `{}`: the catalog moved, so every resource shows as added and no schema is judged across the move\n  hint: judge against a commit after the move, or walk with --dir {}",
-            catalog_diff::catalog::escape_text(rev),
+            escape_text(rev),
             super::diff::shown_dir(&elsewhere),
             super::diff::shown_dir(dir),
             super::diff::shown_dir(&elsewhere),

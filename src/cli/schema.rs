@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
-use catalog_diff::catalog::escape_path;
+use catalog_diff::catalog::{escape_path, escape_text};
 use catalog_diff::schema::format::UndetectedKind;
 use catalog_diff::schema::{self, Document, Files, Format, ProtoRules, Strategy};
 
@@ -182,15 +182,23 @@ fn load(role: &str, path: &Path, forced: Option<Format>, limit: u64) -> anyhow::
         Some(format) => format
             .confirmed(&format!("`--schema-format {}`", format.id()), &shown, &text)
             // The reason names the file.
-            .map_err(|why| anyhow::anyhow!("cannot judge the {role} file: {why}"))?,
+            .map_err(|why| {
+                anyhow::anyhow!(
+                    "cannot judge the {role} file: {}",
+                    escape_text(&why.to_string())
+                )
+            })?,
         None => Format::detect(None, &shown, &text).map_err(|why| match why.kind {
             UndetectedKind::Parse(error) => explain_error(role, &shown, error),
             UndetectedKind::NotASchema(format) => anyhow::anyhow!(
-                "{shown}: the {role} file is {}; pass a schema file, not an example payload",
+                "{}: the {role} file is {}; pass a schema file, not an example payload",
+                escape_text(&shown),
                 schema::Error::NotASchema { format }
             ),
             UndetectedKind::Other => anyhow::anyhow!(
-                "{shown}: cannot judge the {role} file: {why}; pass --schema-format to say what it is"
+                "{}: cannot judge the {role} file: {}; pass --schema-format to say what it is",
+                escape_text(&shown),
+                escape_text(&why.to_string())
             ),
         })?,
     };
@@ -205,15 +213,17 @@ fn load(role: &str, path: &Path, forced: Option<Format>, limit: u64) -> anyhow::
     })
 }
 
+/// The error a file gets for `error`, on one line: what it quotes from the file (a YAML tag, an
+/// Avro type name) is escaped, so a newline there cannot start a line of its own.
 fn explain_error(role: &str, shown: &str, error: schema::Error) -> anyhow::Error {
-    match error {
+    let text = match error {
         schema::Error::Parse {
             syntax,
             line,
             column,
             ref message,
             ..
-        } => anyhow::anyhow!(
+        } => format!(
             "{shown}:{line}:{column}: the {role} schema is not valid {syntax} ({message}); fix the syntax there"
         ),
         schema::Error::Invalid {
@@ -221,7 +231,7 @@ fn explain_error(role: &str, shown: &str, error: schema::Error) -> anyhow::Error
             line,
             ref message,
             ..
-        } => anyhow::anyhow!(
+        } => format!(
             "{shown}:{line}: the {role} schema is not a valid {format} schema: {message}; fix it there"
         ),
         schema::Error::Unsupported {
@@ -235,7 +245,7 @@ fn explain_error(role: &str, shown: &str, error: schema::Error) -> anyhow::Error
             } else {
                 "; judge it with `buf breaking`"
             };
-            anyhow::anyhow!(
+            format!(
                 "{shown}:{line}:{column}: the {role} schema uses {what}, which catalog-diff cannot read yet{advice}"
             )
         }
@@ -244,11 +254,12 @@ fn explain_error(role: &str, shown: &str, error: schema::Error) -> anyhow::Error
             line,
             column,
             ..
-        } => anyhow::anyhow!(
+        } => format!(
             "{shown}:{line}:{column}: cannot find its import `{import}` beside the file importing it, in this schema's folder or from the current folder; run from the folder its imports are relative to"
         ),
-        other => anyhow::anyhow!("{shown}: {other}"),
-    }
+        other => format!("{shown}: {other}"),
+    };
+    anyhow::anyhow!("{}", escape_text(&text))
 }
 
 pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
@@ -283,9 +294,9 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
     if before.format != after.format {
         anyhow::bail!(
             "{} is {} but {} is {}; compare two files of the same format",
-            before.path,
+            escape_text(&before.path),
             before.format,
-            after.path,
+            escape_text(&after.path),
             after.format
         );
     }
@@ -303,9 +314,10 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
             // Both files are fine: what changed between them cannot be judged.
             if let schema::Error::Unfollowed { .. } = error {
                 return anyhow::anyhow!(
-                    "cannot judge the change from {} to {}: {error}",
-                    before.path,
-                    after.path
+                    "cannot judge the change from {} to {}: {}",
+                    escape_text(&before.path),
+                    escape_text(&after.path),
+                    escape_text(&error.to_string())
                 );
             }
             let (role, shown) = match &error {
@@ -356,8 +368,8 @@ pub fn run(args: SchemaArgs) -> anyhow::Result<u8> {
         for (line, why) in file.format.notes(&file.text) {
             stderr!(
                 "warning: {}:{line}: {}",
-                file.path,
-                catalog_diff::catalog::escape_text(&why)
+                escape_text(&file.path),
+                escape_text(&why)
             );
         }
     }

@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use catalog_diff::catalog::escape_text;
 use catalog_diff::schema::{self, Strategy};
 use catalog_diff::spec::{self, Source};
 
@@ -125,25 +126,28 @@ pub fn run(args: SpecArgs) -> anyhow::Result<u8> {
     })
 }
 
+/// The error a file gets for `error`, on one line: what it quotes from the file (a YAML tag, a
+/// `$ref`) is escaped, so a newline there cannot start a line of its own.
 fn explain_error(error: &spec::Error, before: &str) -> anyhow::Error {
     let role = if error.file() == before {
         "before"
     } else {
         "after"
     };
-    match error {
+    let text = match error {
         spec::Error::Parse {
             file,
             syntax,
             line,
             column,
             message,
-        } => anyhow::anyhow!(
+        } => format!(
             "{file}:{line}:{column}: the {role} specification is not valid {syntax} ({message}); fix the syntax there"
         ),
-        spec::Error::NotASpecification { file, reason } => anyhow::anyhow!(
+        spec::Error::NotASpecification { file, reason } => format!(
             "{file}: the {role} file is not an AsyncAPI or OpenAPI document: {reason}; pass a specification"
         ),
-        other => anyhow::anyhow!("{other}"),
-    }
+        other => other.to_string(),
+    };
+    anyhow::anyhow!("{}", escape_text(&text))
 }

@@ -10,6 +10,7 @@ use gix::objs::tree::EntryKind;
 
 use super::read::join;
 use super::{Error, Repo, Result, Side, Sides};
+use crate::catalog::escape_text;
 
 /// Top-level folder names that make a directory a catalog root.
 #[rustfmt::skip]
@@ -147,11 +148,16 @@ impl Repo {
     pub fn passed_over_note(&self, at: Side) -> Option<String> {
         let paths = self.detection_paths(at).ok()?;
         let (root_folder, configs) = passed_over(paths.iter().map(String::as_str))?;
-        let shown: Vec<String> = configs.iter().map(|c| format!("`{c}/`")).collect();
+        // Folder names from the repository: escaped, as every report is.
+        let shown: Vec<String> = configs
+            .iter()
+            .map(|c| format!("`{}/`", escape_text(c)))
+            .collect();
         Some(format!(
-            "note: the catalog was taken to be the repository root, which holds `{root_folder}/`, but {} holds an eventcatalog.config file\n  hint: if the catalog is there, pass `--dir {}` (or set `dir` in the configuration)",
+            "note: the catalog was taken to be the repository root, which holds `{}/`, but {} holds an eventcatalog.config file\n  hint: if the catalog is there, pass `--dir {}` (or set `dir` in the configuration)",
+            escape_text(root_folder),
             shown.join(", "),
-            configs[0]
+            escape_text(configs[0])
         ))
     }
 

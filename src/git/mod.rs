@@ -78,7 +78,7 @@ pub enum Error {
         #[source]
         source: Option<gix::Error>,
     },
-    #[error("revision `{rev}` is a {kind}, not a commit")]
+    #[error("revision `{}` is a {kind}, not a commit", escape_text(rev))]
     NotACommit { rev: String, kind: String },
     /// Objects a side lists that the object database lacks, each with its path (all of them
     /// at once: a partial clone lacks thousands, and one hint covers them all).
@@ -89,16 +89,21 @@ pub enum Error {
         hint: String,
     },
     #[error(
-        "the history of `{path}` ends at {commit}, the edge of a shallow clone, so it cannot be judged against every version it had\n  hint: run `git fetch --unshallow` (in CI: `fetch-depth: 0`), or leave out --history"
+        "the history of `{}` ends at {commit}, the edge of a shallow clone, so it cannot be judged against every version it had\n  hint: run `git fetch --unshallow` (in CI: `fetch-depth: 0`), or leave out --history",
+        escape_text(path)
     )]
     ShallowHistory { path: String, commit: String },
     #[error(
-        "`{a}` and `{b}` have no merge base, so `{a}...{b}` has no baseline\n  hint: use `{a}..{b}` to compare the two commits directly"
+        "`{a}` and `{b}` have no merge base, so `{a}...{b}` has no baseline\n  hint: use `{a}..{b}` to compare the two commits directly",
+        a = escape_text(a),
+        b = escape_text(b)
     )]
     NoMergeBase { a: String, b: String },
     /// No merge base in a shallow clone: it may be in the history that was not fetched.
     #[error(
-        "`{a}` and `{b}` have no merge base in this shallow clone, so `{a}...{b}` has no baseline\n  hint: the merge base may be in the history that was not fetched: run `git fetch --unshallow` (in CI: `fetch-depth: 0`)"
+        "`{a}` and `{b}` have no merge base in this shallow clone, so `{a}...{b}` has no baseline\n  hint: the merge base may be in the history that was not fetched: run `git fetch --unshallow` (in CI: `fetch-depth: 0`)",
+        a = escape_text(a),
+        b = escape_text(b)
     )]
     ShallowMergeBase { a: String, b: String },
     #[error(
@@ -134,10 +139,11 @@ pub enum Error {
         escape_text(dir)
     )]
     CatalogDirOutsideRepo { dir: String },
-    #[error("several folders hold an eventcatalog.config file: {}\n  hint: choose one with --dir", candidates.join(", "))]
+    #[error("several folders hold an eventcatalog.config file: {}\n  hint: choose one with --dir", escape_text(&candidates.join(", ")))]
     AmbiguousCatalogDir { candidates: Vec<String> },
     #[error(
-        "{path} is {size} bytes, over the limit of {limit} bytes\n  hint: raise the limit with --max-file-size"
+        "{} is {size} bytes, over the limit of {limit} bytes\n  hint: raise the limit with --max-file-size",
+        escape_text(path)
     )]
     FileTooLarge { path: String, size: u64, limit: u64 },
     #[error("reading {}", escape_path(path))]
@@ -163,9 +169,9 @@ pub enum Error {
         #[source]
         source: gix::Error,
     },
-    #[error("the index has unresolved merge conflicts in {}\n  hint: resolve them and `git add` the files first", paths.join(", "))]
+    #[error("the index has unresolved merge conflicts in {}\n  hint: resolve them and `git add` the files first", escape_text(&paths.join(", ")))]
     Conflict { paths: Vec<String> },
-    #[error("{what}")]
+    #[error("{}", escape_text(what))]
     Git {
         what: String,
         #[source]
@@ -224,14 +230,17 @@ fn missing_objects(objects: &[(String, String)]) -> String {
     match objects {
         // A lookup failed, and looked up again every object was there.
         [] => "an object was missing from the object database while it was read".to_owned(),
-        [(id, path)] => format!("object {id} ({path}) is missing from the object database"),
+        [(id, path)] => format!(
+            "object {id} ({}) is missing from the object database",
+            escape_text(path)
+        ),
         _ => {
             let mut text = format!(
                 "{} objects are missing from the object database:",
                 objects.len()
             );
             for (id, path) in named {
-                text.push_str(&format!("\n  {id} ({path})"));
+                text.push_str(&format!("\n  {id} ({})", escape_text(path)));
             }
             if objects.len() > MISSING_NAMED {
                 text.push_str(&format!("\n  and {} more", objects.len() - MISSING_NAMED));
@@ -785,7 +794,8 @@ impl Repo {
             let note = (bases.len() > 1).then(|| {
                 let others: Vec<String> = bases[1..].iter().map(ToString::to_string).collect();
                 format!(
-                    "`{range}` has {} merge bases; using {base}, the one git uses (the others: {})",
+                    "`{}` has {} merge bases; using {base}, the one git uses (the others: {})",
+                    escape_text(range),
                     bases.len(),
                     others.join(", ")
                 )

@@ -362,6 +362,107 @@ fn item_6_paths_given_on_the_command_line_cannot_forge_error_lines() {
     }
 }
 
+/// Text a file holds is escaped where an error quotes it: a newline in a configuration value,
+/// an acknowledgement's `expires`, a YAML tag or an Avro type name cannot start a line of its own
+/// (a forged `::error` annotation in CI); the tool's own hint lines stay.
+#[test]
+fn item_6_file_text_quoted_in_an_error_cannot_forge_error_lines() {
+    let forged = "::error::FORGED";
+    let assert_escaped = |what: &str, stderr: &str| {
+        assert!(!stderr.contains(&format!("\n{forged}")), "{what}: {stderr}");
+        assert!(
+            stderr.contains(&format!("\\u{{a}}{forged}")),
+            "{what}: {stderr}"
+        );
+    };
+    let repo = catalog();
+    repo.write(
+        "catalog-diff.toml",
+        &format!("strategy = \"ful\\n{forged}\"\n"),
+    );
+    let out = run(&repo, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert_escaped("catalog-diff.toml", &stderr);
+    assert!(
+        stderr.contains("\n  hint: the README's Policy section"),
+        "{stderr}"
+    );
+    repo.remove("catalog-diff.toml");
+    repo.write(
+        "catalog-diff.ack.toml",
+        &format!("[[ack]]\nfingerprint = \"00112233445566778899aabb\"\nreason = \"ok\"\nexpires = \"2027-01-01\\n{forged}\"\n"),
+    );
+    repo.commit_all("an acknowledgement");
+    for args in [&[][..], &["log"]] {
+        let out = run(&repo, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_escaped("catalog-diff.ack.toml", &text(&out.stderr));
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, content: &str| std::fs::write(dir.path().join(name), content).unwrap();
+    write("plain.yaml", "type: object\n");
+    write(
+        "tagged.yaml",
+        &format!("type: object\nproperties:\n  a: !x%0A{forged} {{type: integer}}\n"),
+    );
+    write("int.avsc", "\"int\"");
+    write(
+        "record.avsc",
+        &format!(
+            r#"{{"type":"record","name":"R","fields":[{{"name":"a","type":"x\n{forged}"}}]}}"#
+        ),
+    );
+    write(
+        "spec.yaml",
+        &format!("asyncapi: 3.0.0\ninfo: !x%0A{forged} {{title: t, version: \"1\"}}\n"),
+    );
+    for args in [
+        ["schema", "plain.yaml", "tagged.yaml"],
+        ["schema", "int.avsc", "record.avsc"],
+        ["spec", "spec.yaml", "spec.yaml"],
+    ] {
+        let out = run(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_escaped(&args.join(" "), &text(&out.stderr));
+    }
+}
+
+/// The notes printed before a run goes on or fails escape repository text too: a commit subject
+/// at the edge of a shallow clone, and a folder holding an eventcatalog.config file.
+#[test]
+fn item_6_repository_text_in_notes_cannot_forge_output() {
+    let repo = catalog();
+    repo.write("events/OrderPlaced/schema.json", r#"{"type": "object"}"#);
+    repo.commit_all("subject \u{1b}]0;title\u{7}\rwith controls");
+    let shallow = repo.clone_with(&["--depth", "1", "--no-local"]);
+    let stderr = text(&run(shallow.path(), &["log"]).stderr);
+    assert!(!stderr.contains(['\u{1b}', '\u{7}', '\r']), "{stderr}");
+    assert!(
+        stderr.contains("note: history ends at")
+            && stderr.contains("subject \\u{1b}]0;title\\u{7}\\u{d}with"),
+        "{stderr}"
+    );
+
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        (
+            "docs\u{1b}[31m/eventcatalog.config.js",
+            "module.exports = {}\n",
+        ),
+        ("docs\u{1b}[31m/events/E/index.mdx", EVENT),
+        ("events/Foo/index.mdx", "---\nid: Foo\nname: [bad\n---\n"),
+    ]);
+    repo.commit_all("a catalog below a broken root");
+    let stderr = text(&run(&repo, &[]).stderr);
+    assert!(!stderr.contains('\u{1b}'), "{stderr}");
+    assert!(
+        stderr.contains("but `docs\\u{1b}[31m/` holds an eventcatalog.config file"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn item_7_input_is_bounded() {
     let out = run(Path::new("/"), &["schema", "/dev/zero", "/dev/zero"]);
