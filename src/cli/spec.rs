@@ -83,10 +83,33 @@ fn loader(specs: [&Path; 2], limit: u64) -> impl Fn(&str) -> Result<String, Stri
 }
 
 pub fn run(args: SpecArgs) -> anyhow::Result<u8> {
-    let before_text = read_bounded("before specification", &args.before, args.max_file_size)?;
-    let after_text = read_bounded("after specification", &args.after, args.max_file_size)?;
     let (before_path, after_path) = (disk_name(&args.before), disk_name(&args.after));
     let load = loader([&args.before, &args.after], args.max_file_size);
+    // Both files are read before either is refused, so one run names every bad file: the one
+    // that was read is checked too when the other cannot be.
+    let check = |path: &str, text: &str| {
+        let source = Source {
+            path,
+            text,
+            load: &load,
+        };
+        spec::check(source).map_err(|error| explain_error(&error, &before_path))
+    };
+    let (before_text, after_text) = match (
+        read_bounded("before specification", &args.before, args.max_file_size),
+        read_bounded("after specification", &args.after, args.max_file_size),
+    ) {
+        (Ok(before), Ok(after)) => (before, after),
+        (Err(before), Err(after)) => anyhow::bail!("{before:#}\nerror: {after:#}"),
+        (Err(error), Ok(after)) => match check(&after_path, &after) {
+            Err(also) => anyhow::bail!("{error:#}\nerror: {also:#}"),
+            Ok(()) => return Err(error),
+        },
+        (Ok(before), Err(error)) => match check(&before_path, &before) {
+            Err(also) => anyhow::bail!("{also:#}\nerror: {error:#}"),
+            Ok(()) => return Err(error),
+        },
+    };
     let before = Source {
         path: &before_path,
         text: &before_text,

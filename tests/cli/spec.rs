@@ -129,6 +129,52 @@ fn files_that_do_not_parse_or_are_no_specification_are_exit_2_naming_them() {
     );
 }
 
+/// A file that cannot be read does not hide the other's problem: both are named, as `schema`
+/// names them.
+#[test]
+fn a_file_that_cannot_be_read_hides_no_other_problem() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("bad.yaml"),
+        "openapi: 3.0.0\ninfo: {title: t\n",
+    )
+    .expect("write");
+    let syntax = "bad.yaml:3:1: the before specification is not valid YAML";
+    for (args, wanted) in [
+        (
+            ["bad.yaml", "missing.yaml"],
+            [syntax, "cannot read the after specification missing.yaml"],
+        ),
+        (
+            ["missing1.yaml", "missing2.yaml"],
+            [
+                "cannot read the before specification missing1.yaml",
+                "cannot read the after specification missing2.yaml",
+            ],
+        ),
+        (
+            ["bad.yaml", "/dev/zero"],
+            [syntax, "/dev/zero: the after specification is larger than"],
+        ),
+        (
+            ["/dev/zero", "bad.yaml"],
+            [
+                "/dev/zero: the before specification is larger than",
+                "bad.yaml:3:1: the after specification",
+            ],
+        ),
+    ] {
+        let out = run(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let errors = text(&out.stderr);
+        let at = wanted.map(|w| errors.find(w));
+        assert!(
+            at[0].is_some() && at[1].is_some() && at[0] < at[1],
+            "{args:?}: {errors}"
+        );
+    }
+}
+
 #[test]
 fn swagger_2_has_no_verdict_and_says_why() {
     let case = fixtures().join("openapi/unknown/swagger-2.0");
