@@ -7,10 +7,12 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use catalog_diff::catalog::{escape_path, escape_text};
-use catalog_diff::git::Repo;
+use catalog_diff::git::{Repo, Side};
 use catalog_diff::policy::{self, Ack, Date};
 
 use super::exit_code;
+use super::schema::utf8_text;
+use super::settings::ACKS;
 
 #[derive(clap::Args, Debug)]
 pub struct AckArgs {
@@ -28,6 +30,10 @@ pub struct AckArgs {
     /// The repository (discovered upwards from PATH, like git).
     #[arg(short = 'C', long = "repo", value_name = "PATH", default_value = ".")]
     pub repo: PathBuf,
+    /// Largest acknowledgements file read, as the diff reads it; a larger one is an error.
+    /// Bytes, or with a K, M or G suffix (powers of 1024).
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = super::index::parse_size)]
+    pub max_file_size: u64,
 }
 
 pub fn run(args: AckArgs) -> anyhow::Result<u8> {
@@ -55,7 +61,8 @@ pub fn run(args: AckArgs) -> anyhow::Result<u8> {
     if args.reason.trim().is_empty() {
         bail!("--reason is empty\n  hint: {}", policy::REASON_HINT);
     }
-    let repo = Repo::discover(&args.repo)?;
+    let mut repo = Repo::discover(&args.repo)?;
+    repo.set_max_file_size(args.max_file_size);
     let root = repo
         .workdir()
         .context("a bare repository has no work tree to keep acknowledgements in")?;
@@ -74,10 +81,10 @@ pub fn run(args: AckArgs) -> anyhow::Result<u8> {
             escape_path(&path)
         );
     }
-    let existing = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", escape_path(&path))),
+    // Read as the diff reads it: a file it refuses is not appended to.
+    let existing = match repo.read_root_file(Side::Worktree, policy::ACK_FILE)? {
+        Some(bytes) => utf8_text(policy::ACK_FILE, ACKS, bytes)?,
+        None => String::new(),
     };
     let acks = policy::parse_acks(policy::ACK_FILE, &existing)?;
     if let Some(ack) = acks.iter().find(|a| a.fingerprint == args.fingerprint) {

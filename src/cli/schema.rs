@@ -161,17 +161,23 @@ pub(super) fn read_bounded(what: &str, path: &Path, limit: u64) -> anyhow::Resul
             "{shown}: the {what} is larger than {limit} bytes; raise the limit with --max-file-size if it is really one"
         );
     }
-    let text = String::from_utf8(bytes).map_err(|error| {
+    let text = utf8_text(&shown, what, bytes)?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    })
+}
+
+/// `bytes` as text, or an error naming the line, column and byte of the first one that is not
+/// UTF-8 (`what` the file is, in words, `shown` its name made safe to print).
+pub(super) fn utf8_text(shown: &str, what: &str, bytes: Vec<u8>) -> anyhow::Result<String> {
+    String::from_utf8(bytes).map_err(|error| {
         let at = error.utf8_error().valid_up_to();
         let valid = std::str::from_utf8(&error.as_bytes()[..at]).unwrap_or_default();
         let (line, column) = schema::line_column(valid, at);
         anyhow::anyhow!(
             "{shown}:{line}:{column}: the {what} is not UTF-8 text (byte {at}); save it as UTF-8"
         )
-    })?;
-    Ok(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_owned(),
-        None => text,
     })
 }
 

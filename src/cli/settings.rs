@@ -15,6 +15,10 @@ use catalog_diff::schema::{ProtoRules, Strategy};
 use catalog_diff::suggest;
 
 use super::diff::PolicyArgs;
+use super::schema::utf8_text;
+
+/// What `catalog-diff.ack.toml` is, in the words of its errors.
+pub(super) const ACKS: &str = "acknowledgements file";
 
 /// Validated settings for one run.
 pub struct Settings {
@@ -67,7 +71,7 @@ impl Settings {
             }
         };
         let config = match config {
-            Some((file, bytes)) => utf8(&file, bytes).and_then(|text| {
+            Some((file, bytes)) => utf8_text(&file, "configuration", bytes).and_then(|text| {
                 let (config, problems) = Config::parse_partly(&file, &text)?;
                 let places = config
                     .message_lines(&text)
@@ -82,7 +86,7 @@ impl Settings {
         let ack_bytes = repo.read_root_file(candidate, policy::ACK_FILE)?;
         note_unread_edit(repo, candidate, policy::ACK_FILE, ack_bytes.as_deref());
         let acks = match ack_bytes {
-            Some(bytes) => utf8(policy::ACK_FILE, bytes)
+            Some(bytes) => utf8_text(policy::ACK_FILE, ACKS, bytes)
                 .and_then(|text| Ok(policy::parse_acks(policy::ACK_FILE, &text)?)),
             None => Ok(Vec::new()),
         };
@@ -275,11 +279,6 @@ fn note_unread_edit(repo: &Repo, side: Side, name: &str, read: Option<&[u8]>) {
 fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
     std::fs::read(path)
         .with_context(|| format!("cannot read the configuration {}", escape_path(path)))
-}
-
-fn utf8(file: &str, bytes: Vec<u8>) -> anyhow::Result<String> {
-    String::from_utf8(bytes)
-        .map_err(|_| anyhow::anyhow!("{file}: not UTF-8 text; save it as UTF-8"))
 }
 
 /// Today's date in UTC, for acknowledgement expiry.

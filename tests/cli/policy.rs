@@ -1093,6 +1093,59 @@ fn ack_refuses_to_write_through_a_symbolic_link() {
     );
 }
 
+/// A policy file that is not UTF-8 text is named at its first bad byte, as a schema file is;
+/// `ack` says the same as the diff.
+#[test]
+fn a_policy_file_that_is_not_utf8_is_named_at_its_first_bad_byte() {
+    let repo = two_events();
+    let write = |name: &str, bytes: &[u8]| std::fs::write(repo.path().join(name), bytes).unwrap();
+    write(
+        "catalog-diff.toml",
+        b"strategy = \"full\"\n\n# comment \xff\n",
+    );
+    let stderr = refused(&repo, &[]);
+    assert!(
+        stderr.contains("catalog-diff.toml:3:11: the configuration is not UTF-8 text (byte 29)"),
+        "{stderr}"
+    );
+    repo.remove("catalog-diff.toml");
+    write("catalog-diff.ack.toml", b"# ok\n\n# \xff\n");
+    let wanted = "catalog-diff.ack.toml:3:3: the acknowledgements file is not UTF-8 text (byte 8)";
+    for args in [
+        &[][..],
+        &["ack", "00112233445566778899aabb", "--reason", "r"],
+    ] {
+        let stderr = refused(&repo, args);
+        assert!(stderr.contains(wanted), "{args:?}: {stderr}");
+    }
+}
+
+/// `ack` reads the acknowledgements file as the diff does, up to `--max-file-size`: one the
+/// diff refuses is not appended to.
+#[test]
+fn ack_refuses_an_acknowledgements_file_over_the_size_limit() {
+    let repo = two_events();
+    let big = format!("# {}\n", "x".repeat(2000));
+    repo.write("catalog-diff.ack.toml", &big);
+    let wanted = "catalog-diff.ack.toml is 2003 bytes, over the limit of 1024 bytes";
+    let stderr = refused(&repo, &["--max-file-size", "1K"]);
+    assert!(stderr.contains(wanted), "{stderr}");
+    let stderr = refused(
+        &repo,
+        &[
+            "ack",
+            "00112233445566778899aabb",
+            "--reason",
+            "r",
+            "--max-file-size",
+            "1K",
+        ],
+    );
+    assert!(stderr.contains(wanted), "{stderr}");
+    let written = std::fs::read_to_string(repo.path().join("catalog-diff.ack.toml")).unwrap();
+    assert_eq!(written, big);
+}
+
 /// A value of the wrong type in one entry hides none of the file's other problems.
 #[test]
 fn every_problem_of_the_acknowledgements_file_in_one_run() {
