@@ -60,7 +60,16 @@ impl Cache {
                 return None;
             }
             let name = repo.map_or_else(|| "plain".to_owned(), repository_key);
-            Some(dir.join(format!("{FILE}-{name}.jsonl")))
+            let file = dir.join(format!("{FILE}-{name}.jsonl"));
+            // Looked at before it is opened: opening a FIFO waits for a writer, every run.
+            if std::fs::metadata(&file).is_ok_and(|meta| !meta.is_file()) {
+                stderr!(
+                    "note: the parse cache {} is not a regular file; running without a cache\n  hint: remove it, and the next run writes the cache there",
+                    escape_path(&file)
+                );
+                return None;
+            }
+            Some(file)
         });
         let parses = Arc::new(ParseCache::default());
         // Sent once the sizes are in; dropped unsent when there are none to wait for.

@@ -454,3 +454,29 @@ fn eight_runs_at_once_leave_a_sound_cache() {
         same_as_without_cache(&repo, cache.path(), args);
     }
 }
+
+/// A FIFO or a folder where the cache file goes is not read (opening a FIFO waits for a writer,
+/// every run) nor written: a note, and the run goes on without a cache.
+#[test]
+fn a_cache_file_that_is_not_a_regular_file_is_passed_over_with_a_note() {
+    let repo = catalog();
+    let cache = tempfile::tempdir().expect("temp dir");
+    let args = ["HEAD~1..HEAD", "--format", "json"];
+    let reference = run(&repo, cache.path(), &args);
+    let file = cache_file(cache.path()).expect("the cache was written");
+    for make in ["mkfifo", "mkdir"] {
+        std::fs::remove_file(&file)
+            .or_else(|_| std::fs::remove_dir(&file))
+            .expect("remove");
+        let made = std::process::Command::new(make).arg(&file).status();
+        assert!(made.expect("mkfifo runs").success());
+        let out = run(&repo, cache.path(), &args);
+        assert_eq!(out.stdout, reference.stdout, "{make}");
+        assert_eq!(out.status.code(), reference.status.code(), "{make}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("is not a regular file; running without a cache"),
+            "{make}: {stderr}"
+        );
+    }
+}
