@@ -338,17 +338,48 @@ mod cli {
     fn not_a_schema_is_exit_2_naming_the_file() {
         let dir = tempfile::tempdir().expect("temp dir");
         let payload = dir.path().join("payload.json");
-        std::fs::write(&payload, r#"{"orderId": "ord_1"}"#).expect("write");
-        let output = run(&[
-            &format!("{CASE}/before.json"),
-            payload.to_str().expect("utf-8 path"),
-        ]);
-        assert_eq!(output.status.code(), Some(2));
-        let error = String::from_utf8_lossy(&output.stderr);
-        assert!(
-            error.contains("payload.json") && error.contains("not a JSON Schema"),
-            "{error}"
-        );
+        // A data key beside an annotation's name is still a payload.
+        for text in [
+            r#"{"orderId": "ord_1"}"#,
+            r#"{"title": "Dune", "orderId": "ord_1"}"#,
+        ] {
+            std::fs::write(&payload, text).expect("write");
+            let output = run(&[
+                &format!("{CASE}/before.json"),
+                payload.to_str().expect("utf-8 path"),
+            ]);
+            assert_eq!(output.status.code(), Some(2));
+            let error = String::from_utf8_lossy(&output.stderr);
+            assert!(
+                error.contains("payload.json") && error.contains("not a JSON Schema"),
+                "{error}"
+            );
+        }
+    }
+
+    /// `{}` and an object of annotations only accept every value, as `true` does: judged as
+    /// schemas, not refused as example payloads.
+    #[test]
+    fn an_empty_or_annotated_only_schema_is_judged_as_accepting_anything() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let string = dir.path().join("string.json");
+        std::fs::write(&string, r#"{"type": "string"}"#).expect("write");
+        for (name, text) in [
+            ("true.json", "true"),
+            ("empty.json", "{}"),
+            ("todo.json", r#"{"description": "TODO", "title": "Order"}"#),
+        ] {
+            let any = dir.path().join(name);
+            std::fs::write(&any, text).expect("write");
+            let output = run(&[
+                any.to_str().expect("utf-8 path"),
+                string.to_str().expect("utf-8 path"),
+            ]);
+            let error = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(1), "{name}: {error}");
+            let text = String::from_utf8_lossy(&output.stdout);
+            assert!(text.contains("BREAKING (backward) /"), "{name}: {text}");
+        }
     }
 
     #[test]

@@ -272,7 +272,7 @@ fn unfollowed(keyword: &str, reference: &str, at: &str, side: Option<&str>) -> S
 fn not_a_schema(format: Format) -> &'static str {
     match format {
         Format::JsonSchema => {
-            "not a JSON Schema: expected a boolean or an object with at least one of $schema, type, properties, items, required, enum, oneOf, anyOf, allOf, $ref, definitions, $defs"
+            "not a JSON Schema: expected a boolean, an object with at least one of $schema, type, properties, items, required, enum, oneOf, anyOf, allOf, $ref, definitions, $defs, or one with annotations only (title, description, ...) or none"
         }
         Format::Avro => {
             "not an Avro schema: expected a type name, an object with `type` or a union array"

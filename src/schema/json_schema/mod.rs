@@ -31,13 +31,35 @@ const SCHEMA_MARKERS: &[&str] = &[
     "$defs",
 ];
 
+/// The keywords that only annotate (the meta-data vocabulary, `$comment`, `$id`). An object
+/// holding none but these, `{}` included, is the schema that accepts every value, as `true` is:
+/// a placeholder schema, not an example payload, which holds data keys.
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+    "$id",
+];
+
 /// Whether a parsed document is plausibly a JSON Schema rather than, say, an example payload.
 pub fn looks_like_schema(value: &Value) -> bool {
     match value {
         Value::Bool(_) => true,
-        Value::Object(map) => SCHEMA_MARKERS.iter().any(|key| map.contains_key(*key)),
+        Value::Object(map) => is_schema_object(map.keys().map(String::as_str)),
         _ => false,
     }
+}
+
+/// Whether an object with these top-level keys is a JSON Schema: one uses a keyword of
+/// [`SCHEMA_MARKERS`], or holds only [`ANNOTATIONS`] (or nothing).
+fn is_schema_object<'a>(keys: impl Iterator<Item = &'a str> + Clone) -> bool {
+    keys.clone().any(|key| SCHEMA_MARKERS.contains(&key))
+        || keys.into_iter().all(|key| ANNOTATIONS.contains(&key))
 }
 
 /// Parse schema text (YAML when the path says so, else JSON). Any document is accepted: a
@@ -111,7 +133,7 @@ pub fn check(path: &str, text: &str) -> Result<(), Error> {
         if may_be_avro(&keys) {
             return parse(path, text).map(drop);
         }
-        SCHEMA_MARKERS.iter().any(|key| keys.contains_key(*key))
+        is_schema_object(keys.keys().map(String::as_str))
     } else {
         return parse(path, text).map(drop);
     };
