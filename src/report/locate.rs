@@ -109,7 +109,13 @@ impl Locations {
             .schema_changes
             .iter()
             .chain(&diff.transitive_checks)
-            .filter_map(|change| Some((schema_key(change), schema_place(change, before, after)?)))
+            .filter_map(|change| {
+                let (mut place, ops) = schema_place(change, before, after)?;
+                if change.breaking.is_none() && place.line.is_none() {
+                    place.line = problem_line(diff, change, &place.file);
+                }
+                Some((schema_key(change), (place, ops)))
+            })
             .collect();
         Locations { resources, schemas }
     }
@@ -219,6 +225,17 @@ fn schema_place(
         .unwrap_or_default();
     let line = first_line(change, &path, &ops);
     Some((Place { file: path, line }, ops))
+}
+
+/// The line of the problem the diff names in `file`, the file of a change without a verdict
+/// that has no op to place it: where a schema that does not parse or compile goes wrong.
+fn problem_line(diff: &ArchitectureDiff, change: &SchemaChange, file: &str) -> Option<usize> {
+    // The file is the candidate's when the change has one (as `schema_place` takes it).
+    let side = if change.after.is_some() { "b" } else { "a" };
+    diff.diagnostics
+        .iter()
+        .filter(|d| d.side == side && d.diagnostic.file == file)
+        .find_map(|d| d.diagnostic.line)
 }
 
 /// The place of each op of a change to the schema file `file` (`document`).

@@ -422,6 +422,31 @@ fn a_refused_diff_annotates_its_problems_for_ci() {
     assert_eq!(location["region"]["startLine"], 3, "{sarif}");
 }
 
+/// A schema that does not parse has no verdict, annotated at the line where it goes wrong
+/// (GitHub and SARIF), not at the top of the file.
+#[test]
+fn a_schema_without_a_verdict_is_annotated_at_its_problem_line() {
+    let repo = repo();
+    repo.write(
+        "events/OrderCreated/schema.json",
+        "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"id\": \n}\n",
+    );
+    let output = run(&repo, &["--format", "github"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("::warning file=events/OrderCreated/schema.json,line=5,title=catalog-diff%3A event OrderCreated 1.0.0::No verdict"),
+        "{stdout}"
+    );
+    let sarif = crate::json(&run(&repo, &["--format", "sarif"]));
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    let unknown = results
+        .iter()
+        .find(|r| r["ruleId"] == "schema.unknown")
+        .expect("the change without a verdict");
+    let location = &unknown["locations"][0]["physicalLocation"];
+    assert_eq!(location["region"]["startLine"], 5, "{sarif}");
+}
+
 /// A change that repairs the baseline's errors is refused with them, and told so, with what to do.
 #[test]
 fn a_change_repairing_the_baseline_says_so() {
