@@ -858,18 +858,13 @@ fn keep<T: Clone>(items: &[T], wanted: impl Fn(&T) -> bool) -> Vec<T> {
 
 /// True when the (selected) diff has nothing to show.
 ///
-/// A schema file that is missing on both sides (same path, no hash) is listed by every diff, as
-/// the reference lists it, but it is no change: a commit with only that is empty here.
+/// A schema file that is in neither catalog is listed by every diff, as the reference lists
+/// it, but it is no change: a commit with only that is empty here.
 pub fn is_empty(diff: &ArchitectureDiff) -> bool {
     let s = &diff.summary;
-    let still_missing = |c: &diff::SchemaChange| {
-        c.change == diff::FileChange::Modified
-            && c.before == c.after
-            && c.before.as_ref().is_some_and(|file| file.hash.is_none())
-    };
     s.resources_added + s.resources_removed + s.resources_changed == 0
         && s.edges_added + s.edges_removed == 0
-        && diff.schema_changes.iter().all(still_missing)
+        && diff.schema_changes.iter().all(|c| c.in_neither_catalog)
         && diff.impact.is_empty()
         && diff.specification_changes.is_empty()
 }

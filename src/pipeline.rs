@@ -344,6 +344,7 @@ fn history_checks(
                 ops,
                 unknown_reason,
                 against_commit: Some(commit.to_string()),
+                in_neither_catalog: false,
             };
             if let Ok(format) = &format {
                 let document = Document::new(&place, text).with_files(after);

@@ -681,7 +681,9 @@ pub fn decide(diff: &ArchitectureDiff, fail_on: FailOn, acks: &[Ack], today: Dat
             .clone()
             .or(change.message.version.a.clone()),
     };
-    for change in diff.schema_changes.iter().chain(&diff.transitive_checks) {
+    // A schema file in neither catalog is no change: the catalog's warning names it.
+    let changes = diff.schema_changes.iter().chain(&diff.transitive_checks);
+    for change in changes.filter(|c| !c.in_neither_catalog) {
         match change.breaking {
             Some(true) => {
                 for op in change.ops.iter().filter(|op| op.breaking) {

@@ -115,6 +115,8 @@ enum Judgement {
     /// A verdict, and a warning for each side's file read with U+FFFD (not UTF-8 text).
     Judged(Verdict, Vec<SideDiagnostic>),
     Unknown(String),
+    /// Unknown because the schema file is in neither catalog: why, as for [`Judgement::Unknown`].
+    InNeither(String),
     /// Unknown because a side's file does not compile: the reason, and the problem of each
     /// side that does not as a diagnostic of that side, pointing at the file and line.
     Invalid(String, Vec<SideDiagnostic>),
@@ -745,12 +747,15 @@ fn schema_change(
         )),
     };
     let mut problems = Vec::new();
+    let in_neither_catalog = matches!(judgement, Judgement::InNeither(_));
     let (breaking, direction, ops, unknown_reason) = match judgement {
         Judgement::Judged(verdict, warnings) => {
             problems = warnings;
             (Some(verdict.breaking), verdict.direction, verdict.ops, None)
         }
-        Judgement::Unknown(reason) => (None, None, Vec::new(), Some(reason)),
+        Judgement::Unknown(reason) | Judgement::InNeither(reason) => {
+            (None, None, Vec::new(), Some(reason))
+        }
         Judgement::Invalid(reason, diagnostics) => {
             problems = diagnostics;
             (None, None, Vec::new(), Some(reason))
@@ -774,6 +779,7 @@ fn schema_change(
         ops,
         unknown_reason,
         against_commit: None,
+        in_neither_catalog,
     };
     Some((change, problems))
 }
@@ -974,12 +980,15 @@ fn judge_uncached(
         (old, new) => {
             let path = after.entry.str("path").unwrap_or_default();
             // Read from the catalog, a text is missing only where its file is.
-            let reason = match (before.files.and(after.files), old, new) {
-                (None, ..) => "the index was built without schema content".to_owned(),
-                (Some(_), None, None) => format!("`{path}` is in neither catalog"),
-                _ => format!("`{path}` is not in the catalog on one side"),
+            return match (before.files.and(after.files), old, new) {
+                (None, ..) => {
+                    Judgement::Unknown("the index was built without schema content".to_owned())
+                }
+                (Some(_), None, None) => {
+                    Judgement::InNeither(format!("`{path}` is in neither catalog"))
+                }
+                _ => Judgement::Unknown(format!("`{path}` is not in the catalog on one side")),
             };
-            return Judgement::Unknown(reason);
         }
     };
     let warnings = [(&before, "a", old_at), (&after, "b", new_at)]
@@ -1012,6 +1021,8 @@ fn with_warnings(judgement: Judgement, warnings: Vec<SideDiagnostic>) -> Judgeme
             Judgement::Judged(verdict, diagnostics)
         }
         Judgement::Unknown(reason) => Judgement::Invalid(reason, warnings),
+        // Read from neither side, so no warning about what was read.
+        Judgement::InNeither(_) => judgement,
         Judgement::Invalid(reason, mut diagnostics) => {
             diagnostics.extend(warnings);
             Judgement::Invalid(reason, diagnostics)

@@ -253,6 +253,11 @@ pub struct SchemaChange {
     /// commit of the baseline's history that held the earlier schema.
     #[serde(rename = "againstCommit", skip_serializing_if = "Option::is_none")]
     pub against_commit: Option<String>,
+    /// Not in the document: the schema file is in neither catalog. The reference lists the
+    /// pair (as modified, without a verdict), but it is no change the comparison makes: the
+    /// policy does not count it, and the catalog's own warning names the missing file.
+    #[serde(skip)]
+    pub in_neither_catalog: bool,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

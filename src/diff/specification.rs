@@ -94,13 +94,21 @@ impl ArchitectureDiff {
 
     /// How many changes have something nobody judged: schema changes without a verdict, and
     /// specification changes without one or with a part beside a break that could not be judged.
+    /// A schema file in neither catalog is no change, and not counted here.
     pub fn unknown_count(&self) -> usize {
-        self.summary.schema_unknown
+        let in_neither = self.in_neither_catalog().count();
+        self.summary.schema_unknown.saturating_sub(in_neither)
             + self
                 .summary
                 .specifications
                 .as_ref()
                 .map_or(0, |s| s.specification_unknown)
+    }
+
+    /// The schema changes whose file is in neither catalog: listed as the reference lists
+    /// them, without a verdict, but no change the comparison makes.
+    pub fn in_neither_catalog(&self) -> impl Iterator<Item = &SchemaChange> {
+        self.schema_changes.iter().filter(|c| c.in_neither_catalog)
     }
 }
 

@@ -39,7 +39,7 @@ fn text_entry(step: &Step, view: Option<&ArchitectureDiff>, color: bool) -> Stri
             step.errors().count()
         )),
         Some(view) => {
-            line.push_str(&format!("[{}]", super::counts(&view.summary)));
+            line.push_str(&format!("[{}]", super::counts(view)));
             if let Some(against) = step.against {
                 line.push_str(&format!(
                     " (against {}, the last commit with a valid catalog)",

@@ -65,9 +65,9 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     let _ = writeln!(
         out,
         "| {} | {} | {} | {} | {}/{}/{} | {}/{} |\n",
-        s.schema_changes,
+        s.schema_changes - findings.in_neither_catalog.len(),
         s.schema_breaking,
-        s.schema_unknown,
+        s.schema_unknown - findings.in_neither_catalog.len(),
         findings.removed_in_use.len(),
         s.resources_added,
         s.resources_removed,
@@ -165,6 +165,10 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         "Schema changes without a verdict (a human needs to look)",
         &unknown,
     );
+    for &change in &findings.in_neither_catalog {
+        let note = in_neither_note(change, context.locations);
+        let _ = writeln!(out, "Note: {}\n", md(&note));
+    }
     let compatible: Vec<String> = findings
         .compatible
         .iter()

@@ -69,6 +69,9 @@ pub struct Findings<'a> {
     pub removed_in_use: Vec<&'a Impact>,
     /// Schema changes and transitive checks without a verdict.
     pub unknown: Vec<&'a SchemaChange>,
+    /// Schema files named on both sides but in neither catalog: listed in the document, no
+    /// change, so only noted.
+    pub in_neither_catalog: Vec<&'a SchemaChange>,
     /// Schema changes judged compatible.
     pub compatible: Vec<&'a SchemaChange>,
     /// Producers or consumers that stopped using a message that still exists.
@@ -94,8 +97,9 @@ impl<'a> Findings<'a> {
             removed_in_use: impacts(&|r| r == ImpactReason::MessageRemoved),
             unknown: changes()
                 .chain(&diff.transitive_checks)
-                .filter(|c| c.breaking.is_none())
+                .filter(|c| c.breaking.is_none() && !c.in_neither_catalog)
                 .collect(),
+            in_neither_catalog: diff.in_neither_catalog().collect(),
             compatible: changes().filter(|c| c.breaking == Some(false)).collect(),
             stopped_using: impacts(&|r| {
                 matches!(
@@ -257,7 +261,7 @@ pub fn impact_of<'a>(diff: &'a ArchitectureDiff, change: &SchemaChange) -> Optio
 /// that acknowledgements in force accept, every one of them, make it `acknowledged`.
 pub fn summary_line(diff: &ArchitectureDiff, decision: Option<&crate::policy::Decision>) -> String {
     let s = &diff.summary;
-    let counts = counts(s);
+    let counts = counts(diff);
     let strategy = diff.compatibility.strategy;
     let transitive = diff
         .transitive_checks
@@ -322,8 +326,10 @@ pub fn summary_line(diff: &ArchitectureDiff, decision: Option<&crate::policy::De
 pub fn unjudged(diff: &ArchitectureDiff) -> usize {
     let s = &diff.summary;
     let checks = diff.transitive_checks.iter();
+    let checks = checks.filter(|c| c.breaking.is_none() && !c.in_neither_catalog);
     s.schema_unknown
-        + checks.filter(|c| c.breaking.is_none()).count()
+        .saturating_sub(diff.in_neither_catalog().count())
+        + checks.count()
         + s.specifications
             .as_ref()
             .map_or(0, |specs| specs.specification_unknown)
@@ -339,8 +345,11 @@ pub fn against(diff: &ArchitectureDiff, change: &SchemaChange) -> String {
 }
 
 /// `1 schema change(s) (1 breaking, 0 unknown), resources +0 -0 ~0, edges +0 -0`, then the
-/// specification changes when there are any.
-pub fn counts(s: &crate::diff::Summary) -> String {
+/// specification changes when there are any, and the schema files in neither catalog: the
+/// document counts them as changes without a verdict, but they are none.
+pub fn counts(diff: &ArchitectureDiff) -> String {
+    let s = &diff.summary;
+    let in_neither = diff.in_neither_catalog().count();
     let specs = s.specifications.as_ref().map_or(String::new(), |specs| {
         format!(
             ", {} specification change(s) ({} breaking, {} unknown)",
@@ -349,16 +358,30 @@ pub fn counts(s: &crate::diff::Summary) -> String {
     });
     let counts = format!(
         "{} schema change(s) ({} breaking, {} unknown), resources +{} -{} ~{}, edges +{} -{}",
-        s.schema_changes,
+        s.schema_changes.saturating_sub(in_neither),
         s.schema_breaking,
-        s.schema_unknown,
+        s.schema_unknown.saturating_sub(in_neither),
         s.resources_added,
         s.resources_removed,
         s.resources_changed,
         s.edges_added,
         s.edges_removed,
     );
-    counts + &specs
+    let missing = match in_neither {
+        0 => String::new(),
+        n => format!(", {n} schema file(s) in neither catalog (no change)"),
+    };
+    counts + &specs + &missing
+}
+
+/// The note on a schema file in neither catalog, which the document lists as a change without
+/// a verdict (as the reference does), though it is none (escaped).
+pub fn in_neither_note(change: &SchemaChange, locations: &Locations) -> String {
+    format!(
+        "{} {} is in neither catalog: no change, so not judged (see the catalog problems)",
+        message_label(change),
+        schema_file(change, locations)
+    )
 }
 
 /// What a transitive check compared with: `1.0.0`, or `commit 0123abcd` from the history.

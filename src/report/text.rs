@@ -72,6 +72,12 @@ pub fn text(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
             }
         }
     }
+    if !findings.in_neither_catalog.is_empty() {
+        out.push('\n');
+    }
+    for &change in &findings.in_neither_catalog {
+        let _ = writeln!(out, "note: {}", in_neither_note(change, context.locations));
+    }
     if !findings.compatible.is_empty() {
         let _ = writeln!(out, "\n{}", paint.green("Compatible schema changes"));
         for &change in &findings.compatible {

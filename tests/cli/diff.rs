@@ -281,6 +281,38 @@ fn a_schema_file_missing_on_both_sides_is_unknown_saying_so() {
     );
 }
 
+/// That pair stays in the document, as the reference lists it, but it is no change: it trips
+/// no `--fail-on unknown`, no report shows it as one without a verdict, and a note says why.
+#[test]
+fn a_schema_file_in_neither_catalog_trips_no_policy() {
+    let repo = repo();
+    repo.git(&["rm", "-q", "events/OrderCreated/schema.json"]);
+    repo.commit_all("schema file gone");
+    repo.write("README.md", "docs\n");
+    repo.commit_all("docs only");
+    let unknown = ["HEAD^!", "--fail-on", "unknown"];
+    let output = run(&repo, &[&unknown[..], &["--format", "json"]].concat());
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(json(&output)["schemaChanges"][0]["change"], "modified");
+    let text = run(&repo, &unknown);
+    let text = String::from_utf8(text.stdout).expect("utf-8");
+    assert!(!text.contains("NO VERDICT"), "{text}");
+    assert!(
+        text.contains("note: event OrderCreated 1.0.0 events/OrderCreated/schema.json is in neither catalog: no change"),
+        "{text}"
+    );
+    assert!(text.contains("compatible: 0 schema change(s)"), "{text}");
+    for format in ["github", "sarif", "markdown"] {
+        let output = run(&repo, &[&unknown[..], &["--format", format]].concat());
+        let shown = String::from_utf8(output.stdout).expect("utf-8");
+        assert_eq!(output.status.code(), Some(0), "{format}: {shown}");
+        assert!(
+            !shown.contains("No verdict") && !shown.contains("no verdict"),
+            "{format}: {shown}"
+        );
+    }
+}
+
 #[test]
 fn catalog_problems_are_reported_with_their_side() {
     let repo = repo();
