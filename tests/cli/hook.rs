@@ -539,3 +539,26 @@ fn the_installed_command_is_shown_escaped() {
     assert!(!stdout.contains('\u{1b}'), "{stdout}");
     assert!(stdout.contains("--dir cat\\u{1b}[31m"), "{stdout}");
 }
+
+/// The pre-commit framework skips a hook when the commit adds or modifies no file: both of its
+/// setups the repository offers run catalog-diff always, so a commit that only deletes files
+/// (a message still in use) is checked too.
+#[test]
+fn pre_commit_framework_hooks_run_on_deletions_too() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |file: &str| std::fs::read_to_string(root.join(file)).expect("readable");
+    let hooks = read(".pre-commit-hooks.yaml");
+    let readme = read("README.md");
+    let local = readme
+        .split("```yaml")
+        .find(|block| block.contains("repo: local"))
+        .and_then(|block| block.split("```").next())
+        .expect("the README's `repo: local` setup");
+    for (name, setup) in [
+        (".pre-commit-hooks.yaml", hooks.as_str()),
+        ("README", local),
+    ] {
+        assert!(setup.contains("always_run: true"), "{name}: {setup}");
+        assert!(setup.contains("pass_filenames: false"), "{name}: {setup}");
+    }
+}
