@@ -13,6 +13,10 @@ pub const HOOK_NAME: &str = "pre-commit";
 /// Where `hook install --force` keeps the hook it replaced, next to it in the hooks folder.
 pub const BACKUP_NAME: &str = "pre-commit.catalog-diff-backup";
 
+/// Set in the environment of the `catalog-diff --staged` the hook runs, so that an error a
+/// flag would fix hints at reinstalling the hook with it, not at a command nobody typed.
+pub const ENV: &str = "CATALOG_DIFF_HOOK";
+
 /// What the hook runs `catalog-diff --staged` with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options<'a> {
@@ -51,7 +55,7 @@ pub fn render(options: &Options<'_>) -> String {
          # The binary that installed this hook; when it has moved, use the one on PATH.\n\
          [ -x \"$program\" ] || program=catalog-diff\n\
          cd \"$(git rev-parse --show-toplevel)\" || exit 2\n\
-         \"$program\" --staged{args} >&2\n\
+         {ENV}=1 \"$program\" --staged{args} >&2\n\
          status=$?\n\
          if [ \"$status\" -ne 0 ]; then\n\
          \x20 echo \"catalog-diff: commit refused (exit $status); skip this check once with git commit --no-verify\" >&2\n\

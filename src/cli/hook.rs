@@ -8,6 +8,7 @@ use anyhow::{Context, bail};
 use catalog_diff::catalog::{escape_path, escape_text};
 use catalog_diff::git::{self, Repo};
 use catalog_diff::hook::{self, BACKUP_NAME, HOOK_NAME};
+use catalog_diff::policy;
 use catalog_diff::schema::{ProtoRules, Strategy};
 use clap::ValueEnum;
 
@@ -91,10 +92,7 @@ pub fn run(args: HookArgs) -> anyhow::Result<u8> {
 }
 
 fn install(args: &InstallArgs) -> anyhow::Result<u8> {
-    if let Some(catalog) = &args.dir {
-        // A folder that is not there would refuse every commit: refused now instead.
-        Repo::discover(&args.repo.repo)?.detect_catalog_dir(git::Side::Worktree, Some(catalog))?;
-    }
+    check_catalog_dir(args)?;
     let dir = hooks_dir(&args.repo.repo)?;
     let hook_path = dir.join(HOOK_NAME);
     let backup = dir.join(BACKUP_NAME);
@@ -155,6 +153,36 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
             .collect::<String>(),
     );
     Ok(exit_code::OK)
+}
+
+/// Refuses an install whose hook would refuse every commit: a `--dir` that is not there, or
+/// none in a repository with several catalogs and no `dir` in its configuration.
+fn check_catalog_dir(args: &InstallArgs) -> anyhow::Result<()> {
+    let repo = Repo::discover(&args.repo.repo)?;
+    let Err(error) = repo.detect_catalog_dir(git::Side::Worktree, args.dir.as_deref()) else {
+        return Ok(());
+    };
+    let git::Error::AmbiguousCatalogDir { candidates } = &error else {
+        // A folder found by detection alone is found again, on the side the hook reads.
+        return match args.dir {
+            Some(_) => Err(error.into()),
+            None => Ok(()),
+        };
+    };
+    let config = repo.read_root_file(git::Side::Worktree, policy::CONFIG_FILE)?;
+    let text = config.map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+    let names_dir = text.is_some_and(|text| {
+        policy::Config::parse_partly(policy::CONFIG_FILE, &text)
+            .is_ok_and(|(config, _)| config.dir.is_some())
+    });
+    if names_dir {
+        return Ok(());
+    }
+    bail!(
+        "several folders hold an eventcatalog.config file: {}; the hook would refuse every commit, not knowing which to check; nothing was installed\n  hint: name one: `catalog-diff hook install --dir PATH` (or set `dir` in {})",
+        escape_text(&candidates.join(", ")),
+        policy::CONFIG_FILE
+    )
 }
 
 fn uninstall(args: &RepoArg) -> anyhow::Result<u8> {

@@ -166,6 +166,16 @@ impl Settings {
                     .map_or_else(String::new, |problems| format!("{problems}\nerror: "));
                 anyhow::Error::from(error).context(format!("{held}{place}: `dir`"))
             }
+            // Run by the hook, which the user did not type: `--dir` goes to its install.
+            (_, git::Error::AmbiguousCatalogDir { candidates })
+                if std::env::var_os(catalog_diff::hook::ENV).is_some() =>
+            {
+                anyhow::anyhow!(
+                    "several folders hold an eventcatalog.config file: {}\n  hint: reinstall the hook with the one to check: `catalog-diff hook install --dir PATH` (or set `dir` in {})",
+                    catalog_diff::catalog::escape_text(&candidates.join(", ")),
+                    catalog_diff::policy::CONFIG_FILE
+                )
+            }
             _ => error.into(),
         })
     }

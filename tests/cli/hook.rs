@@ -355,9 +355,38 @@ fn hook_with_dir_picks_one_of_several_catalogs() {
         stderr(&out)
     );
     assert!(!hook_file(&t).exists(), "nothing installed");
+    // Without --dir the hook would refuse every commit: refused at install, saying how.
+    let out = catalog_diff(&t.path(), &["hook", "install"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        stderr(&out).contains("a, b")
+            && stderr(&out).contains("`catalog-diff hook install --dir PATH`"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!hook_file(&t).exists(), "nothing installed");
     install(&t, &["--dir", "b"]);
     stage_schema(&t, &format!("b/{SCHEMA}"), BREAKING);
     assert_refused(&t, &head, &git_commit(&t.path(), &[]));
+}
+
+/// A second catalog added after the install: the hook's refusal says to reinstall it with
+/// `--dir`, not to pass `--dir` to a command the user never typed.
+#[test]
+fn a_hook_that_cannot_choose_a_catalog_says_to_reinstall_it() {
+    let t = catalog_repo("a/");
+    install(&t, &[]);
+    write_catalog(&t, "b/");
+    t.git(&["add", "-A"]);
+    let out = git_commit(&t.path(), &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        stderr(&out).contains(
+            "reinstall the hook with the one to check: `catalog-diff hook install --dir PATH`"
+        ),
+        "{}",
+        text(&out)
+    );
 }
 
 #[test]
