@@ -19,7 +19,7 @@ use super::impact::{self, Graph};
 use super::order::{compare_versions, locale_cmp};
 use super::specification::{SpecificationSummary, specification_changes};
 use super::*;
-use crate::catalog::version::{is_higher, js_sort_by};
+use crate::catalog::version::js_sort_by;
 use crate::catalog::{Diagnostic, Index, Resource, Severity};
 use crate::schema::{self, Document, Files, Format, Strategy, Verdict};
 
@@ -660,9 +660,11 @@ fn transitive_checks(
         if changed.is_empty() {
             continue;
         }
+        // Earlier as `latest` orders versions, so `9` is before `10`.
         for old in versions.iter().filter(|old| {
             old.version() != new.version()
-                && !is_higher(old.version(), new.version())
+                && compare_versions(version_text(old).as_deref(), version_text(new).as_deref())
+                    .is_le()
                 && !changed
                     .iter()
                     .any(|c| c.message.version.a.as_deref() == old.version())

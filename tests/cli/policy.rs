@@ -216,6 +216,32 @@ fn a_transitive_check_fails_against_a_version_two_releases_back() {
     );
 }
 
+/// Versions that are not semver (`9` and `10`, `1.9` and `1.10`) are ordered as the newest is
+/// picked (semver, then coerced): the older one is judged, never left out as if it came after
+/// the newest because `"9" > "10"` as text.
+#[test]
+fn a_transitive_check_orders_versions_that_are_not_semver_as_numbers() {
+    for (old, new) in [("'9'", "'10'"), ("'1.9'", "'1.10'")] {
+        let repo = TestRepo::new();
+        repo.write_all(&[
+            ("events/E/versioned/old/index.mdx", &event("E", old)),
+            ("events/E/versioned/old/schema.json", OPTIONAL_ID),
+            ("events/E/index.mdx", &event("E", new)),
+            ("events/E/schema.json", OPTIONAL_ID),
+        ]);
+        repo.commit_all("two versions");
+        repo.write("events/E/schema.json", REQUIRED_ID);
+        repo.commit_all("id required");
+        let args = ["HEAD~1..HEAD", "--strategy", "backward-transitive"];
+        let out = run(&repo, &[&args[..], &["--format", "json"]].concat());
+        assert_eq!(out.status.code(), Some(1), "{old} -> {new}");
+        let doc = json(&out);
+        let checks = doc["transitiveChecks"].as_array().expect("checks");
+        assert_eq!(checks.len(), 1, "{old} -> {new}: {checks:?}");
+        assert_eq!(checks[0]["breaking"], true);
+    }
+}
+
 fn fingerprints(out: &Output) -> Vec<String> {
     let doc = json(out);
     doc["policy"]["breaks"]
