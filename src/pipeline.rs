@@ -248,7 +248,8 @@ pub fn misnamed_messages<'a>(
 
 /// Under a transitive strategy with `--history`: each changed schema file of a message is
 /// judged against every distinct version the file had in the first-parent history of
-/// `baseline` (by the same path), besides those the catalog compares already. Each entry names
+/// `baseline` (by its baseline path, which the candidate may have renamed or moved), besides
+/// those the catalog compares already. Each entry names
 /// the newest commit that held that version (`againstCommit`), and is placed in `locations`.
 fn history_checks(
     repo: &Repo,
@@ -269,6 +270,11 @@ fn history_checks(
         if !strategy.is_transitive() {
             continue;
         }
+        // A file the baseline's message did not name may still have a history at its path.
+        let earlier = locations
+            .schema_before(change)
+            .unwrap_or(&place.file)
+            .to_owned();
         let place = place.file.clone();
         let Some(data) = after.get(&place).map(Blob::data) else {
             continue;
@@ -285,7 +291,7 @@ fn history_checks(
                     .filter_map(|c| c.before.as_ref()?.hash.as_deref()),
             )
             .collect();
-        let repo_path = git::join(dir, &place);
+        let repo_path = git::join(dir, &earlier);
         // As the diff reads it: the entry's declared format first.
         let format =
             Format::detect(file.format.as_deref(), &file.path, text).map_err(|why| why.reason);
@@ -296,11 +302,11 @@ fn history_checks(
             }
             let data = blob.data();
             let old_text = &*String::from_utf8_lossy(&data);
-            // Imports resolve in each version's own commit, from the file's catalog path.
+            // Imports resolve in each version's own commit, from the file's path there.
             let old_files = repo.commit_files(commit, dir)?;
             let (old, new) = match format {
                 Ok(Format::Protobuf) => (
-                    Document::new(&place, old_text).with_files(&old_files),
+                    Document::new(&earlier, old_text).with_files(&old_files),
                     Document::new(&place, text).with_files(after),
                 ),
                 _ => (

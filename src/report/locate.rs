@@ -21,6 +21,8 @@ pub struct Locations {
     /// The schema file of each schema change, and the place of each of its ops (in the
     /// schema file, or in a file it imports that declares the element).
     schemas: BTreeMap<SchemaKey, (Place, Vec<Place>)>,
+    /// The baseline's schema file of each schema change that has one: where its history is.
+    earlier: BTreeMap<SchemaKey, String>,
 }
 
 /// A file in the catalog and, where known, the 1-based line of the finding in it.
@@ -117,7 +119,21 @@ impl Locations {
                 Some((schema_key(change), (place, ops)))
             })
             .collect();
-        Locations { resources, schemas }
+        let earlier = diff
+            .schema_changes
+            .iter()
+            .filter_map(|change| {
+                let file = change.before.as_ref()?;
+                let version = change.message.version.a.as_deref();
+                let resource = find(before.0, change, version)?;
+                Some((schema_key(change), schema_path(resource, &file.path)?))
+            })
+            .collect();
+        Locations {
+            resources,
+            schemas,
+            earlier,
+        }
     }
 
     /// The file declaring a resource (any version when `version` is `None` and only one is
@@ -146,6 +162,12 @@ impl Locations {
         self.schemas
             .get(&schema_key(change))
             .map(|(place, _)| place)
+    }
+
+    /// The baseline's schema file of a schema change of the diff, which the candidate may have
+    /// renamed or moved.
+    pub fn schema_before(&self, change: &SchemaChange) -> Option<&str> {
+        self.earlier.get(&schema_key(change)).map(String::as_str)
     }
 
     /// Places a schema change judged beside the Indexes (a transitive check against the
@@ -183,6 +205,11 @@ fn joined(dir: &str, path: &str) -> String {
     }
 }
 
+/// The catalog path of `resource`'s schema entry `path`.
+fn schema_path(resource: &Resource, path: &str) -> Option<String> {
+    Some(joined(folder(resource.str_field("contentPath")?), path))
+}
+
 fn find<'a>(
     index: &'a Index,
     change: &SchemaChange,
@@ -204,7 +231,7 @@ fn schema_place(
         (None, None) => return None,
     };
     let resource = find(index, change, version)?;
-    let path = joined(folder(resource.str_field("contentPath")?), &file.path);
+    let path = schema_path(resource, &file.path)?;
     let entry = resource
         .get("schemas")
         .and_then(|list| list.as_array())

@@ -843,6 +843,41 @@ fn a_break_against_the_history_is_placed_in_its_file() {
     );
 }
 
+/// `--history` follows the schema file from its baseline path: a candidate that renames the
+/// file, or moves the message's folder, is still judged against the versions the file had.
+#[test]
+fn a_check_against_the_history_follows_a_renamed_or_moved_schema_file() {
+    let renamed = "---\nid: E\nversion: 1.2.0\nschemaPath: e.json\n---\n";
+    let noted = r#"{"type": "object", "properties": {"id": {"type": "string"}, "note": {"type": "string"}}, "required": ["id"]}"#;
+    let candidates: [&[(&str, &str)]; 2] = [
+        &[("events/E/index.mdx", renamed), ("events/E/e.json", noted)],
+        &[
+            ("services/S/events/E/index.mdx", &event("E", "1.2.0")),
+            ("services/S/events/E/schema.json", noted),
+        ],
+    ];
+    for candidate in candidates {
+        let repo = TestRepo::new();
+        repo.write_all(&[
+            ("events/E/index.mdx", &event("E", "1.0.0")),
+            ("events/E/schema.json", OPTIONAL_ID),
+        ]);
+        repo.commit_all("id optional");
+        repo.write_all(&[
+            ("events/E/index.mdx", &event("E", "1.1.0")),
+            ("events/E/schema.json", REQUIRED_ID),
+        ]);
+        repo.commit_all("id required");
+        repo.remove("events/E/index.mdx");
+        repo.remove("events/E/schema.json");
+        repo.write_all(candidate);
+        let out = run(&repo, &["--strategy", "backward-transitive", "--history"]);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{candidate:?}: {stdout}");
+        assert!(stdout.contains("against commit"), "{stdout}");
+    }
+}
+
 /// A check against the history that has no verdict (the schema did not parse back then) is
 /// reported as every change without a verdict is, never left out of the reports.
 #[test]
