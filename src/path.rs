@@ -21,6 +21,23 @@ pub fn normalize(path: &str) -> Option<String> {
     })
 }
 
+/// The catalog path of a file named `path` from catalog folder `dir` (a schema entry's path
+/// from its resource's folder), as the diff reads it: `.` and `..` resolved as text, and a
+/// `..` at the catalog's top staying there.
+pub fn catalog_join(dir: &str, path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for segment in dir.split('/').chain(path.split('/')) {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    parts.join("/")
+}
+
 /// RFC 6901: `~` becomes `~0` and `/` becomes `~1` inside a JSON pointer segment.
 pub fn pointer_segment(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
@@ -64,5 +81,16 @@ mod tests {
         assert_eq!(normalize("../x"), None);
         assert_eq!(normalize("a/../../x"), None);
         assert_eq!(normalize("/tmp/a/../b").as_deref(), Some("/tmp/b"));
+    }
+
+    #[test]
+    fn a_catalog_path_resolves_dots_and_stays_in_the_catalog() {
+        assert_eq!(
+            catalog_join("events/E", "../../shared/s.avsc"),
+            "shared/s.avsc"
+        );
+        assert_eq!(catalog_join("events/E", "./s.json"), "events/E/s.json");
+        assert_eq!(catalog_join("", "s.json"), "s.json");
+        assert_eq!(catalog_join("events/E", "../../../s.json"), "s.json");
     }
 }

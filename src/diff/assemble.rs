@@ -818,18 +818,7 @@ impl<'e> SchemaSide<'e, '_> {
     fn catalog_path(&self) -> String {
         let content = self.resource.str_field("contentPath").unwrap_or_default();
         let base = content.rfind('/').map_or("", |i| &content[..i]);
-        let path = self.entry.str("path").unwrap_or_default();
-        let mut parts: Vec<&str> = Vec::new();
-        for segment in base.split('/').chain(path.split('/')) {
-            match segment {
-                "" | "." => {}
-                ".." => {
-                    parts.pop();
-                }
-                other => parts.push(other),
-            }
-        }
-        parts.join("/")
+        crate::path::catalog_join(base, self.entry.str("path").unwrap_or_default())
     }
 }
 

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 use crate::catalog::{Index, Resource};
 use crate::diff::{ArchitectureDiff, Impact, ImpactReason, SchemaChange};
+use crate::path::catalog_join;
 use crate::schema::{Document, Files, Format};
 
 /// The catalog files behind a diff's findings.
@@ -196,18 +197,12 @@ fn folder(content_path: &str) -> &str {
     content_path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
-fn joined(dir: &str, path: &str) -> String {
-    let path = path.strip_prefix("./").unwrap_or(path);
-    if dir.is_empty() {
-        path.to_owned()
-    } else {
-        format!("{dir}/{path}").replace("/./", "/")
-    }
-}
-
 /// The catalog path of `resource`'s schema entry `path`.
 fn schema_path(resource: &Resource, path: &str) -> Option<String> {
-    Some(joined(folder(resource.str_field("contentPath")?), path))
+    Some(catalog_join(
+        folder(resource.str_field("contentPath")?),
+        path,
+    ))
 }
 
 fn find<'a>(

@@ -687,6 +687,41 @@ fn a_removed_list_element_of_a_schema_is_placed_at_its_list() {
     );
 }
 
+/// A schema outside its message's folder (`schemaPath: ../../shared/s.json`) is named by its
+/// catalog path, and placed at its op's line, in every report: the diff reads it there.
+#[test]
+fn a_schema_outside_its_message_folder_is_named_by_its_catalog_path() {
+    let event = EVENT.replace("schema.json", "../../shared/s.json");
+    let before = "{\n  \"type\": \"object\",\n  \"properties\": {\"id\": {\"type\": \"string\"}},\n  \"required\": [\"id\"]\n}\n";
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("events/OrderCreated/index.mdx", &event),
+        ("shared/s.json", before),
+    ]);
+    repo.commit_all("a shared schema");
+    repo.write(
+        "shared/s.json",
+        &before.replace("\"string\"", "\"integer\""),
+    );
+    repo.commit_all("id is a number");
+    let args = ["HEAD~1..HEAD", "--format"];
+    let github = String::from_utf8_lossy(&run(&repo, &[&args[..], &["github"]].concat()).stdout)
+        .into_owned();
+    assert!(
+        github.starts_with("::error file=shared/s.json,line=3,"),
+        "{github}"
+    );
+    let sarif = json(&run(&repo, &[&args[..], &["sarif"]].concat()));
+    let location = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    assert_eq!(
+        location["artifactLocation"]["uri"], "shared/s.json",
+        "{sarif}"
+    );
+    assert_eq!(location["region"]["startLine"], 3, "{sarif}");
+    let stdout = String::from_utf8_lossy(&run(&repo, &["HEAD~1..HEAD"]).stdout).into_owned();
+    assert!(stdout.contains("  shared/s.json\n"), "{stdout}");
+}
+
 /// Teams whose `id` is a YAML number (the SDK indexes `id: 42` as the number 42): each is its
 /// own resource, named by the id's text. Both were `id: ""` and one key, so renaming team 42
 /// was no change.
