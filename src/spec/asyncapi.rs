@@ -781,7 +781,7 @@ pub(super) fn compare(
                 continue;
             }
         }
-        let type_of = |m: &Message| m.content_type.as_ref().map(|(t, _)| t.to_ascii_lowercase());
+        let type_of = |m: &Message| m.content_type.as_ref().map(|(t, _)| super::media_type(t));
         if type_of(message) != type_of(next) {
             let path = next
                 .content_type

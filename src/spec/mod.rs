@@ -334,6 +334,44 @@ fn malformed_parts(
     covered
 }
 
+/// A media type as the two sides of an exchange read it: type and subtype without regard to
+/// case, parameters by lower-case name in order, and JSON's `charset` left out (RFC 8259
+/// defines none: JSON is UTF-8), so `Application/JSON; charset=utf-8` is `application/json`.
+fn media_type(text: &str) -> String {
+    let mut parts = text.split(';').map(str::trim);
+    let essence = parts.next().unwrap_or_default().to_ascii_lowercase();
+    let json = essence == "application/json" || essence.ends_with("+json");
+    let mut parameters: Vec<String> = parts
+        .filter(|part| !part.is_empty())
+        .map(|part| match part.split_once('=') {
+            Some((name, value)) => format!(
+                "{}={}",
+                name.trim().to_ascii_lowercase(),
+                value.trim().trim_matches('"')
+            ),
+            None => part.to_ascii_lowercase(),
+        })
+        .filter(|parameter| !(json && parameter.starts_with("charset=")))
+        .collect();
+    parameters.sort();
+    std::iter::once(essence)
+        .chain(parameters)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Whether `range` (`*/*`, `application/*`) is a media range that covers media type `media`
+/// (both as [`media_type`] gives them); a concrete type covers nothing but itself.
+fn covers(range: &str, media: &str) -> bool {
+    let essence = |m: &str| m.split(';').next().unwrap_or_default().to_owned();
+    let (range, media) = (essence(range), essence(media));
+    match range.split_once('/') {
+        Some(("*", "*")) => true,
+        Some((kind, "*")) => media.split_once('/').is_some_and(|(k, _)| k == kind),
+        _ => range == media,
+    }
+}
+
 /// Whether displayed path `inner` is `outer` or lies below it.
 fn within(outer: &str, inner: &str) -> bool {
     inner == outer || inner.starts_with(&format!("{}/", outer.trim_end_matches('/')))
@@ -529,6 +567,26 @@ pub fn explain(verdict: &Verdict) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn media_types_pair_as_the_parties_read_them() {
+        assert_eq!(
+            media_type("Application/JSON; charset=UTF-8"),
+            "application/json"
+        );
+        assert_eq!(
+            media_type("application/hal+json;charset=utf-8"),
+            "application/hal+json"
+        );
+        assert_eq!(
+            media_type("text/plain; Charset=\"utf-8\""),
+            "text/plain; charset=utf-8"
+        );
+        assert!(covers("*/*", "application/json"));
+        assert!(covers("application/*", "application/json"));
+        assert!(!covers("text/*", "application/json"));
+        assert!(!covers("application/json", "application/xml"));
+    }
 
     #[test]
     fn walkers_name_only_rows_that_exist() {

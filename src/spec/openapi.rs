@@ -49,20 +49,23 @@ struct Param {
 struct RequestBody {
     at: String,
     required: bool,
-    content: BTreeMap<String, Option<String>>,
-    /// Each media type's `encoding` (how multipart and form parts are written), which no rule
-    /// judges.
+    content: BTreeMap<String, Media>,
+    /// Each media type's `encoding` (how multipart and form parts are written), by its key as
+    /// written, which no rule judges.
     encodings: BTreeMap<String, Value>,
 }
 
 #[derive(Debug)]
 struct Response {
     at: String,
-    content: BTreeMap<String, Option<String>>,
+    content: BTreeMap<String, Media>,
     /// By lowercased name (HTTP names are case-insensitive), with where each is written;
     /// `Content-Type` is left out, as OpenAPI says.
     headers: BTreeMap<String, (String, Result<Header, Unresolved>)>,
 }
+
+/// A media type of a `content` map: its key as written (its place), and where its schema is.
+type Media = (String, Option<String>);
 
 /// A ref that points nowhere: (the ref, why).
 type Unresolved = (String, String);
@@ -282,7 +285,9 @@ pub(super) fn template_names(template: &str) -> Vec<&str> {
     names
 }
 
-fn content(parsed: &Parsed, value: &Value, at: &str) -> BTreeMap<String, Option<String>> {
+/// The media types of `value`'s `content`, by [`super::media_type`]; one that means the same as
+/// another of the map keeps its key as written, so neither goes unread.
+fn content(parsed: &Parsed, value: &Value, at: &str) -> BTreeMap<String, Media> {
     let mut out = BTreeMap::new();
     if let Some(Value::Object(map)) = value.get("content") {
         let content_at = child(at, "content");
@@ -295,14 +300,19 @@ fn content(parsed: &Parsed, value: &Value, at: &str) -> BTreeMap<String, Option<
             let schema = resolved.and_then(|(value, resolved)| {
                 value.get("schema").map(|_| child(&resolved, "schema"))
             });
-            out.insert(media.trim().to_ascii_lowercase(), schema);
+            let key = super::media_type(media);
+            let key = if out.contains_key(&key) {
+                media.clone()
+            } else {
+                key
+            };
+            out.insert(key, (media.clone(), schema));
         }
     }
     out
 }
 
-/// The `encoding` of each media type of a request body's `content`, by media type as
-/// [`content`] names them.
+/// The `encoding` of each media type of a request body's `content`, by its key as written.
 fn encodings(parsed: &Parsed, value: &Value, at: &str) -> BTreeMap<String, Value> {
     let mut out = BTreeMap::new();
     if let Some(Value::Object(map)) = value.get("content") {
@@ -311,7 +321,7 @@ fn encodings(parsed: &Parsed, value: &Value, at: &str) -> BTreeMap<String, Value
                 follow(parsed, node, &child(&child(at, "content"), media))
                 && let Some(encoding) = node.get("encoding")
             {
-                out.insert(media.trim().to_ascii_lowercase(), encoding.clone());
+                out.insert(media.clone(), encoding.clone());
             }
         }
     }
@@ -343,7 +353,7 @@ fn response_headers(
                     None => content(parsed, value, &resolved)
                         .into_values()
                         .next()
-                        .flatten(),
+                        .and_then(|(_, schema)| schema),
                 },
                 at: resolved,
             }),
@@ -405,7 +415,7 @@ fn read_param(parsed: &Parsed, node: &Value, at: &str) -> Result<Param, Unresolv
             let media = content(parsed, value, &resolved);
             let first = media.into_iter().next();
             (
-                first.as_ref().and_then(|(_, schema)| schema.clone()),
+                first.as_ref().and_then(|(_, (_, schema))| schema.clone()),
                 format!(
                     "content {}",
                     first.map(|(media, _)| media).unwrap_or_default()
@@ -1153,41 +1163,46 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
                 (&new.at, None, &label),
                 next,
             );
-            for (media, schema) in &old.content {
-                match new.content.get(media) {
-                    None => push_rule(
+            for (media, (written, schema)) in &old.content {
+                let (paired, kept) = counterpart(media, &new.content, true).unzip();
+                if kept != Some(true) {
+                    push_rule(
                         found,
                         "request-body.media-type.removed",
                         OpKind::Remove,
-                        &child(&child(&old.at, "content"), media),
-                        format!("{} no longer accepts `{media}`", next.label()),
+                        &child(&child(&old.at, "content"), written),
+                        format!("{} no longer accepts `{written}`", next.label()),
                         next,
-                    ),
-                    Some(after) => {
-                        if old.encodings.get(media) != new.encodings.get(media) {
-                            found.unknown(
-                                &child(&child(&child(&new.at, "content"), media), "encoding"),
-                                format!("the `encoding` of request body `{media}` of {} changed; catalog-diff does not judge how the parts of a multipart or form body are written", next.label()),
-                                vec![element.clone()],
-                            );
-                        }
-                        bodies.extend(schema_body(
-                            (schema, after),
-                            next.input(),
-                            element,
-                            format!("request body `{media}` of {}", next.label()),
-                            false,
-                        ))
-                    }
+                    );
                 }
+                let Some((now, after)) = paired.map(|key| &new.content[key]) else {
+                    continue;
+                };
+                if old.encodings.get(written) != new.encodings.get(now) {
+                    found.unknown(
+                        &child(&child(&child(&new.at, "content"), now), "encoding"),
+                        format!("the `encoding` of request body `{now}` of {} changed; catalog-diff does not judge how the parts of a multipart or form body are written", next.label()),
+                        vec![element.clone()],
+                    );
+                }
+                bodies.extend(schema_body(
+                    (schema, after),
+                    next.input(),
+                    element,
+                    format!("request body `{now}` of {}", next.label()),
+                    false,
+                ))
             }
-            for media in new.content.keys().filter(|m| !old.content.contains_key(*m)) {
+            for (media, (written, _)) in &new.content {
+                if old.content.contains_key(media) {
+                    continue;
+                }
                 push_rule(
                     found,
                     "request-body.media-type.added",
                     OpKind::Add,
-                    &child(&child(&new.at, "content"), media),
-                    format!("{} now accepts `{media}`", next.label()),
+                    &child(&child(&new.at, "content"), written),
+                    format!("{} now accepts `{written}`", next.label()),
                     next,
                 );
             }
@@ -1291,37 +1306,67 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
                 continue;
             }
         };
-        for (media, schema) in &old.content {
-            match new.content.get(media) {
-                None => push_rule(
+        for (media, (written, schema)) in &old.content {
+            let (paired, kept) = counterpart(media, &new.content, false).unzip();
+            if kept != Some(true) {
+                push_rule(
                     found,
                     "response.media-type.removed",
                     OpKind::Remove,
-                    &child(&child(&old.at, "content"), media),
-                    format!("{label} no longer offers `{media}`"),
+                    &child(&child(&old.at, "content"), written),
+                    format!("{label} no longer offers `{written}`"),
                     next,
-                ),
-                Some(after) => bodies.extend(schema_body(
+                );
+            }
+            if let Some((now, after)) = paired.map(|key| &new.content[key]) {
+                bodies.extend(schema_body(
                     (schema, after),
                     next.output(),
                     element,
-                    format!("{label} `{media}`"),
+                    format!("{label} `{now}`"),
                     false,
-                )),
+                ));
             }
         }
-        for media in new.content.keys().filter(|m| !old.content.contains_key(*m)) {
+        for (media, (written, _)) in &new.content {
+            if old.content.contains_key(media) {
+                continue;
+            }
             push_rule(
                 found,
                 "response.media-type.added",
                 OpKind::Add,
-                &child(&child(&new.at, "content"), media),
-                format!("{label} now offers `{media}`"),
+                &child(&child(&new.at, "content"), written),
+                format!("{label} now offers `{written}`"),
                 next,
             );
         }
         headers(old, new, (next, &label), found, bodies);
     }
+}
+
+/// The media type of `new` that old media type `media` is compared with: itself, else a range
+/// that now covers it (the narrowest), else a type its old range covers; and whether what the
+/// old one said still holds. A request body's receiver that accepts a range covering the old
+/// type still accepts it, a response's sender of a type the old range covered sends what it
+/// said; the other way round the old one is removed, its body compared all the same.
+fn counterpart<'a>(
+    media: &str,
+    new: &'a BTreeMap<String, Media>,
+    request: bool,
+) -> Option<(&'a String, bool)> {
+    if let Some((key, _)) = new.get_key_value(media) {
+        return Some((key, true));
+    }
+    let wider = new
+        .keys()
+        .filter(|range| super::covers(range, media))
+        .max_by_key(|range| !range.starts_with("*/"));
+    if let Some(range) = wider {
+        return Some((range, request));
+    }
+    let narrower = new.keys().find(|key| super::covers(media, key));
+    narrower.map(|key| (key, !request))
 }
 
 /// The headers of a pair of responses: clients read them, as they read the body.
