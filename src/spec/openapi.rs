@@ -209,6 +209,36 @@ fn schemes(parsed: &Parsed) -> BTreeMap<String, Presented> {
         .collect()
 }
 
+/// `security` with each scheme only its own side defines (`schemes`, not `others`) named by how
+/// it has credentials presented where that says all of it (an API key, an HTTP scheme), so
+/// renaming such a scheme's key changes no requirement. A scheme both sides define keeps its
+/// key (`security.scheme.changed` judges how it is presented), as do other schemes (OAuth
+/// flows, OpenID Connect) and undefined ones.
+fn by_presentation(
+    security: &Security,
+    schemes: &BTreeMap<String, Presented>,
+    others: &BTreeMap<String, Presented>,
+) -> Security {
+    let named = |name: &String| match schemes.get(name) {
+        Some(scheme)
+            if !others.contains_key(name)
+                && matches!(scheme.kind.as_deref(), Some("apiKey" | "http")) =>
+        {
+            format!("{:?}", scheme.folded())
+        }
+        _ => name.clone(),
+    };
+    security
+        .iter()
+        .map(|alternative| {
+            alternative
+                .iter()
+                .map(|(name, scopes)| (named(name), scopes.clone()))
+                .collect()
+        })
+        .collect()
+}
+
 /// Whether some request that meets an alternative of `held` meets none of `wanted`.
 fn refuses_some(held: &Security, wanted: &Security) -> bool {
     let meets = |have: &BTreeMap<String, BTreeSet<String>>,
@@ -943,9 +973,13 @@ fn security(
     } else {
         format!("the security requirement of {}", next.label())
     };
+    let (held, wanted) = (
+        by_presentation(was, old_schemes, new_schemes),
+        by_presentation(is, new_schemes, old_schemes),
+    );
     for (rule, refused, more) in [
-        ("security.narrowed", refuses_some(was, is), "more"),
-        ("security.widened", refuses_some(is, was), "less"),
+        ("security.narrowed", refuses_some(&held, &wanted), "more"),
+        ("security.widened", refuses_some(&wanted, &held), "less"),
     ] {
         if refused {
             let what = format!("{whose} asks {more} of a request's credentials");
