@@ -836,6 +836,7 @@ pub(super) fn compare(
                     &next.payload,
                 ),
                 as_text: false,
+                request: None,
             });
         }
         let (old_headers, new_headers) = (&message.headers, &next.headers);
@@ -866,6 +867,7 @@ pub(super) fn compare(
                     elements,
                     what: format!("headers of message `{}`", next.id),
                     as_text: false,
+                    request: None,
                 });
             }
         }

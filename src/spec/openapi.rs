@@ -931,23 +931,24 @@ fn required_flipped(
     );
 }
 
-/// A JSON Schema to judge, when either side has one; `as_text` for a value written as text
-/// (a parameter by its style, a header).
+/// A JSON Schema of `call` to judge, when either side has one: in its `request` (else its
+/// response), read in the role that has there; `as_text` for a value written as text (a
+/// parameter by its style, a header).
 fn schema_body(
     (before, after): (&Option<String>, &Option<String>),
-    role: Role,
-    element: &Element,
+    (call, request): (&Operation, bool),
     what: String,
     as_text: bool,
 ) -> Option<Body> {
     (before.is_some() || after.is_some()).then(|| Body {
         before: before.clone(),
         after: after.clone(),
-        role,
-        elements: vec![element.clone()],
+        role: if request { call.input() } else { call.output() },
+        elements: vec![call.element.clone()],
         what,
         payload: Payload::Format(Format::JsonSchema),
         as_text,
+        request: Some(request),
     })
 }
 
@@ -1096,8 +1097,7 @@ fn parameters(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut 
         } else {
             bodies.extend(schema_body(
                 (&param.schema, &new.schema),
-                next.input(),
-                element,
+                (next, true),
                 label,
                 new.as_text,
             ));
@@ -1221,8 +1221,7 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
                 }
                 bodies.extend(schema_body(
                     (schema, after),
-                    next.input(),
-                    element,
+                    (next, true),
                     format!("request body `{now}` of {}", next.label()),
                     false,
                 ))
@@ -1355,8 +1354,7 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
             if let Some((now, after)) = paired.map(|key| &new.content[key]) {
                 bodies.extend(schema_body(
                     (schema, after),
-                    next.output(),
-                    element,
+                    (next, false),
                     format!("{label} `{now}`"),
                     false,
                 ));
@@ -1440,8 +1438,7 @@ fn headers(
         );
         bodies.extend(schema_body(
             (&before.schema, &after.schema),
-            next.output(),
-            element,
+            (next, false),
             what,
             true,
         ));

@@ -43,6 +43,10 @@ pub struct Body {
     /// Written as text (a parameter by its `style`, a response header), not as JSON, so no
     /// `null` can be sent: adding or dropping one changes nothing on the wire.
     pub as_text: bool,
+    /// In an OpenAPI request (`Some(true)`) or response (`Some(false)`), where `required` on a
+    /// `readOnly` property holds in responses only and on a `writeOnly` one in requests only;
+    /// `None` elsewhere.
+    pub request: Option<bool>,
 }
 
 /// The keys of a document's root that the schema walker would read as keywords, besides the
@@ -191,6 +195,20 @@ pub fn compare_bodies(
         {
             continue;
         }
+        // A requirement that holds in requests or responses only touches those bodies alone.
+        let covering: Vec<&Body> = match required_only_in(before, after, &change) {
+            Some(request) if !covering.is_empty() => {
+                let held: Vec<&Body> = covering
+                    .into_iter()
+                    .filter(|b| b.request != Some(!request))
+                    .collect();
+                if held.is_empty() {
+                    continue;
+                }
+                held
+            }
+            _ => covering,
+        };
         let path = wrapper_path(&change.path, bodies);
         let elements: Vec<Element> = covering
             .iter()
@@ -252,6 +270,31 @@ fn unread_ref(change: &compare::Change) -> Option<&str> {
     sides
         .iter()
         .find_map(|side| side.as_ref()?.get("$ref").and_then(unread))
+}
+
+/// For a `required` change in OpenAPI: `Some(false)` when the property is `readOnly`, whose
+/// requirement holds in responses only, `Some(true)` when it is `writeOnly` (requests only),
+/// read on the side where it is required.
+fn required_only_in(before: &Parsed, after: &Parsed, change: &compare::Change) -> Option<bool> {
+    use schema_rules::ChangeKind::{RequiredAdded, RequiredAddedWithDefault, RequiredRemoved};
+    let side = match change.kind {
+        RequiredAdded | RequiredAddedWithDefault => after,
+        RequiredRemoved => before,
+        _ => return None,
+    };
+    if side.kind.is_asyncapi() {
+        return None;
+    }
+    let node = side.root.pointer(&change.path)?;
+    let Target::Found(property, _) = follow(side, node, &change.path) else {
+        return None;
+    };
+    let flag = |key: &str| property.get(key) == Some(&Value::Bool(true));
+    match (flag("readOnly"), flag("writeOnly")) {
+        (true, false) => Some(false),
+        (false, true) => Some(true),
+        _ => None,
+    }
 }
 
 /// A type change that only adds or drops `null` (`nullable` in OpenAPI 3.0).
