@@ -235,11 +235,53 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         .map(|(sides, d)| format!("{sides}: {}", md(&d.to_string().replace('\n', " "))))
         .collect();
     section(&mut out, "Catalog problems", &problems);
+    let mut tail = String::new();
     if let Some(line) = context.decision.and_then(super::text::policy_line) {
-        let _ = writeln!(out, "{}\n", md(&line));
+        let _ = writeln!(tail, "{}\n", md(&line));
     }
-    let _ = writeln!(out, "{}", summary_line(diff, context.decision));
-    out
+    let _ = writeln!(tail, "{}", summary_line(diff, context.decision));
+    capped(out, MAX_COMMENT.saturating_sub(tail.len())) + &tail
+}
+
+/// What a report may take of a pull-request comment, in bytes (so in characters too): GitHub
+/// refuses a body over 65,536 characters, and the step posting it fails.
+const MAX_COMMENT: usize = 60_000;
+
+/// `out` within `max` bytes: cut before the first list entry or section that does not fit, an
+/// open `<details>` closed, and a line saying how many entries were left out and where the
+/// whole report is.
+fn capped(out: String, max: usize) -> String {
+    // Room for the closing tag and the line saying what was left out.
+    let Some(budget) = max.checked_sub(400).filter(|_| out.len() > max) else {
+        return out;
+    };
+    // Each line starts after a newline; the cut goes before a top-level entry or a heading,
+    // so no entry loses its ops.
+    let starts = out.match_indices('\n').map(|(at, _)| at + 1);
+    let cut = starts
+        .take_while(|&at| at <= budget)
+        .filter(|&at| {
+            let line = &out[at..];
+            line.starts_with("- ") || line.starts_with("#### ") || line.starts_with("<details>")
+        })
+        .last()
+        .unwrap_or(0);
+    let (kept, rest) = out.split_at(cut);
+    let left_out = rest.lines().filter(|line| line.starts_with("- ")).count();
+    let mut capped = kept.to_owned();
+    if kept.matches("<details>").count() > kept.matches("</details>").count() {
+        capped.push_str("\n</details>\n");
+    }
+    // A paragraph of its own, not a continuation of the last entry.
+    if !capped.ends_with("\n\n") {
+        capped.push('\n');
+    }
+    let _ = writeln!(
+        capped,
+        "**{left_out} more entr{} left out**: a GitHub comment holds at most 65,536 characters. The whole report is in the job log, or in `--format json`.\n",
+        if left_out == 1 { "y" } else { "ies" }
+    );
+    capped
 }
 
 /// A break's fingerprint, the id `catalog-diff ack` takes, and its acknowledgement if any.
@@ -284,6 +326,29 @@ pub(super) fn section(out: &mut String, title: &str, items: &[String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A report too long for a comment is cut before an entry that does not fit, its open
+    /// `<details>` closed, saying how many entries were left out.
+    #[test]
+    fn a_long_report_is_capped_between_entries() {
+        let items: Vec<String> = (0..2000).map(|n| format!("entry {n:04}")).collect();
+        let mut out = "### catalog-diff\n\n".to_owned();
+        section(&mut out, "Resources", &items);
+        let capped = capped(out.clone(), 10_000);
+        assert!(capped.len() <= 10_000, "{}", capped.len());
+        let kept = capped.lines().filter(|l| l.starts_with("- ")).count();
+        assert!(kept > 100, "{kept}");
+        assert!(
+            capped.contains(&format!("- entry {:04}\n\n</details>", kept - 1)),
+            "{capped}"
+        );
+        assert!(capped.ends_with(&format!("**{} more entries left out**: a GitHub comment holds at most 65,536 characters. The whole report is in the job log, or in `--format json`.\n\n", 2000 - kept)), "{capped}");
+        assert_eq!(
+            super::capped(out.clone(), out.len()),
+            out,
+            "what fits is whole"
+        );
+    }
 
     #[test]
     fn markdown_structure_cannot_be_forged() {
