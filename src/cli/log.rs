@@ -488,16 +488,20 @@ fn missing_message(
     )))
 }
 
-/// The catalog folder is found at the range's last commit; when the range's first commit has
-/// its catalog elsewhere (the folder moved), the walk reads that part as an empty catalog, and
-/// a note says so.
+/// The catalog folder is found at the range's last commit with a catalog; when an earlier
+/// commit has its catalog elsewhere (the folder moved), the walk reads that part as an empty
+/// catalog, and a note says so.
 fn note_moved_catalog(repo: &Repo, commits: &[catalog_diff::git::CommitId], dir: &str) {
-    // The newest commit without the folder: where a move shows (older ones may predate the
-    // catalog itself, and each look elsewhere costs a search of its tree).
+    let lacks_folder =
+        |commit: &&catalog_diff::git::CommitId| matches!(repo.tree_id(**commit, dir), Ok(None));
+    // The newest commit without the folder before one with it (those after it come after
+    // the catalog was deleted): where a move shows (older ones may predate the catalog
+    // itself, and each look elsewhere costs a search of its tree).
     let Some(&first) = commits
         .iter()
         .rev()
-        .find(|&&commit| matches!(repo.tree_id(commit, dir), Ok(None)))
+        .skip_while(lacks_folder)
+        .find(lacks_folder)
     else {
         return;
     };

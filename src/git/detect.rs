@@ -293,8 +293,10 @@ impl Repo {
         })
     }
 
-    /// The catalog directory of a walk over `commits` (oldest first): detected at the newest;
-    /// an explicit `--dir` must be a folder in at least one of them.
+    /// The catalog directory of a walk over `commits` (oldest first): detected at the newest
+    /// where something marks a catalog, so that a range ending after the catalog was deleted
+    /// reads the folder it was deleted from, as the diff of that commit does; an explicit
+    /// `--dir` must be a folder in at least one of them.
     pub fn detect_catalog_dir_in(
         &self,
         commits: &[super::CommitId],
@@ -304,7 +306,12 @@ impl Repo {
             return Ok(String::new());
         };
         let Some(dir) = explicit else {
-            return self.detect_catalog_dir(Side::Commit(tip), None);
+            for &commit in commits.iter().rev() {
+                if let Some(dir) = self.detect_on(Side::Commit(commit))? {
+                    return Ok(dir);
+                }
+            }
+            return Ok(String::new());
         };
         let dir = normalize_dir(dir, self.repo.workdir())?;
         if dir.is_empty() {

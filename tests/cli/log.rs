@@ -893,6 +893,49 @@ fn a_catalog_that_moved_is_noted() {
     );
     let output = run(&repo, &["--dir", "site"]);
     assert!(!stderr(&output).contains("note: the catalog is in"));
+    // Deleted at last: the walk reads the folder it was deleted from, and still notes the move.
+    repo.git(&["rm", "-rq", "site"]);
+    repo.commit_all("catalog deleted");
+    let output = run(&repo, &[]);
+    assert!(
+        stderr(&output)
+            .contains("note: the catalog is in `site` at the end of the range but in `docs` at "),
+        "{}",
+        stderr(&output)
+    );
+}
+
+/// A range ending after the catalog was deleted reads the folder it was deleted from: each
+/// entry is the diff of its commit, not of the repository root.
+#[test]
+fn a_deleted_catalog_is_read_where_it_was() {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        (
+            "docs/catalog/eventcatalog.config.js",
+            "export default {};\n",
+        ),
+        ("docs/catalog/events/OrderCreated/index.mdx", EVENT),
+        ("docs/catalog/events/OrderCreated/schema.json", BASE),
+        ("docs/catalog/services/Payments/index.mdx", SERVICE),
+        (
+            "docs/catalog/teams/payments.mdx",
+            "---\nid: payments\nname: Payments\n---\n",
+        ),
+        ("README.md", "hi\n"),
+    ]);
+    repo.commit_all("catalog in docs/catalog");
+    repo.git(&["rm", "-rq", "docs/catalog"]);
+    repo.commit_all("catalog deleted");
+    let entries = lines(&run(&repo, &["--format", "json"]));
+    assert_eq!(entries.len(), 2, "{entries:?}");
+    let diff = crate::binary(repo.path())
+        .args(["HEAD^!", "--format", "json"])
+        .output()
+        .expect("the binary runs");
+    let diff: Value = serde_json::from_slice(&diff.stdout).expect("json");
+    assert_eq!(entries[1]["diff"]["summary"], diff["summary"]);
+    assert_eq!(diff["summary"]["resourcesRemoved"], 3, "{diff}");
 }
 
 /// `history = true` compares a diff's schemas with their git history; `log` judges each commit
