@@ -248,7 +248,8 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     }
     if let Some(id) = args.message.as_deref().filter(|_| !state.message_seen) {
         let tip = commits.last().map(|c| c.id);
-        if let Some(why) = missing_message(&repo, &options, [start, tip], id)? {
+        let ends = [start, tip];
+        if let Some(why) = missing_message(&repo, &options, ends, &state.seen_messages, id)? {
             anyhow::bail!("{why}\n  hint: --message takes a message id, as in its front matter");
         }
     }
@@ -266,13 +267,16 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         // Against `--against`, the first commit is judged when it differs from that baseline,
         // whether or not it changed the catalog itself, and each later one that changed it.
         let judged = match &args.against {
-            Some(rev) => format!("judged against {}", escape_text(rev)),
-            None => "changed the catalog".to_owned(),
+            Some(rev) => format!("{} judged against {}", state.changed, escape_text(rev)),
+            // A prose edit changes catalog files, but nothing the diff reports.
+            None => format!(
+                "{} changed catalog files ({} with changes to report)",
+                state.touched, state.changed
+            ),
         };
         stderr!(
-            "{} commit(s) walked, {} {judged}, {} broke",
+            "{} commit(s) walked, {judged}, {} broke",
             outcome.walked,
-            state.changed,
             state.broke
         );
         // With `--message`, acknowledgements of other messages are not looked at.
@@ -321,6 +325,9 @@ fn flush_waiting(stdout: &mut impl Write, state: &State) -> anyhow::Result<()> {
 /// What the walk has seen so far.
 #[derive(Default)]
 struct State {
+    /// Commits whose catalog files changed: every step.
+    touched: usize,
+    /// Steps with something to report (a diff, or an invalid catalog).
     changed: usize,
     broke: usize,
     /// Some shown step tripped `--fail-on`.
@@ -337,6 +344,8 @@ struct State {
     reader_gone: bool,
     /// The fingerprints of the acknowledgements some commit's diff matched.
     used_acks: std::collections::BTreeSet<String>,
+    /// The message ids the steps' diffs name, for the ids near a `--message` naming none.
+    seen_messages: std::collections::BTreeSet<String>,
 }
 
 /// Whether (and how) to show a step, and whether to keep walking.
@@ -354,6 +363,7 @@ impl State {
         args: &LogArgs,
         settings: &Settings,
     ) -> Decision {
+        self.touched += 1;
         let has_problems = !step.diagnostics.is_empty();
         let strict_stop = args.catalog.strict && has_problems;
         let Some(diff) = &step.diff else {
@@ -375,6 +385,9 @@ impl State {
         };
         let mut view = history::select(diff, selection);
         self.message_seen |= selection.message.is_some() && !history::is_empty(&view);
+        if selection.message.is_some() && !self.message_seen {
+            self.seen_messages.extend(message_ids(diff));
+        }
         // A commit that makes the catalog valid again is shown even when nothing else changed.
         if history::is_empty(&view) && step.errors().next().is_none() && step.against.is_none() {
             let flow = self.strict_flow(step, strict_stop);
@@ -450,15 +463,35 @@ fn holds_no_resources(
     Ok(true)
 }
 
-/// Why `--message id` names no message of the range's ends (`commits`): the kind of resource
-/// it names instead, or the message ids near it; `None` when one end has that message.
+/// The ids of the messages `diff` names: added, removed, changed or with a schema change.
+fn message_ids(diff: &ArchitectureDiff) -> impl Iterator<Item = String> + '_ {
+    let resources = &diff.resources;
+    let added = resources.added.iter().chain(&resources.removed);
+    let added = added.map(|r| (r.kind.as_str(), r.id.as_str()));
+    let changed = resources
+        .changed
+        .iter()
+        .map(|r| (r.kind.as_str(), r.id.as_str()));
+    let schemas =
+        (diff.schema_changes.iter()).map(|c| (c.message.kind.as_str(), c.message.id.as_str()));
+    added
+        .chain(changed)
+        .chain(schemas)
+        .filter(|(kind, _)| diff::MESSAGE_TYPES.contains(kind))
+        .map(|(_, id)| id.to_owned())
+}
+
+/// Why `--message id` names no message of the range's ends (`commits`) or of the range
+/// (`seen`, the ids its diffs name): the kind of resource it names instead, or the message ids
+/// near it; `None` when one end has that message.
 fn missing_message(
     repo: &Repo,
     options: &history::Options,
     commits: [Option<catalog_diff::git::CommitId>; 2],
+    seen: &std::collections::BTreeSet<String>,
     id: &str,
 ) -> anyhow::Result<Option<String>> {
-    let mut messages = Vec::new();
+    let mut messages: Vec<String> = seen.iter().cloned().collect();
     let mut other_kind = None;
     for commit in commits.into_iter().flatten() {
         let built = history::build_at(repo, Some(commit), options, &ParseCache::default())?;

@@ -318,6 +318,28 @@ fn message_that_came_and_went_inside_the_range() {
         commits(&lines(&output)),
         [&added, &removed].map(String::as_str)
     );
+    // A typo of it is answered with it, though neither end of the range holds it.
+    let output = run(repo.path(), &["--message", "RefundIssud"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("did you mean `RefundIssued`?"),
+        "{}",
+        stderr(&output)
+    );
+    // A prose edit changes catalog files, but nothing the diff reports: the count says both.
+    repo.write(
+        "events/OrderCreated/index.mdx",
+        &format!("{EVENT}\nSome prose.\n"),
+    );
+    repo.commit_all("prose");
+    let output = run(repo.path(), &["HEAD^!"]);
+    assert!(
+        stderr(&output).contains(
+            "1 commit(s) walked, 1 changed catalog files (0 with changes to report), 0 broke"
+        ),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
