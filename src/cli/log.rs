@@ -229,7 +229,7 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
     let ends = [start, commits.last().map(|c| c.id)];
     let no_catalog = outcome.is_ok()
         && !commits.is_empty()
-        && state.changed == 0
+        && state.reported == 0
         && holds_no_resources(&repo, &options, ends, &cache.parses)?;
     cache.save();
     // The process ends soon: the OS takes the memory back faster than freeing it piece by piece.
@@ -267,11 +267,11 @@ pub fn run(args: LogArgs) -> anyhow::Result<u8> {
         // Against `--against`, the first commit is judged when it differs from that baseline,
         // whether or not it changed the catalog itself, and each later one that changed it.
         let judged = match &args.against {
-            Some(rev) => format!("{} judged against {}", state.changed, escape_text(rev)),
+            Some(rev) => format!("{} judged against {}", state.reported, escape_text(rev)),
             // A prose edit changes catalog files, but nothing the diff reports.
             None => format!(
                 "{} changed catalog files ({} with changes to report)",
-                state.touched, state.changed
+                state.touched, state.reported
             ),
         };
         stderr!(
@@ -328,7 +328,7 @@ struct State {
     /// Commits whose catalog files changed: every step.
     touched: usize,
     /// Steps with something to report (a diff, or an invalid catalog).
-    changed: usize,
+    reported: usize,
     broke: usize,
     /// Some shown step tripped `--fail-on`.
     tripped: bool,
@@ -369,7 +369,7 @@ impl State {
         let Some(diff) = &step.diff else {
             // An invalid catalog cannot be judged: an unknown for the policy, shown unless only
             // breaks are asked for and unknowns do not count as such.
-            self.changed += 1;
+            self.reported += 1;
             let unknown_trips = settings.fail_on == FailOn::Unknown;
             self.tripped |= unknown_trips;
             let flow = if args.first_breaking && unknown_trips {
@@ -393,7 +393,7 @@ impl State {
             let flow = self.strict_flow(step, strict_stop);
             return Decision { shown: None, flow };
         }
-        self.changed += 1;
+        self.reported += 1;
         let breaking = view.is_breaking();
         if breaking {
             self.broke += 1;
@@ -466,15 +466,13 @@ fn holds_no_resources(
 /// The ids of the messages `diff` names: added, removed, changed or with a schema change.
 fn message_ids(diff: &ArchitectureDiff) -> impl Iterator<Item = String> + '_ {
     let resources = &diff.resources;
-    let added = resources.added.iter().chain(&resources.removed);
-    let added = added.map(|r| (r.kind.as_str(), r.id.as_str()));
-    let changed = resources
-        .changed
-        .iter()
-        .map(|r| (r.kind.as_str(), r.id.as_str()));
-    let schemas =
-        (diff.schema_changes.iter()).map(|c| (c.message.kind.as_str(), c.message.id.as_str()));
-    added
+    let listed = resources.added.iter().chain(&resources.removed);
+    let listed = listed.map(|r| (r.kind.as_str(), r.id.as_str()));
+    let changed = resources.changed.iter();
+    let changed = changed.map(|r| (r.kind.as_str(), r.id.as_str()));
+    let schemas = diff.schema_changes.iter();
+    let schemas = schemas.map(|c| (c.message.kind.as_str(), c.message.id.as_str()));
+    listed
         .chain(changed)
         .chain(schemas)
         .filter(|(kind, _)| diff::MESSAGE_TYPES.contains(kind))
