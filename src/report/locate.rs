@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use crate::catalog::{Index, Resource};
-use crate::diff::{ArchitectureDiff, Impact, ImpactReason, SchemaChange};
+use crate::diff::{ArchitectureDiff, Impact, ImpactReason, SchemaChange, SchemaFile};
 use crate::path::catalog_join;
 use crate::schema::{Document, Files, Format};
 
@@ -35,27 +35,32 @@ pub struct Place {
 
 type Key = (String, String, Option<String>);
 
-/// A schema change's identity: message type and id, both versions, both file paths, and the
-/// commit a check against the history compares with.
+/// A schema change's identity: message type and id, both versions, both files with the format
+/// their entries declare (two entries may read one file as two formats), and the commit a check
+/// against the history compares with.
 type SchemaKey = (
     String,
     String,
     Option<String>,
     Option<String>,
-    Option<String>,
-    Option<String>,
+    Option<FileKey>,
+    Option<FileKey>,
     Option<String>,
 );
 
+/// A schema file's path and its entry's declared format.
+type FileKey = (String, Option<String>);
+
 fn schema_key(change: &SchemaChange) -> SchemaKey {
     let m = &change.message;
+    let file = |f: &SchemaFile| (f.path.clone(), f.format.clone());
     (
         m.kind.clone(),
         m.id.clone(),
         m.version.a.as_deref().map(str::to_owned),
         m.version.b.as_deref().map(str::to_owned),
-        change.before.as_ref().map(|f| f.path.clone()),
-        change.after.as_ref().map(|f| f.path.clone()),
+        change.before.as_ref().map(file),
+        change.after.as_ref().map(file),
         change.against_commit.clone(),
     )
 }

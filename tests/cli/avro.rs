@@ -454,3 +454,26 @@ fn history_checks_read_the_declared_format() {
     assert_eq!(doc["schemaChanges"][0]["breaking"], false, "{doc}");
     assert_eq!(doc["transitiveChecks"][0]["breaking"], true, "{doc}");
 }
+
+/// One file named by two schema entries, once as Avro and once undeclared (read as JSON Schema,
+/// which it is not): each change keeps its own place, the Avro break its op's line.
+#[test]
+fn one_file_under_two_entries_keeps_each_changes_place() {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        (
+            "events/E/index.mdx",
+            "---\nid: E\nversion: 1.0.0\nschemas:\n  - {id: avro, path: s.json, format: avro}\n  - {id: plain, path: s.json}\n---\n",
+        ),
+        ("events/E/s.json", BEFORE),
+    ]);
+    repo.commit_all("first");
+    repo.write("events/E/s.json", &BEFORE.replace("\"int\"", "\"string\""));
+    repo.commit_all("quantity as text");
+    let out = run(&repo, &["HEAD~1..HEAD", "--format", "github"]);
+    let github = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        github.starts_with("::error file=events/E/s.json,line=7,"),
+        "{github}"
+    );
+}
