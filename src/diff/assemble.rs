@@ -630,9 +630,10 @@ fn schema_change_key(change: &SchemaChange) -> ChangeKey<'_> {
     )
 }
 
-/// Under a transitive strategy, a message whose latest schema changed is also judged against
-/// every earlier version the candidate catalog keeps (versioned folders), except the one the
-/// plain comparison already used: one entry per schema file pair, the earlier version as `a`.
+/// Under a transitive strategy, a message version whose schema changed (the latest, or an
+/// older one edited in place) is also judged against every earlier version the candidate
+/// catalog keeps (versioned folders), except the one the plain comparison already used: one
+/// entry per schema file pair, the earlier version as `a`.
 fn transitive_checks(
     b: &Side<'_>,
     changes: &[SchemaChange],
@@ -640,45 +641,47 @@ fn transitive_checks(
     options: &Options,
     cache: &VerdictCache,
 ) -> Vec<SchemaChange> {
+    let mut changed: HashMap<(&str, &str, Option<&str>), Vec<&SchemaChange>> = HashMap::new();
+    for c in changes.iter().filter(|c| c.after.is_some()) {
+        let m = &c.message;
+        changed
+            .entry((&m.kind, &m.id, m.version.b.as_deref()))
+            .or_default()
+            .push(c);
+    }
     let mut checks = Vec::new();
     for (key, versions) in &b.groups {
         if !MESSAGE_TYPES.contains(&key.0) || !options.strategy_for(key.1).is_transitive() {
             continue;
         }
-        let Some(new) = latest(versions) else {
-            continue;
-        };
-        let changed: Vec<&SchemaChange> = changes
-            .iter()
-            .filter(|c| {
-                c.message.kind == key.0
-                    && c.message.id == key.1
-                    && c.message.version.b.as_deref() == new.version()
-                    && c.after.is_some()
-            })
-            .collect();
-        if changed.is_empty() {
-            continue;
-        }
-        // Earlier as `latest` orders versions, so `9` is before `10`.
-        for old in versions.iter().filter(|old| {
-            old.version() != new.version()
-                && compare_versions(version_text(old).as_deref(), version_text(new).as_deref())
-                    .is_le()
-                && !changed
-                    .iter()
-                    .any(|c| c.message.version.a.as_deref() == old.version())
-        }) {
-            checks.extend(
-                pair_files(schema_entries(old), schema_entries(new))
-                    .into_iter()
-                    .filter(|(before, after)| before.is_some() && after.is_some())
-                    .filter_map(|(before, after)| {
-                        // Both versions are the candidate's, so both read its files.
-                        schema_change(old, new, before, after, [files[1]; 2], options, cache)
-                            .map(|(change, _)| change)
-                    }),
-            );
+        for (n, new) in versions.iter().enumerate() {
+            // Of several resources with one version, the first, as `latest` takes it.
+            let Some(changed) = changed.get(&(key.0, key.1, new.version())) else {
+                continue;
+            };
+            if versions[..n].iter().any(|r| r.version() == new.version()) {
+                continue;
+            }
+            // Earlier as `latest` orders versions, so `9` is before `10`.
+            for old in versions.iter().filter(|old| {
+                old.version() != new.version()
+                    && compare_versions(version_text(old).as_deref(), version_text(new).as_deref())
+                        .is_le()
+                    && !changed
+                        .iter()
+                        .any(|c| c.message.version.a.as_deref() == old.version())
+            }) {
+                checks.extend(
+                    pair_files(schema_entries(old), schema_entries(new))
+                        .into_iter()
+                        .filter(|(before, after)| before.is_some() && after.is_some())
+                        .filter_map(|(before, after)| {
+                            // Both versions are the candidate's, so both read its files.
+                            schema_change(old, new, before, after, [files[1]; 2], options, cache)
+                                .map(|(change, _)| change)
+                        }),
+                );
+            }
         }
     }
     js_sort_by(&mut checks, schema_change_order);

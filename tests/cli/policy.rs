@@ -242,6 +242,33 @@ fn a_transitive_check_orders_versions_that_are_not_semver_as_numbers() {
     }
 }
 
+/// An older version edited in place is judged against the versions before it, as the latest
+/// is: a transitive strategy holds for every version the catalog keeps.
+#[test]
+fn a_transitive_check_judges_an_older_version_edited_in_place() {
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("events/E/versioned/1.0.0/index.mdx", &event("E", "1.0.0")),
+        ("events/E/versioned/1.0.0/schema.json", OPTIONAL_ID),
+        ("events/E/versioned/2.0.0/index.mdx", &event("E", "2.0.0")),
+        ("events/E/versioned/2.0.0/schema.json", OPTIONAL_ID),
+        ("events/E/index.mdx", &event("E", "3.0.0")),
+        ("events/E/schema.json", OPTIONAL_ID),
+    ]);
+    repo.commit_all("three versions");
+    repo.write("events/E/versioned/2.0.0/schema.json", REQUIRED_ID);
+    repo.commit_all("2.0.0 patched");
+    let args = ["HEAD~1..HEAD", "--strategy", "backward-transitive"];
+    let out = run(&repo, &[&args[..], &["--format", "json"]].concat());
+    assert_eq!(out.status.code(), Some(1));
+    let doc = json(&out);
+    let checks = doc["transitiveChecks"].as_array().expect("checks");
+    assert_eq!(checks.len(), 1, "{checks:?}");
+    assert_eq!(checks[0]["message"]["version"]["a"], "1.0.0");
+    assert_eq!(checks[0]["message"]["version"]["b"], "2.0.0");
+    assert_eq!(checks[0]["breaking"], true);
+}
+
 fn fingerprints(out: &Output) -> Vec<String> {
     let doc = json(out);
     doc["policy"]["breaks"]
