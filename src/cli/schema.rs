@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use catalog_diff::catalog::{escape_path, escape_text};
-use catalog_diff::schema::format::UndetectedKind;
+use catalog_diff::schema::format::{Stand, UndetectedKind};
 use catalog_diff::schema::{self, Document, Files, Format, ProtoRules, Strategy};
 
 use super::diff::parse_proto_rules;
@@ -161,6 +161,10 @@ pub(super) fn read_bounded(what: &str, path: &Path, limit: u64) -> anyhow::Resul
             "{shown}: the {what} is larger than {limit} bytes; raise the limit with --max-file-size if it is really one"
         );
     }
+    // A file that stands in for another is named as what it is, not as text that is not UTF-8.
+    if let Some(stand) = Stand::of(&bytes).filter(|_| std::str::from_utf8(&bytes).is_err()) {
+        anyhow::bail!("{shown}: cannot judge the {what}: {}", stand.reason(&shown));
+    }
     let text = utf8_text(&shown, what, bytes)?;
     Ok(match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_owned(),
@@ -184,6 +188,17 @@ pub(super) fn utf8_text(shown: &str, what: &str, bytes: Vec<u8>) -> anyhow::Resu
 fn load(role: &str, path: &Path, forced: Option<Format>, limit: u64) -> anyhow::Result<Loaded> {
     let text = read_bounded(&format!("{role} schema"), path, limit)?;
     let shown = disk_name(path);
+    // No format reads it, whichever is passed.
+    if let Some(stand) = Stand::of(text.as_bytes()) {
+        let hint = match stand {
+            Stand::LfsPointer => "\n  hint: `git lfs pull` replaces it with the file it stands for",
+            Stand::AvroData => "",
+        };
+        anyhow::bail!(
+            "{shown}: cannot judge the {role} file: {}{hint}",
+            stand.reason(&shown)
+        );
+    }
     let format = match forced {
         Some(format) => format
             .confirmed(&format!("`--schema-format {}`", format.id()), &shown, &text)

@@ -21,6 +21,7 @@ use super::specification::{SpecificationSummary, specification_changes};
 use super::*;
 use crate::catalog::version::js_sort_by;
 use crate::catalog::{Diagnostic, Index, Resource, Severity};
+use crate::schema::format::Stand;
 use crate::schema::{self, Document, Files, Format, Strategy, Verdict};
 
 pub const MESSAGE_TYPES: &[&str] = &["event", "command", "query"];
@@ -985,10 +986,16 @@ fn judge_uncached(
             };
         }
     };
-    let warnings = [(&before, "a", old_at), (&after, "b", new_at)]
-        .into_iter()
-        .filter_map(|(schema, side, at)| Some(not_utf8(schema, side, at?)))
-        .collect();
+    // A file that holds no text (an Avro data file) is named as what it is, not as text to save
+    // as UTF-8.
+    let warnings = [
+        (&before, "a", old_at, &old_text),
+        (&after, "b", new_at, &new_text),
+    ]
+    .into_iter()
+    .filter(|(.., text)| Stand::of(text.as_bytes()).is_none())
+    .filter_map(|(schema, side, at, _)| Some(not_utf8(schema, side, at?)))
+    .collect();
     let (old, new) = (
         Document::new(before.entry.str("path").unwrap_or_default(), &old_text),
         Document::new(after.entry.str("path").unwrap_or_default(), &new_text),

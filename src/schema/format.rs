@@ -97,6 +97,41 @@ impl Undetected {
 }
 
 /// The format a file's extension says, for the formats this build sees but cannot judge.
+/// A file that holds no schema text, told by its first bytes, whatever its name or declared
+/// format says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stand {
+    /// What git holds for a file stored with Git LFS.
+    LfsPointer,
+    /// An Avro object container file: records, with the schema they were written with in the
+    /// header.
+    AvroData,
+}
+
+impl Stand {
+    pub fn of(bytes: &[u8]) -> Option<Stand> {
+        if bytes.starts_with(b"version https://git-lfs.github.com/spec/") {
+            Some(Stand::LfsPointer)
+        } else if bytes.starts_with(b"Obj\x01") {
+            Some(Stand::AvroData)
+        } else {
+            None
+        }
+    }
+
+    /// Why the file at `path` gets no verdict.
+    pub fn reason(self, path: &str) -> String {
+        match self {
+            Stand::LfsPointer => format!(
+                "`{path}` is a Git LFS pointer: the schema it stands for is stored with Git LFS, which catalog-diff does not read"
+            ),
+            Stand::AvroData => format!(
+                "`{path}` is an Avro data file (an object container), not a schema: judge the schema in its header (`avro.schema`), saved as an `.avsc` file"
+            ),
+        }
+    }
+}
+
 fn seen_by_extension(extension: &str) -> Option<&'static str> {
     match extension {
         "graphql" | "gql" => Some("GraphQL"),
@@ -163,10 +198,8 @@ impl Format {
     /// The format of a schema file: the declared `format` first, then the extension, then
     /// the content (`spec/formats.md`, "Detecting the format of a schema entry").
     pub fn detect(declared: Option<&str>, path: &str, text: &str) -> Result<Format, Undetected> {
-        if text.starts_with("version https://git-lfs.github.com/spec/") {
-            return Err(Undetected::other(format!(
-                "`{path}` is a Git LFS pointer: the schema is stored outside the git objects catalog-diff reads"
-            )));
+        if let Some(stand) = Stand::of(text.as_bytes()) {
+            return Err(Undetected::other(stand.reason(path)));
         }
         if let Some(value) = declared {
             return Format::declared(value)?.confirmed(&format!("`format: {value}`"), path, text);
@@ -378,6 +411,20 @@ mod tests {
             let refused = Format::detect(declared, path, pointer).unwrap_err();
             assert!(
                 refused.reason.contains("is a Git LFS pointer"),
+                "{refused:?}"
+            );
+        }
+    }
+
+    /// An Avro data file read as text (U+FFFD where it is not UTF-8) is named as one, whatever
+    /// its name or declared format, not as text that is not JSON.
+    #[test]
+    fn avro_data_files_are_named() {
+        let data = String::from_utf8_lossy(b"Obj\x01\x02\x16avro.schema\xff\xfe");
+        for (declared, path) in [(None, "s.avro"), (Some("avro"), "s.json")] {
+            let refused = Format::detect(declared, path, &data).unwrap_err();
+            assert!(
+                refused.reason.contains("is an Avro data file"),
                 "{refused:?}"
             );
         }

@@ -477,3 +477,58 @@ fn one_file_under_two_entries_keeps_each_changes_place() {
         "{github}"
     );
 }
+
+/// An Avro data file (an object container) and a Git LFS pointer hold no schema: `schema`
+/// names each as what it is, whatever `--schema-format` says (never "not UTF-8 text" or "not
+/// valid JSON"), and the diff gives their changes no verdict with the same words.
+#[test]
+fn avro_data_files_and_lfs_pointers_are_named_as_what_they_are() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = |n: u8| [&b"Obj\x01\x02\x16avro.schema"[..], &[n, 0xff, 0xfe]].concat();
+    let pointer =
+        |n: u8| format!("version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize {n}\n");
+    for (name, bytes) in [
+        ("a.avro", data(1)),
+        ("b.avro", data(2)),
+        ("a.avsc", pointer(1).into_bytes()),
+        ("b.avsc", pointer(2).into_bytes()),
+    ] {
+        std::fs::write(dir.path().join(name), bytes).expect("write");
+    }
+    for (files, forced, needle) in [
+        (
+            ["a.avro", "b.avro"],
+            None,
+            "is an Avro data file (an object container), not a schema",
+        ),
+        (["a.avsc", "b.avsc"], None, "is a Git LFS pointer"),
+        (["a.avsc", "b.avsc"], Some("avro"), "is a Git LFS pointer"),
+    ] {
+        let mut args = vec!["schema", files[0], files[1]];
+        args.extend(forced.map(|f| ["--schema-format", f]).iter().flatten());
+        let out = run(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(
+            !stderr.contains("UTF-8") && !stderr.contains("JSON"),
+            "{stderr}"
+        );
+        if needle.contains("LFS") {
+            assert!(stderr.contains("hint: `git lfs pull`"), "{stderr}");
+        }
+    }
+    let repo = TestRepo::new();
+    let event = "---\nid: E\nversion: 1.0.0\nschemaPath: s.avro\n---\n";
+    repo.write("events/E/index.mdx", event);
+    std::fs::write(repo.path().join("events/E/s.avro"), data(1)).expect("write");
+    repo.commit_all("data");
+    std::fs::write(repo.path().join("events/E/s.avro"), data(2)).expect("write");
+    let doc = json(&run(&repo, &["--format", "json"]));
+    let reason = doc["schemaChanges"][0]["unknownReason"].as_str();
+    assert!(
+        reason.is_some_and(|r| r.contains("is an Avro data file")),
+        "{doc}"
+    );
+    assert!(!doc.to_string().contains("UTF-8"), "{doc}");
+}
