@@ -150,6 +150,16 @@ pub(super) fn disk_name(path: &Path) -> String {
 /// The text of a file (`what` it is, in words: "before schema"), read no further than `limit`
 /// bytes (a pipe or `/dev/zero` included), a leading byte order mark dropped.
 pub(super) fn read_bounded(what: &str, path: &Path, limit: u64) -> anyhow::Result<String> {
+    let text = read_text(what, path, limit)?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    })
+}
+
+/// The text of a file as [`read_bounded`] reads it, a leading byte order mark kept: a schema's
+/// format decides, as the diff's does (JSON refuses one, YAML, Avro and Protobuf skip it).
+fn read_text(what: &str, path: &Path, limit: u64) -> anyhow::Result<String> {
     use std::io::Read;
     let shown = escape_path(path);
     let mut bytes = Vec::new();
@@ -165,11 +175,7 @@ pub(super) fn read_bounded(what: &str, path: &Path, limit: u64) -> anyhow::Resul
     if let Some(stand) = Stand::of(&bytes).filter(|_| std::str::from_utf8(&bytes).is_err()) {
         anyhow::bail!("{shown}: cannot judge the {what}: {}", stand.reason(&shown));
     }
-    let text = utf8_text(&shown, what, bytes)?;
-    Ok(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_owned(),
-        None => text,
-    })
+    utf8_text(&shown, what, bytes)
 }
 
 /// `bytes` as text, or an error naming the line, column and byte of the first one that is not
@@ -186,7 +192,7 @@ pub(super) fn utf8_text(shown: &str, what: &str, bytes: Vec<u8>) -> anyhow::Resu
 }
 
 fn load(role: &str, path: &Path, forced: Option<Format>, limit: u64) -> anyhow::Result<Loaded> {
-    let text = read_bounded(&format!("{role} schema"), path, limit)?;
+    let text = read_text(&format!("{role} schema"), path, limit)?;
     let shown = disk_name(path);
     // No format reads it, whichever is passed.
     if let Some(stand) = Stand::of(text.as_bytes()) {

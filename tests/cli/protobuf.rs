@@ -872,3 +872,20 @@ fn ops_are_placed_where_their_elements_are_declared() {
         "{places:?}"
     );
 }
+
+/// A `.proto` file that starts with a byte order mark is judged, as buf's compiler reads it
+/// (it skips the mark); protox refused it as an invalid token, so no change to it was judged.
+#[test]
+fn a_proto_file_with_a_byte_order_mark_is_judged() {
+    let schema =
+        |kind: &str| format!("\u{feff}syntax = \"proto3\";\nmessage E {{ {kind} a = 1; }}\n");
+    let repo = TestRepo::new();
+    repo.write_all(&[
+        ("events/OrderPlaced/index.mdx", EVENT),
+        ("events/OrderPlaced/schema.proto", &schema("string")),
+    ]);
+    repo.commit_all("with a BOM");
+    repo.write("events/OrderPlaced/schema.proto", &schema("int64"));
+    let doc = json(&run(&repo, &["--format", "json"]));
+    assert_eq!(doc["schemaChanges"][0]["breaking"], true, "{doc}");
+}

@@ -258,7 +258,7 @@ impl Compiled {
         while let Some(name) = queue.pop_front() {
             let source = &sources[&name];
             refuse_deep_literals(&source.path, &source.text)?;
-            let parsed = File::from_source(&name, &comments_opened_once(&source.text))
+            let parsed = File::from_source(&name, &for_protox(&source.text))
                 .map_err(|error| parse_error(&error, &source.path, &source.text))?;
             let importer = source.path.clone();
             let proto = parsed.file_descriptor_proto();
@@ -1056,9 +1056,21 @@ impl FileResolver for Resolver {
 
     fn open_file(&self, name: &str) -> Result<File, protox::Error> {
         match self.sources.get(name) {
-            Some(source) => File::from_source(name, &comments_opened_once(&source.text)),
+            Some(source) => File::from_source(name, &for_protox(&source.text)),
             None => self.google.open_file(name),
         }
+    }
+}
+
+/// `text` as protox is given it: comments as [`comments_opened_once`] leaves them, and a
+/// leading byte order mark blanked (three spaces for its three bytes, so every byte stays where
+/// it was), since buf's compiler skips it where protox refuses it as a token.
+fn for_protox(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => comments_opened_once(&format!("   {rest}"))
+            .into_owned()
+            .into(),
+        None => comments_opened_once(text),
     }
 }
 
@@ -1388,7 +1400,7 @@ impl Placed {
         if too_deep_literal(text).is_some() {
             return None;
         }
-        let file = File::from_source("schema.proto", &comments_opened_once(text)).ok()?;
+        let file = File::from_source("schema.proto", &for_protox(text)).ok()?;
         let proto = file.file_descriptor_proto().clone();
         let mut lines = HashMap::new();
         for location in &proto.source_code_info.as_ref()?.location {
