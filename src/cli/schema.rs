@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use catalog_diff::catalog::{escape_path, escape_text};
-use catalog_diff::schema::format::{Stand, UndetectedKind};
+use catalog_diff::schema::format::{StandIn, UndetectedKind};
 use catalog_diff::schema::{self, Document, Files, Format, ProtoRules, Strategy};
 
 use super::diff::parse_proto_rules;
@@ -172,7 +172,7 @@ fn read_text(what: &str, path: &Path, limit: u64) -> anyhow::Result<String> {
         );
     }
     // A file that stands in for another is named as what it is, not as text that is not UTF-8.
-    if let Some(stand) = Stand::of(&bytes).filter(|_| std::str::from_utf8(&bytes).is_err()) {
+    if let Some(stand) = StandIn::of(&bytes).filter(|_| std::str::from_utf8(&bytes).is_err()) {
         anyhow::bail!("{shown}: cannot judge the {what}: {}", stand.reason(&shown));
     }
     utf8_text(&shown, what, bytes)
@@ -195,10 +195,12 @@ fn load(role: &str, path: &Path, forced: Option<Format>, limit: u64) -> anyhow::
     let text = read_text(&format!("{role} schema"), path, limit)?;
     let shown = disk_name(path);
     // No format reads it, whichever is passed.
-    if let Some(stand) = Stand::of(text.as_bytes()) {
+    if let Some(stand) = StandIn::of(text.as_bytes()) {
         let hint = match stand {
-            Stand::LfsPointer => "\n  hint: `git lfs pull` replaces it with the file it stands for",
-            Stand::AvroData => "",
+            StandIn::LfsPointer => {
+                "\n  hint: `git lfs pull` replaces it with the file it stands for"
+            }
+            StandIn::AvroData => "",
         };
         anyhow::bail!(
             "{shown}: cannot judge the {role} file: {}{hint}",

@@ -21,7 +21,7 @@ use super::specification::{SpecificationSummary, specification_changes};
 use super::*;
 use crate::catalog::version::js_sort_by;
 use crate::catalog::{Diagnostic, Index, Resource, Severity};
-use crate::schema::format::Stand;
+use crate::schema::format::StandIn;
 use crate::schema::{self, Document, Files, Format, Strategy, Verdict};
 
 pub const MESSAGE_TYPES: &[&str] = &["event", "command", "query"];
@@ -993,7 +993,7 @@ fn judge_uncached(
         (&after, "b", new_at, &new_text),
     ]
     .into_iter()
-    .filter(|(.., text)| Stand::of(text.as_bytes()).is_none())
+    .filter(|(.., text)| StandIn::of(text.as_bytes()).is_none())
     .filter_map(|(schema, side, at, _)| Some(not_utf8(schema, side, at?)))
     .collect();
     let (old, new) = (

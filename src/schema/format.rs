@@ -96,11 +96,10 @@ impl Undetected {
     }
 }
 
-/// The format a file's extension says, for the formats this build sees but cannot judge.
-/// A file that holds no schema text, told by its first bytes, whatever its name or declared
-/// format says.
+/// A file that stands in for a schema but holds none, told by its first bytes, whatever its
+/// name or declared format says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stand {
+pub enum StandIn {
     /// What git holds for a file stored with Git LFS.
     LfsPointer,
     /// An Avro object container file: records, with the schema they were written with in the
@@ -108,12 +107,13 @@ pub enum Stand {
     AvroData,
 }
 
-impl Stand {
-    pub fn of(bytes: &[u8]) -> Option<Stand> {
+impl StandIn {
+    /// What kind of stand-in a file starting with `bytes` is, if it is one.
+    pub fn of(bytes: &[u8]) -> Option<StandIn> {
         if bytes.starts_with(b"version https://git-lfs.github.com/spec/") {
-            Some(Stand::LfsPointer)
+            Some(StandIn::LfsPointer)
         } else if bytes.starts_with(b"Obj\x01") {
-            Some(Stand::AvroData)
+            Some(StandIn::AvroData)
         } else {
             None
         }
@@ -122,16 +122,17 @@ impl Stand {
     /// Why the file at `path` gets no verdict.
     pub fn reason(self, path: &str) -> String {
         match self {
-            Stand::LfsPointer => format!(
+            StandIn::LfsPointer => format!(
                 "`{path}` is a Git LFS pointer: the schema it stands for is stored with Git LFS, which catalog-diff does not read"
             ),
-            Stand::AvroData => format!(
+            StandIn::AvroData => format!(
                 "`{path}` is an Avro data file (an object container), not a schema: judge the schema in its header (`avro.schema`), saved as an `.avsc` file"
             ),
         }
     }
 }
 
+/// The format a file's extension says, for the formats this build sees but cannot judge.
 fn seen_by_extension(extension: &str) -> Option<&'static str> {
     match extension {
         "graphql" | "gql" => Some("GraphQL"),
@@ -198,7 +199,7 @@ impl Format {
     /// The format of a schema file: the declared `format` first, then the extension, then
     /// the content (`spec/formats.md`, "Detecting the format of a schema entry").
     pub fn detect(declared: Option<&str>, path: &str, text: &str) -> Result<Format, Undetected> {
-        if let Some(stand) = Stand::of(text.as_bytes()) {
+        if let Some(stand) = StandIn::of(text.as_bytes()) {
             return Err(Undetected::other(stand.reason(path)));
         }
         if let Some(value) = declared {
