@@ -75,6 +75,21 @@ pub struct Parsed {
     /// with the path it names: two sides whose same ref names two different files (`catalog-diff
     /// spec` on two folders) may differ behind it.
     pub unread: BTreeMap<String, String>,
+    /// Refs into bundled files, by the text they stand as in `root`, with the text written
+    /// (`s.json#/definitions/x`), so a reason names the ref people wrote.
+    pub written: BTreeMap<String, String>,
+}
+
+impl Parsed {
+    /// Why local ref `reference` (as it stands in `root`) names nothing: by the ref as written
+    /// and the file it was looked for in, for a ref into a bundled file.
+    pub fn names_nothing(&self, reference: &str) -> String {
+        let shown = display(reference.trim_start_matches('#'));
+        match (self.written.get(reference), split_display(&shown)) {
+            (Some(written), (Some(file), _)) => format!("`{written}` names nothing in `{file}`"),
+            _ => format!("`{reference}` names nothing in the specification"),
+        }
+    }
 }
 
 /// Parse `text` (named `path`) as YAML or JSON: JSON when the name says so or the text opens
@@ -193,6 +208,7 @@ pub fn read(path: &str, text: &str, load: Load<'_>) -> Result<Result<Parsed, Str
         queue: VecDeque::new(),
         unresolved: BTreeMap::new(),
         unread: BTreeMap::new(),
+        written: BTreeMap::new(),
     };
     let mut root = value;
     let main = bundler.main.clone();
@@ -216,6 +232,7 @@ pub fn read(path: &str, text: &str, load: Load<'_>) -> Result<Result<Parsed, Str
         root,
         unresolved: bundler.unresolved,
         unread: bundler.unread,
+        written: bundler.written,
     };
     if kind.is_asyncapi() {
         super::traits::apply(&mut parsed);
@@ -231,6 +248,7 @@ struct Bundler<'a> {
     queue: VecDeque<(String, Value)>,
     unresolved: BTreeMap<String, String>,
     unread: BTreeMap<String, String>,
+    written: BTreeMap<String, String>,
 }
 
 impl Bundler<'_> {
@@ -242,6 +260,10 @@ impl Bundler<'_> {
                 Value::Object(map) => {
                     if let Some(Value::String(reference)) = map.get_mut("$ref") {
                         let rewritten = self.rewrite(reference, file);
+                        if rewritten.starts_with(&format!("#/{FILES_KEY}/")) {
+                            let written = self.written.entry(rewritten.clone());
+                            written.or_insert_with(|| reference.clone());
+                        }
                         *reference = rewritten;
                     }
                     stack.extend(map.values_mut());
@@ -640,10 +662,7 @@ pub fn follow<'a>(parsed: &'a Parsed, value: &'a Value, at: &str) -> Target<'a> 
                 location = fragment.to_owned();
             }
             None => {
-                return Target::Unresolved(
-                    reference.to_owned(),
-                    format!("`{reference}` points at nothing in the document"),
-                );
+                return Target::Unresolved(reference.to_owned(), parsed.names_nothing(reference));
             }
         }
     }

@@ -470,8 +470,12 @@ pub fn compare(
             continue;
         }
         found.drop_within(path);
-        let reason = format!("`{reference}` names nothing in the specification");
-        found.unknown(path, reason, Vec::new());
+        let side = if is.contains(&(path.clone(), reference.clone())) {
+            &new
+        } else {
+            &old
+        };
+        found.unknown(path, side.names_nothing(reference), Vec::new());
     }
     // The same ref naming two different files neither side could read (`catalog-diff spec`
     // on two folders) hides whatever differs between them.
@@ -586,6 +590,42 @@ mod tests {
         assert!(covers("application/*", "application/json"));
         assert!(!covers("text/*", "application/json"));
         assert!(!covers("application/json", "application/xml"));
+    }
+
+    #[test]
+    fn a_file_ref_that_names_nothing_is_named_as_written() {
+        let doc = |reference: &str| {
+            format!(
+                "openapi: 3.0.0\ninfo: {{title: t, version: '1'}}\npaths:\n  /x:\n    get:\n      \
+                 responses:\n        '200':\n          description: ok\n          content: \
+                 {{application/json: {{schema: {{$ref: '{reference}'}}}}}}\n"
+            )
+        };
+        let load = |path: &str| match path {
+            "specs/s.json" => Ok(r#"{"definitions": {"x": {"type": "string"}}}"#.to_owned()),
+            _ => Err("missing".to_owned()),
+        };
+        let (before, after) = (
+            doc("s.json#/definitions/x"),
+            doc("s.json#/definitions/nope"),
+        );
+        let source = |text| Source {
+            path: "specs/openapi.yaml",
+            text,
+            load: &load,
+        };
+        let verdict = compare(
+            source(&before),
+            source(&after),
+            Strategy::Full,
+            &Default::default(),
+        )
+        .expect("judged");
+        let reasons: Vec<&str> = verdict.unknown.iter().map(|u| u.reason.as_str()).collect();
+        assert_eq!(
+            reasons,
+            ["`s.json#/definitions/nope` names nothing in `specs/s.json`"]
+        );
     }
 
     #[test]
