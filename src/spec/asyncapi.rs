@@ -19,7 +19,7 @@ use serde_json::Value;
 use super::document::{Parsed, Target, child, follow, unescape};
 use super::payload::{self, Body, Payload};
 use super::rules::Role;
-use super::{Element, Found, Spec, rule, traits};
+use super::{Element, Found, Malformed, Spec, object, rule, traits};
 use crate::schema::verdict::OpKind;
 
 #[derive(Debug)]
@@ -77,9 +77,12 @@ struct Model {
     /// Each use of a message: 3.x by (channel, key), 2.x by (operation, id).
     messages: BTreeMap<(String, String), Message>,
     /// Parts of the wrong shape (`channels`, `operations` or a channel's `messages` that is
-    /// not a map), by pointer, with why: AsyncAPI does not say what they mean, so they are
-    /// unknown parts, never read as absent.
-    malformed: BTreeMap<String, String>,
+    /// not a map, a channel, operation or message that is not), by pointer, with why: AsyncAPI
+    /// does not say what they mean, so they are unknown parts, never read as absent.
+    malformed: Malformed,
+    /// 3.x messages of a channel that are of the wrong shape, by key: whether an operation
+    /// carries one is not judged.
+    unread_messages: BTreeSet<String>,
 }
 
 /// The key of the channel a 3.x ref names (`#/channels/orders` -> `orders`); another target
@@ -130,16 +133,13 @@ fn object_entries<'v>(
     value: Option<&'v Value>,
     at: &str,
     what: &str,
-    malformed: &mut BTreeMap<String, String>,
+    malformed: &mut Malformed,
 ) -> Vec<(&'v String, &'v Value)> {
     match value {
         Some(Value::Object(map)) => map.iter().collect(),
         None => Vec::new(),
         Some(_) => {
-            malformed.insert(
-                at.to_owned(),
-                format!("{what} is not a map, as AsyncAPI requires, so it cannot be judged"),
-            );
+            super::wrong_shape(malformed, at, (what, "a map"), Spec::AsyncApi);
             Vec::new()
         }
     }
@@ -161,7 +161,11 @@ impl Model {
         for (key, node) in listed {
             let pair = &pairing[key.as_str()];
             let at = child("/channels", key);
-            let (channel, target) = match follow(parsed, node, &at) {
+            let what = || format!("channel `{key}`");
+            let Some(channel) = object(parsed, (node, &at), what, &mut model.malformed) else {
+                continue;
+            };
+            let (channel, target) = match channel {
                 Target::Found(value, resolved) => (value, resolved),
                 Target::Unresolved(reference, why) => {
                     model.channels.insert(
@@ -197,6 +201,12 @@ impl Model {
                     object_entries(listed, &messages_at, &what, &mut model.malformed)
                 {
                     let message_at = child(&messages_at, name);
+                    let what = || format!("message `{name}` of channel `{key}`");
+                    if object(parsed, (message, &message_at), what, &mut model.malformed).is_none()
+                    {
+                        model.unread_messages.insert(name.clone());
+                        continue;
+                    }
                     let read =
                         read_message(parsed, message, &message_at, name, &default_type, true);
                     entry.messages.insert(name.clone());
@@ -211,10 +221,13 @@ impl Model {
                     // where it is.
                     let op_key = child(&child("/channels", pair), action);
                     let op_at = child(&target, action);
-                    let operation = match follow(parsed, operation, &op_at) {
-                        Target::Found(value, _) => value,
-                        Target::Unresolved(..) => operation,
-                    };
+                    let what = || format!("the `{action}` operation of channel `{key}`");
+                    let operation =
+                        match object(parsed, (operation, &op_at), what, &mut model.malformed) {
+                            None => continue,
+                            Some(Target::Found(value, _)) => value,
+                            Some(Target::Unresolved(..)) => operation,
+                        };
                     let role = if action == "publish" {
                         Role::Input
                     } else {
@@ -224,6 +237,12 @@ impl Model {
                     for (index, (node, node_at)) in
                         v2_messages(operation, &op_at).into_iter().enumerate()
                     {
+                        let what = || {
+                            format!("the message of the `{action}` operation of channel `{key}`")
+                        };
+                        if object(parsed, (node, &node_at), what, &mut model.malformed).is_none() {
+                            continue;
+                        }
                         let fallback = match node.get("$ref").and_then(Value::as_str) {
                             Some(reference) if reference.contains("/components/messages/") => {
                                 last_segment(reference)
@@ -272,9 +291,12 @@ impl Model {
         );
         for (key, node) in listed {
             let at = child("/operations", key);
-            let (operation, resolved) = match follow(parsed, node, &at) {
-                Target::Found(value, resolved) => (value, resolved),
-                Target::Unresolved(..) => (node, at.clone()),
+            let what = || format!("operation `{key}`");
+            let (operation, resolved) = match object(parsed, (node, &at), what, &mut self.malformed)
+            {
+                None => continue,
+                Some(Target::Found(value, resolved)) => (value, resolved),
+                Some(Target::Unresolved(..)) => (node, at.clone()),
             };
             let action = str_at(operation, "action").unwrap_or_default().to_owned();
             let role = match action.as_str() {
@@ -288,7 +310,8 @@ impl Model {
                 .and_then(Value::as_str)
                 .map(channel_key)
                 .unwrap_or_default();
-            let messages = self.carried(operation.get("messages"), &channel);
+            let what = format!("operation `{key}`");
+            let messages = self.carried((operation, &resolved), &channel, &what);
             let mut unread = [
                 self.unread_list(
                     operation,
@@ -301,17 +324,26 @@ impl Model {
             self.give_role(&messages, role_of(operation, role));
             // A reply travels the other way.
             let (mut reply_channel, mut replies) = (String::new(), BTreeSet::new());
-            if let Some(reply) = operation.get("reply") {
+            let reply = operation.get("reply").and_then(|reply| {
+                let reply_at = child(&resolved, "reply");
+                let what = || format!("the reply of operation `{key}`");
+                match object(parsed, (reply, &reply_at), what, &mut self.malformed)? {
+                    Target::Found(reply, reply_at) => Some((reply, reply_at)),
+                    Target::Unresolved(..) => Some((reply, reply_at)),
+                }
+            });
+            if let Some((reply, reply_at)) = reply {
                 reply_channel = reply
                     .get("channel")
                     .and_then(|c| c.get("$ref"))
                     .and_then(Value::as_str)
                     .map(channel_key)
                     .unwrap_or_else(|| channel.clone());
-                replies = self.carried(reply.get("messages"), &reply_channel);
+                let what = format!("the reply of operation `{key}`");
+                replies = self.carried((reply, &reply_at), &reply_channel, &what);
                 unread[1] = self.unread_list(
                     reply,
-                    &child(&resolved, "reply"),
+                    &reply_at,
                     &reply_channel,
                     &format!("the reply of operation `{key}`"),
                 );
@@ -337,19 +369,34 @@ impl Model {
         }
     }
 
-    /// The (channel, message) pairs a 3.x `messages` list names; all of the channel's when
-    /// there is no list (or one of the wrong shape, whose messages [`role_of`] judges from both
-    /// sides).
-    fn carried(&self, list: Option<&Value>, channel: &str) -> BTreeSet<(String, String)> {
-        match list {
-            Some(Value::Array(refs)) => refs
-                .iter()
-                .filter_map(|r| r.get("$ref").and_then(Value::as_str))
-                .map(|reference| {
-                    message_ref(reference)
-                        .unwrap_or_else(|| (channel.to_owned(), last_segment(reference)))
-                })
-                .collect(),
+    /// The (channel, message) pairs the 3.x `messages` list of `node` (at `at`, operation or
+    /// reply `what`) names; all of the channel's when there is no list (or one of the wrong
+    /// shape, whose messages [`role_of`] judges from both sides). An entry that is no
+    /// reference is recorded in `malformed`.
+    fn carried(
+        &mut self,
+        (node, at): (&Value, &str),
+        channel: &str,
+        what: &str,
+    ) -> BTreeSet<(String, String)> {
+        match node.get("messages") {
+            Some(Value::Array(refs)) => {
+                let mut carried = BTreeSet::new();
+                for (index, entry) in refs.iter().enumerate() {
+                    let Some(reference) = entry.get("$ref").and_then(Value::as_str) else {
+                        let entry_at = child(&child(at, "messages"), &index.to_string());
+                        let what = format!("entry {index} of the `messages` of {what}");
+                        let shape = (what.as_str(), "a reference to a message");
+                        super::wrong_shape(&mut self.malformed, &entry_at, shape, Spec::AsyncApi);
+                        continue;
+                    };
+                    carried.insert(
+                        message_ref(reference)
+                            .unwrap_or_else(|| (channel.to_owned(), last_segment(reference))),
+                    );
+                }
+                carried
+            }
             _ => self
                 .channels
                 .get(channel)
@@ -732,8 +779,12 @@ pub(super) fn compare(
             if op.unread[list] || next.unread[list] {
                 continue;
             }
+            // A message of the wrong shape on either side has its own unknown part.
+            let judged = |id: &&String| {
+                !old.unread_messages.contains(*id) && !new.unread_messages.contains(*id)
+            };
             // The list's path does not say which message: the id does.
-            for id in was.difference(is) {
+            for id in was.difference(is).filter(judged) {
                 found.push_about(
                     rule(spec, "operation.message.removed"),
                     OpKind::Remove,
@@ -742,7 +793,7 @@ pub(super) fn compare(
                     vec![Element::Message(id.clone())],
                 );
             }
-            for id in is.difference(was) {
+            for id in is.difference(was).filter(judged) {
                 found.push_about(
                     rule(spec, "operation.message.added"),
                     OpKind::Add,
@@ -899,11 +950,18 @@ fn malformed(
                 "/operations" => elements.extend(
                     (model.operations.values()).flat_map(|op| op.messages.union(&op.replies)),
                 ),
-                _ => elements.extend(
-                    (model.channels.values())
-                        .filter(|c| c.messages_at == at)
-                        .flat_map(|c| c.messages.iter()),
-                ),
+                _ => {
+                    elements.extend(
+                        (model.channels.values())
+                            .filter(|c| c.messages_at == at || c.at == at)
+                            .flat_map(|c| c.messages.iter()),
+                    );
+                    elements.extend(
+                        (model.operations.values())
+                            .filter(|op| op.at == at)
+                            .flat_map(|op| op.messages.union(&op.replies)),
+                    );
+                }
             }
         }
         ids(&elements.into_iter().cloned().collect())

@@ -302,19 +302,46 @@ impl Found {
     }
 }
 
+/// Parts of one document of the wrong shape, by pointer, with why: the specification does not
+/// say what they mean, so they are unknown parts, never read as absent or as empty elements.
+pub(crate) type Malformed = std::collections::BTreeMap<String, String>;
+
+/// Records in `malformed` that part `what` (at `at`) is not `shape` (`a map`, `a list`), as
+/// `spec` requires it to be. Every part of the wrong shape is recorded through here.
+fn wrong_shape(malformed: &mut Malformed, at: &str, (what, shape): (&str, &str), spec: Spec) {
+    malformed.insert(
+        at.to_owned(),
+        format!("{what} is not {shape}, as {spec} requires, so it cannot be judged"),
+    );
+}
+
+/// Element `what` of a specification (a path item, an operation, a parameter, a channel, a
+/// message, ...) written at `at`, its refs followed: the node when it is a map, as the
+/// specification requires, or the ref that leads nowhere, as [`document::follow`] gives them.
+/// Anything else (`5`, `"q"`, a list) is recorded in `malformed` where the refs lead and gives
+/// `None`: the walkers read no element from it, so it is an unknown part, never one added.
+fn object<'v>(
+    parsed: &'v document::Parsed,
+    (node, at): (&'v serde_json::Value, &str),
+    what: impl FnOnce() -> String,
+    malformed: &mut Malformed,
+) -> Option<document::Target<'v>> {
+    match document::follow(parsed, node, at) {
+        document::Target::Found(value, place) if !value.is_object() => {
+            wrong_shape(malformed, &place, (&what(), "a map"), Spec::of(parsed.kind));
+            None
+        }
+        target => Some(target),
+    }
+}
+
 /// Parts of the wrong shape (pointer, why) read on each side, `old` in `before` and `new` in
 /// `after`: each that differs between the sides (or is on one side only) is an unknown part,
 /// its reason worded by `reason`, naming the `elements` it may hold. A part alike on both sides
 /// changed nothing. Gives the parts reported, whose findings below them are not to be kept.
 fn malformed_parts(
-    (before, old): (
-        &document::Parsed,
-        &std::collections::BTreeMap<String, String>,
-    ),
-    (after, new): (
-        &document::Parsed,
-        &std::collections::BTreeMap<String, String>,
-    ),
+    (before, old): (&document::Parsed, &Malformed),
+    (after, new): (&document::Parsed, &Malformed),
     found: &mut Found,
     reason: impl Fn(&str) -> String,
     elements: impl Fn(&str) -> Vec<Element>,

@@ -18,7 +18,7 @@ use serde_json::Value;
 use super::document::{Parsed, Target, child, follow};
 use super::payload::{Body, Payload};
 use super::rules::{self, Role};
-use super::{Caller, Element, Found, Spec, rule};
+use super::{Caller, Element, Found, Malformed, Spec, object, rule};
 use crate::schema::Format;
 use crate::schema::verdict::OpKind;
 
@@ -70,11 +70,9 @@ type Media = (String, Option<String>);
 /// A ref that points nowhere: (the ref, why).
 type Unresolved = (String, String);
 
-/// A part of the wrong shape: (its place, why it cannot be read).
-type Malformed = (String, String);
-
-/// A `parameters` list: each entry with its place, and the list itself when it is no list.
-type Parameters<'v> = (Vec<(&'v Value, String)>, Option<Malformed>);
+/// A `parameters` list: each entry with its place, and the list itself when it is no list
+/// (its place, why it cannot be read).
+type Parameters<'v> = (Vec<(&'v Value, String)>, Option<(String, String)>);
 
 #[derive(Debug)]
 struct Header {
@@ -96,7 +94,7 @@ struct Operation {
     /// Parts of the wrong shape (a `parameters` mapping, a parameter listed twice, `responses`
     /// as a list), by pointer, with why: OpenAPI does not say what they mean, so they are
     /// unknown parts, never read as absent.
-    malformed: BTreeMap<String, String>,
+    malformed: Malformed,
     body: Option<Result<RequestBody, Unresolved>>,
     responses: BTreeMap<String, Result<Response, Unresolved>>,
     /// Where the requirement in force is written (the operation's own, else the document's),
@@ -109,25 +107,27 @@ struct Operation {
 /// names schemes with the scopes each needs. No requirement is one empty alternative.
 type Security = Vec<BTreeMap<String, BTreeSet<String>>>;
 
-/// `None` for a value that is not a list of requirement objects (OpenAPI's shape).
+/// `None` for a value that is not a list of requirement objects, each naming schemes with a
+/// list of scopes (OpenAPI's shape).
 fn read_security(value: &Value) -> Option<Security> {
     let alternatives: Security = value
         .as_array()?
         .iter()
-        .map(Value::as_object)
-        .collect::<Option<Vec<_>>>()?
-        .into_iter()
         .map(|alternative| {
             alternative
+                .as_object()?
                 .iter()
                 .map(|(scheme, scopes)| {
-                    let scopes = scopes.as_array().into_iter().flatten();
-                    let scopes = scopes.filter_map(Value::as_str).map(str::to_owned);
-                    (scheme.clone(), scopes.collect())
+                    let scopes = scopes.as_array()?.iter().map(Value::as_str);
+                    let scopes = scopes.collect::<Option<BTreeSet<&str>>>()?;
+                    Some((
+                        scheme.clone(),
+                        scopes.into_iter().map(str::to_owned).collect(),
+                    ))
                 })
                 .collect()
         })
-        .collect();
+        .collect::<Option<_>>()?;
     Some(if alternatives.is_empty() {
         vec![BTreeMap::new()]
     } else {
@@ -183,19 +183,21 @@ impl Presented {
     }
 }
 
-/// The security schemes a document defines, by name, refs followed.
-fn schemes(parsed: &Parsed) -> BTreeMap<String, Presented> {
+/// The security schemes a document defines, by name, refs followed (one of the wrong shape is
+/// recorded in `malformed`).
+fn schemes(parsed: &Parsed, malformed: &mut Malformed) -> BTreeMap<String, Presented> {
     let at = "/components/securitySchemes";
     let Some(Value::Object(map)) = parsed.root.pointer(at) else {
         return BTreeMap::new();
     };
     map.iter()
-        .filter_map(
-            |(name, node)| match follow(parsed, node, &child(at, name)) {
+        .filter_map(|(name, node)| {
+            let what = || format!("security scheme `{name}`");
+            match object(parsed, (node, &child(at, name)), what, malformed)? {
                 Target::Found(scheme, _) => Some((name.clone(), scheme)),
                 Target::Unresolved(..) => None,
-            },
-        )
+            }
+        })
         .map(|(name, scheme)| {
             let field = |key: &str| scheme.get(key).and_then(Value::as_str).map(str::to_owned);
             let presented = Presented {
@@ -316,16 +318,24 @@ pub(super) fn template_names(template: &str) -> Vec<&str> {
 }
 
 /// The media types of `value`'s `content`, by [`super::media_type`]; one that means the same as
-/// another of the map keeps its key as written, so neither goes unread.
-fn content(parsed: &Parsed, value: &Value, at: &str) -> BTreeMap<String, Media> {
+/// another of the map keeps its key as written, so neither goes unread. One of the wrong shape
+/// is recorded in `malformed`.
+fn content(
+    parsed: &Parsed,
+    value: &Value,
+    at: &str,
+    malformed: &mut Malformed,
+) -> BTreeMap<String, Media> {
     let mut out = BTreeMap::new();
     if let Some(Value::Object(map)) = value.get("content") {
         let content_at = child(at, "content");
         for (media, node) in map {
             let media_at = child(&content_at, media);
-            let resolved = match follow(parsed, node, &media_at) {
-                Target::Found(value, resolved) => Some((value, resolved)),
-                Target::Unresolved(..) => None,
+            let what = || format!("media type `{media}`");
+            let resolved = match object(parsed, (node, &media_at), what, malformed) {
+                None => continue,
+                Some(Target::Found(value, resolved)) => Some((value, resolved)),
+                Some(Target::Unresolved(..)) => None,
             };
             let schema = resolved.and_then(|(value, resolved)| {
                 value.get("schema").map(|_| child(&resolved, "schema"))
@@ -362,6 +372,7 @@ fn response_headers(
     parsed: &Parsed,
     response: &Value,
     at: &str,
+    malformed: &mut Malformed,
 ) -> BTreeMap<String, (String, Result<Header, Unresolved>)> {
     let mut out = BTreeMap::new();
     let Some(Value::Object(map)) = response.get("headers") else {
@@ -374,13 +385,17 @@ fn response_headers(
             continue;
         }
         let at = child(&headers_at, name);
-        let header = match follow(parsed, node, &at) {
+        let what = || format!("header `{name}`");
+        let Some(header) = object(parsed, (node, &at), what, malformed) else {
+            continue;
+        };
+        let header = match header {
             Target::Found(value, resolved) => Ok(Header {
                 name: name.clone(),
                 required: value.get("required") == Some(&Value::Bool(true)),
                 schema: match value.get("schema") {
                     Some(_) => Some(child(&resolved, "schema")),
-                    None => content(parsed, value, &resolved)
+                    None => content(parsed, value, &resolved, malformed)
                         .into_values()
                         .next()
                         .and_then(|(_, schema)| schema),
@@ -424,10 +439,19 @@ fn is_primitive(parsed: &Parsed, schema: Option<&Value>, at: &str) -> bool {
     }
 }
 
-fn read_param(parsed: &Parsed, node: &Value, at: &str) -> Result<Param, Unresolved> {
-    let (value, resolved) = match follow(parsed, node, at) {
+/// The parameter at `at` of a `parameters` list; `None` when it is of the wrong shape
+/// (recorded in `malformed`).
+fn read_param(
+    parsed: &Parsed,
+    node: &Value,
+    at: &str,
+    malformed: &mut Malformed,
+) -> Option<Result<Param, Unresolved>> {
+    let index = at.rsplit('/').next().unwrap_or_default();
+    let what = || format!("entry {index} of `parameters`");
+    let (value, resolved) = match object(parsed, (node, at), what, malformed)? {
         Target::Found(value, resolved) => (value, resolved),
-        Target::Unresolved(reference, why) => return Err((reference, why)),
+        Target::Unresolved(reference, why) => return Some(Err((reference, why))),
     };
     let location = value
         .get("in")
@@ -442,7 +466,7 @@ fn read_param(parsed: &Parsed, node: &Value, at: &str) -> Result<Param, Unresolv
     let required = location == "path" || value.get("required") == Some(&Value::Bool(true));
     let (schema, serialization) = match value.get("content") {
         Some(_) => {
-            let media = content(parsed, value, &resolved);
+            let media = content(parsed, value, &resolved, malformed);
             let first = media.into_iter().next();
             (
                 first.as_ref().and_then(|(_, (_, schema))| schema.clone()),
@@ -484,7 +508,7 @@ fn read_param(parsed: &Parsed, node: &Value, at: &str) -> Result<Param, Unresolv
             )
         }
     };
-    Ok(Param {
+    Some(Ok(Param {
         at: resolved,
         name,
         location,
@@ -493,7 +517,7 @@ fn read_param(parsed: &Parsed, node: &Value, at: &str) -> Result<Param, Unresolv
         serialization,
         as_text: value.get("content").is_none(),
         allow_empty: value.get("allowEmptyValue") == Some(&Value::Bool(true)),
-    })
+    }))
 }
 
 fn read_operation(
@@ -525,7 +549,7 @@ fn read_operation(
     let mut params = BTreeMap::new();
     let mut unresolved_params = Vec::new();
     let (own, own_malformed) = parameter_nodes(op, &resolved);
-    let mut malformed: BTreeMap<String, String> = [shared_malformed.clone(), own_malformed]
+    let mut malformed: Malformed = [shared_malformed.clone(), own_malformed]
         .into_iter()
         .flatten()
         .collect();
@@ -534,9 +558,10 @@ fn read_operation(
     // Path-level parameters first; the operation's own override them.
     let own = own.into_iter().map(|(n, a)| (n, a, 1));
     for (node, node_at, list) in shared.iter().map(|(n, a)| (*n, a.clone(), 0)).chain(own) {
-        let param = match read_param(parsed, node, &node_at) {
-            Ok(param) => param,
-            Err(unresolved) => {
+        let param = match read_param(parsed, node, &node_at, &mut malformed) {
+            None => continue,
+            Some(Ok(param)) => param,
+            Some(Err(unresolved)) => {
                 unresolved_params.push(unresolved);
                 continue;
             }
@@ -567,33 +592,38 @@ fn read_operation(
         }
         params.insert(key, param);
     }
-    let body = op.get("requestBody").map(|node| {
+    let body = op.get("requestBody").and_then(|node| {
         let body_at = child(&resolved, "requestBody");
-        match follow(parsed, node, &body_at) {
+        let what = || "`requestBody`".to_owned();
+        match object(parsed, (node, &body_at), what, &mut malformed)? {
             Target::Found(value, body_at) => {
                 maps(value, &body_at, &["content"], &mut malformed);
-                Ok(RequestBody {
+                Some(Ok(RequestBody {
                     required: value.get("required") == Some(&Value::Bool(true)),
-                    content: content(parsed, value, &body_at),
+                    content: content(parsed, value, &body_at, &mut malformed),
                     encodings: encodings(parsed, value, &body_at),
                     at: body_at,
-                })
+                }))
             }
-            Target::Unresolved(reference, why) => Err((reference, why)),
+            Target::Unresolved(reference, why) => Some(Err((reference, why))),
         }
     });
     let mut responses = BTreeMap::new();
-    maps(op, &resolved, &["responses"], &mut malformed);
+    maps(op, &resolved, &["responses", "callbacks"], &mut malformed);
     if let Some(Value::Object(map)) = op.get("responses") {
         let responses_at = child(&resolved, "responses");
         for (code, node) in map {
             let code_at = child(&responses_at, code);
-            let response = match follow(parsed, node, &code_at) {
+            let what = || format!("response `{code}`");
+            let Some(response) = object(parsed, (node, &code_at), what, &mut malformed) else {
+                continue;
+            };
+            let response = match response {
                 Target::Found(value, response_at) => {
                     maps(value, &response_at, &["content", "headers"], &mut malformed);
                     Ok(Response {
-                        content: content(parsed, value, &response_at),
-                        headers: response_headers(parsed, value, &response_at),
+                        content: content(parsed, value, &response_at, &mut malformed),
+                        headers: response_headers(parsed, value, &response_at, &mut malformed),
                         at: response_at,
                     })
                 }
@@ -628,13 +658,11 @@ fn read_operation(
 
 /// Records each of `keys` of `value` (at `at`) that is there but not a map, which OpenAPI
 /// requires it to be.
-fn maps(value: &Value, at: &str, keys: &[&str], malformed: &mut BTreeMap<String, String>) {
+fn maps(value: &Value, at: &str, keys: &[&str], malformed: &mut Malformed) {
     for key in keys {
         if value.get(key).is_some_and(|node| !node.is_object()) {
-            malformed.insert(
-                child(at, key),
-                format!("`{key}` is not a map, as OpenAPI requires, so it cannot be judged"),
-            );
+            let what = (format!("`{key}`"), "a map");
+            super::wrong_shape(malformed, &child(at, key), (&what.0, what.1), Spec::OpenApi);
         }
     }
 }
@@ -666,8 +694,9 @@ fn parameter_nodes<'v>(node: &'v Value, at: &str) -> Parameters<'v> {
 /// the path shape (a webhook's name; a callback's registering operation, name and expression).
 type Key = (u8, String, String);
 
-/// Every operation of a document, with the callbacks each registers.
-fn operations(parsed: &Parsed) -> BTreeMap<Key, Operation> {
+/// Every operation of a document, with the callbacks each registers; path items, operations
+/// and callbacks of the wrong shape are recorded in `malformed`.
+fn operations(parsed: &Parsed, malformed: &mut Malformed) -> BTreeMap<Key, Operation> {
     let mut out = BTreeMap::new();
     for (webhook, section) in [(false, "paths"), (true, "webhooks")] {
         let Some(Value::Object(items)) = parsed.root.get(section) else {
@@ -685,7 +714,8 @@ fn operations(parsed: &Parsed) -> BTreeMap<Key, Operation> {
                 template,
                 caller,
             };
-            item_operations(parsed, item, &key, &mut BTreeSet::new(), &mut out);
+            let read = &mut BTreeSet::new();
+            item_operations(parsed, item, &key, (read, malformed), &mut out);
         }
     }
     out
@@ -702,17 +732,19 @@ struct Item<'a> {
 /// Adds the operations of `item` to `out`, keyed by `key` (its kind and path key) and method,
 /// then those of the callbacks each registers (which nest). `read` holds the callback path
 /// items read so far, where their refs lead: each is read once, so refs that share one, or
-/// make a circle, cost no more than the document's size.
+/// make a circle, cost no more than the document's size. Parts of the wrong shape go to
+/// `malformed`.
 fn item_operations(
     parsed: &Parsed,
     item: Item<'_>,
     (kind, path_key): &(u8, String),
-    read: &mut BTreeSet<String>,
+    (read, malformed): (&mut BTreeSet<String>, &mut Malformed),
     out: &mut BTreeMap<Key, Operation>,
 ) {
-    let (node, resolved) = match follow(parsed, item.node, &item.at) {
-        Target::Found(value, resolved) => (value, resolved),
-        Target::Unresolved(..) => return,
+    let what = || format!("path item `{}`", item.template);
+    let (node, resolved) = match object(parsed, (item.node, &item.at), what, malformed) {
+        Some(Target::Found(value, resolved)) => (value, resolved),
+        Some(Target::Unresolved(..)) | None => return,
     };
     if matches!(item.caller, Caller::Callback(_)) && !read.insert(resolved.clone()) {
         return;
@@ -730,6 +762,10 @@ fn item_operations(
         };
         // Under the path item the refs lead to: what the operation holds is read from there.
         let op_at = child(&resolved, method);
+        let what = || format!("operation `{element}`");
+        if object(parsed, (op, &op_at), what, malformed).is_none() {
+            continue;
+        }
         let operation = read_operation(parsed, op, op_at.clone(), element, item.template, &shared);
         out.insert((*kind, method.to_string(), path_key.clone()), operation);
         let Target::Found(op, op_at) = follow(parsed, op, &op_at) else {
@@ -741,8 +777,9 @@ fn item_operations(
         let callbacks_at = child(&op_at, "callbacks");
         for (name, callback) in callbacks {
             let callback_at = child(&callbacks_at, name);
-            let Target::Found(Value::Object(expressions), callback_at) =
-                follow(parsed, callback, &callback_at)
+            let what = || format!("callback `{name}`");
+            let Some(Target::Found(Value::Object(expressions), callback_at)) =
+                object(parsed, (callback, &callback_at), what, malformed)
             else {
                 continue;
             };
@@ -754,7 +791,7 @@ fn item_operations(
                     template: expression,
                     caller: Caller::Callback(format!("{name} of {upper} {}", item.template)),
                 };
-                item_operations(parsed, item, &key, read, out);
+                item_operations(parsed, item, &key, (read, malformed), out);
             }
         }
     }
@@ -771,34 +808,45 @@ pub(super) fn compare(
     file: &str,
     options: &crate::schema::Options,
 ) -> Result<Found, crate::schema::Error> {
-    let mut old = operations(before);
-    let mut new = operations(after);
-    let presented = [schemes(before), schemes(after)];
+    // A `paths` or `webhooks` that is not a map, or a path item, operation, callback or
+    // security scheme that is not, holds what OpenAPI does not say: an unknown part, the
+    // operations in it paired with nothing, never removed or added.
+    let [mut wrong_before, mut wrong_after] = [Malformed::new(), Malformed::new()];
+    let mut old = operations(before, &mut wrong_before);
+    let mut new = operations(after, &mut wrong_after);
+    let presented = [
+        schemes(before, &mut wrong_before),
+        schemes(after, &mut wrong_after),
+    ];
+    for (parsed, wrong) in [(&*before, &mut wrong_before), (&*after, &mut wrong_after)] {
+        maps(&parsed.root, "", &["paths", "webhooks"], wrong);
+    }
     let mut found = Found::default();
-    // A `paths` or `webhooks` that is not a map holds what OpenAPI does not say: an unknown
-    // part, its operations paired with nothing, never all removed.
-    let sections = |parsed: &Parsed| {
-        let mut wrong = BTreeMap::new();
-        maps(&parsed.root, "", &["paths", "webhooks"], &mut wrong);
-        wrong
-    };
     let section_of = |key: &Key| if key.0 == 1 { "/webhooks" } else { "/paths" };
+    let holds = |at: &str, (key, op): (&Key, &Operation)| {
+        at == section_of(key) || super::within(at, &op.at)
+    };
     let unread = super::malformed_parts(
-        (before, &sections(before)),
-        (after, &sections(after)),
+        (before, &wrong_before),
+        (after, &wrong_after),
         &mut found,
         str::to_owned,
         |at| {
             let ops = old.iter().chain(&new);
-            let within = ops.filter(|(key, _)| section_of(key) == at);
+            let within = ops.filter(|&op| holds(at, op));
             within.map(|(_, op)| op.element.clone()).collect()
         },
     );
     for ops in [&mut old, &mut new] {
-        ops.retain(|key, _| !unread.iter().any(|at| at == section_of(key)));
+        ops.retain(|key, op| !unread.iter().any(|at| holds(at, (key, op))));
     }
+    // Schemes of the wrong shape on either side: requirements naming them are not judged.
+    let unread_schemes: BTreeSet<String> = (wrong_before.keys().chain(wrong_after.keys()))
+        .filter_map(|at| at.strip_prefix("/components/securitySchemes/"))
+        .map(super::document::unescape)
+        .collect();
     let mut bodies = Vec::new();
-    let mut covered = Vec::new();
+    let mut covered = unread;
     for (key, op) in &old {
         let Some(next) = new.get(key) else {
             push_rule(
@@ -831,7 +879,7 @@ pub(super) fn compare(
             );
         }
         covered.extend(malformed(before, after, op, next, &mut found));
-        security(op, next, &presented, &mut found);
+        security(op, next, (&presented, &unread_schemes), &mut found);
         parameters(op, next, &mut found, &mut bodies);
         request_body(op, next, &mut found, &mut bodies);
         responses(op, next, &mut found, &mut bodies);
@@ -957,7 +1005,7 @@ fn schema_body(
 fn security(
     op: &Operation,
     next: &Operation,
-    [old_schemes, new_schemes]: &[BTreeMap<String, Presented>; 2],
+    ([old_schemes, new_schemes], unread): (&[BTreeMap<String, Presented>; 2], &BTreeSet<String>),
     found: &mut Found,
 ) {
     if next.called_by_service() {
@@ -965,7 +1013,8 @@ fn security(
     }
     let ((_, was), (at, is)) = (&op.security, &next.security);
     let (Some(was), Some(is)) = (was, is) else {
-        let why = "`security` is not a list of requirement objects, so it cannot be judged";
+        let why = "`security` is not a list of requirement objects, each naming schemes with a \
+                   list of scopes, as OpenAPI requires, so it cannot be judged";
         found.unknown(at, why.to_owned(), vec![next.element.clone()]);
         return;
     };
@@ -974,6 +1023,23 @@ fn security(
     } else {
         format!("the security requirement of {}", next.label())
     };
+    let named = |security: &Security| -> BTreeSet<String> {
+        security
+            .iter()
+            .flat_map(|alt| alt.keys().cloned())
+            .collect()
+    };
+    // What a scheme of the wrong shape asks is unknown (its own unknown part says so when it
+    // changed): a requirement naming it is judged only as unchanged.
+    if let Some(name) = named(was).union(&named(is)).find(|n| unread.contains(*n)) {
+        if was != is {
+            let why = format!(
+                "{whose} names security scheme `{name}`, which cannot be read, so it cannot be judged"
+            );
+            found.unknown(at, why, vec![next.element.clone()]);
+        }
+        return;
+    }
     let (held, wanted) = (
         by_presentation(was, old_schemes, new_schemes),
         by_presentation(is, new_schemes, old_schemes),
@@ -988,12 +1054,6 @@ fn security(
         }
     }
     // A scheme both requirements name, now presented another way.
-    let named = |security: &Security| -> BTreeSet<String> {
-        security
-            .iter()
-            .flat_map(|alt| alt.keys().cloned())
-            .collect()
-    };
     for name in named(was).intersection(&named(is)) {
         let (Some(a), Some(b)) = (old_schemes.get(name), new_schemes.get(name)) else {
             continue;
@@ -1504,7 +1564,9 @@ mod tests {
         let parsed = super::super::document::read("o.yaml", text, &load)
             .expect("read")
             .expect("judged");
-        let keys: Vec<Key> = operations(&parsed).into_keys().collect();
+        let keys: Vec<Key> = operations(&parsed, &mut Malformed::new())
+            .into_keys()
+            .collect();
         assert_eq!(
             keys,
             [
@@ -1522,7 +1584,7 @@ mod tests {
         let parsed = super::super::document::read("o.yaml", text, &load)
             .expect("read")
             .expect("judged");
-        let codes: Vec<String> = operations(&parsed)
+        let codes: Vec<String> = operations(&parsed, &mut Malformed::new())
             .into_values()
             .flat_map(|op| op.responses.into_keys())
             .collect();

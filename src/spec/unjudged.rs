@@ -159,8 +159,10 @@ impl Pair<'_> {
         // Only the schemes are copied, each where its refs lead, without the judged keys (a
         // scheme behind a `$ref` would otherwise be compared whole).
         let strip = |doc: &Parsed, components: &Value| -> Value {
+            // One of the wrong shape is the walker's unknown part, not a change here.
             let schemes = members(doc, components, "/components", "securitySchemes")
                 .into_iter()
+                .filter(|(_, scheme, _)| scheme.is_object())
                 .map(|(name, scheme, _)| {
                     let mut scheme = scheme.clone();
                     if let Value::Object(scheme) = &mut scheme {
