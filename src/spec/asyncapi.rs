@@ -155,6 +155,17 @@ impl Model {
             v3,
             ..Model::default()
         };
+        // Servers are compared whole (`unjudged`); one of the wrong shape is still unknown.
+        let servers = root.get("servers");
+        for (name, node) in object_entries(servers, "/servers", "`servers`", &mut model.malformed) {
+            let what = || format!("server `{name}`");
+            object(
+                parsed,
+                (node, &child("/servers", name)),
+                what,
+                &mut model.malformed,
+            );
+        }
         let channels = root.get("channels");
         let listed = object_entries(channels, "/channels", "`channels`", &mut model.malformed);
         let pairing = channel_pairing(v3, listed.iter().map(|(key, _)| key.as_str()));

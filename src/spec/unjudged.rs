@@ -145,6 +145,10 @@ impl Pair<'_> {
                 .get(key)
                 .and_then(|b| b.get(name))
                 .map(|v| (v, child(&b_at, name)));
+            // One of the wrong shape is the walker's unknown part, not a change here.
+            if !value.is_object() || next.as_ref().is_some_and(|(v, _)| !v.is_object()) {
+                continue;
+            }
             if next.is_some() || removal {
                 let what = format!("{one} `{name}`");
                 self.check(Some((value, child(&a_at, name))), next, (&what, all));
