@@ -324,12 +324,7 @@ impl Model {
             let what = format!("operation `{key}`");
             let messages = self.carried((operation, &resolved), &channel, &what);
             let mut unread = [
-                self.unread_list(
-                    operation,
-                    &resolved,
-                    &channel,
-                    &format!("operation `{key}`"),
-                ),
+                self.unread_list(operation, &resolved, &channel, &what),
                 false,
             ];
             self.give_role(&messages, role_of(operation, role));
@@ -337,7 +332,7 @@ impl Model {
             let (mut reply_channel, mut replies) = (String::new(), BTreeSet::new());
             let reply = operation.get("reply").and_then(|reply| {
                 let reply_at = child(&resolved, "reply");
-                let what = || format!("the reply of operation `{key}`");
+                let what = || format!("the reply of {what}");
                 match object(parsed, (reply, &reply_at), what, &mut self.malformed)? {
                     Target::Found(reply, reply_at) => Some((reply, reply_at)),
                     Target::Unresolved(..) => Some((reply, reply_at)),
@@ -350,14 +345,9 @@ impl Model {
                     .and_then(Value::as_str)
                     .map(channel_key)
                     .unwrap_or_else(|| channel.clone());
-                let what = format!("the reply of operation `{key}`");
+                let what = format!("the reply of {what}");
                 replies = self.carried((reply, &reply_at), &reply_channel, &what);
-                unread[1] = self.unread_list(
-                    reply,
-                    &reply_at,
-                    &reply_channel,
-                    &format!("the reply of operation `{key}`"),
-                );
+                unread[1] = self.unread_list(reply, &reply_at, &reply_channel, &what);
                 let opposite = match role {
                     Role::Input => Role::Output,
                     Role::Output => Role::Input,
