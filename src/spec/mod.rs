@@ -656,6 +656,65 @@ mod tests {
     }
 
     #[test]
+    fn elements_of_the_wrong_type_are_unknown_parts_saying_what_they_are() {
+        let reasons = |before: &str, after: &str| {
+            let load = |_: &str| Err("no files".to_owned());
+            let source = |text| Source {
+                path: "a.yaml",
+                text,
+                load: &load,
+            };
+            let verdict = compare(
+                source(before),
+                source(after),
+                Strategy::Full,
+                &Default::default(),
+            )
+            .expect("judged");
+            assert!(verdict.ops.is_empty() && verdict.breaking.is_none());
+            verdict
+                .unknown
+                .into_iter()
+                .map(|u| format!("{}: {}", u.path, u.reason))
+                .collect::<Vec<_>>()
+        };
+        let openapi = "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    get:\n      \
+                       responses: {'200': {description: ok}}\n";
+        let with = |text: &str, from: &str, to: &str| text.replacen(from, to, 1);
+        assert_eq!(
+            reasons(
+                openapi,
+                &with(
+                    openapi,
+                    "      responses",
+                    "      parameters: [q]\n      responses"
+                )
+            ),
+            [
+                "/paths/~1x/get/parameters/0: `GET /x`: entry 0 of `parameters` is not a map, as OpenAPI requires, so it cannot be judged"
+            ]
+        );
+        assert_eq!(
+            reasons(openapi, &with(openapi, "    get:", "    post: 5\n    get:")),
+            [
+                "/paths/~1x/post: operation `POST /x` is not a map, as OpenAPI requires, so it cannot be judged"
+            ]
+        );
+        let asyncapi = "asyncapi: 3.0.0\ninfo: {title: t, version: '1'}\nchannels:\n  orders:\n    \
+                        address: orders\n    messages:\n      A: {payload: {type: string}}\n\
+                        operations:\n  recv:\n    action: receive\n    channel: {$ref: '#/channels/orders'}\n";
+        assert_eq!(
+            reasons(
+                asyncapi,
+                &with(asyncapi, "      A: {payload: {type: string}}", "      A: 5")
+            ),
+            [
+                "/channels/orders/messages/A: message `A` of channel `orders` is not a map, as AsyncAPI requires, so it cannot be judged"
+            ]
+        );
+    }
+
+    #[test]
     fn walkers_name_only_rows_that_exist() {
         for spec in Spec::ALL {
             for row in spec.rules() {
