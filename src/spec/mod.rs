@@ -388,13 +388,16 @@ fn media_type(text: &str) -> String {
 }
 
 /// Whether `range` (`*/*`, `application/*`) is a media range that covers media type `media`
-/// (both as [`media_type`] gives them); a concrete type covers nothing but itself.
+/// (both as [`media_type`] gives them); a concrete type covers nothing but itself, parameters
+/// included (`text/plain; charset=iso-8859-1` is not `text/plain; charset=utf-8`). Only a
+/// range looks past the parameters.
 fn covers(range: &str, media: &str) -> bool {
     let essence = |m: &str| m.split(';').next().unwrap_or_default().to_owned();
-    let (range, media) = (essence(range), essence(media));
-    match range.split_once('/') {
+    match essence(range).split_once('/') {
         Some(("*", "*")) => true,
-        Some((kind, "*")) => media.split_once('/').is_some_and(|(k, _)| k == kind),
+        Some((kind, "*")) => essence(media)
+            .split_once('/')
+            .is_some_and(|(k, _)| k == kind),
         _ => range == media,
     }
 }
@@ -617,6 +620,13 @@ mod tests {
         assert!(covers("application/*", "application/json"));
         assert!(!covers("text/*", "application/json"));
         assert!(!covers("application/json", "application/xml"));
+        let (latin, utf8) = (
+            media_type("text/plain; charset=iso-8859-1"),
+            media_type("text/plain; charset=utf-8"),
+        );
+        assert!(!covers(&latin, &utf8));
+        assert!(covers(&utf8, &media_type("Text/Plain;Charset=utf-8")));
+        assert!(covers("text/*", &latin));
     }
 
     #[test]
