@@ -1258,8 +1258,7 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
                 next,
             );
             for (media, (written, schema)) in &old.content {
-                let (paired, kept) = counterpart(media, &new.content, true).unzip();
-                if kept != Some(true) {
+                if !kept(media, &old.content, &new.content, true) {
                     push_rule(
                         found,
                         "request-body.media-type.removed",
@@ -1269,7 +1268,7 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
                         next,
                     );
                 }
-                let Some((now, after)) = paired.map(|key| &new.content[key]) else {
+                let Some((now, after)) = new.content.get(media) else {
                     continue;
                 };
                 if old.encodings.get(written) != new.encodings.get(now) {
@@ -1400,8 +1399,7 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
             }
         };
         for (media, (written, schema)) in &old.content {
-            let (paired, kept) = counterpart(media, &new.content, false).unzip();
-            if kept != Some(true) {
+            if !kept(media, &old.content, &new.content, false) {
                 push_rule(
                     found,
                     "response.media-type.removed",
@@ -1411,7 +1409,7 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
                     next,
                 );
             }
-            if let Some((now, after)) = paired.map(|key| &new.content[key]) {
+            if let Some((now, after)) = new.content.get(media) {
                 bodies.extend(schema_body(
                     (schema, after),
                     (next, false),
@@ -1437,28 +1435,28 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
     }
 }
 
-/// The media type of `new` that old media type `media` is compared with: itself, else a range
-/// that now covers it (the narrowest), else a type its old range covers; and whether what the
-/// old one said still holds. A request body's receiver that accepts a range covering the old
-/// type still accepts it, a response's sender of a type the old range covered sends what it
-/// said; the other way round the old one is removed, its body compared all the same.
-fn counterpart<'a>(
+/// Whether what old media type `media` said still holds in `new`: it is there, or a new range
+/// covers it (a request body's receiver that accepts the range still accepts it), or a new
+/// type its old range covers (a response's sender of that type sends what the range said).
+/// A key the old side has already stands for itself, so it covers nothing else of the old
+/// side. Bodies are compared only under the same key: a range accepts or promises any type
+/// it covers, so the added type and any removal are the change judged, not a body written
+/// for something else.
+fn kept(
     media: &str,
-    new: &'a BTreeMap<String, Media>,
+    old: &BTreeMap<String, Media>,
+    new: &BTreeMap<String, Media>,
     request: bool,
-) -> Option<(&'a String, bool)> {
-    if let Some((key, _)) = new.get_key_value(media) {
-        return Some((key, true));
+) -> bool {
+    if new.contains_key(media) {
+        return true;
     }
-    let wider = new
-        .keys()
-        .filter(|range| super::covers(range, media))
-        .max_by_key(|range| !range.starts_with("*/"));
-    if let Some(range) = wider {
-        return Some((range, request));
+    let mut added = new.keys().filter(|key| !old.contains_key(*key));
+    if request {
+        added.any(|range| super::covers(range, media))
+    } else {
+        added.any(|key| super::covers(media, key))
     }
-    let narrower = new.keys().find(|key| super::covers(media, key));
-    narrower.map(|key| (key, !request))
 }
 
 /// The headers of a pair of responses: clients read them, as they read the body.
