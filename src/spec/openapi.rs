@@ -317,9 +317,9 @@ pub(super) fn template_names(template: &str) -> Vec<&str> {
     names
 }
 
-/// The media types of `value`'s `content`, by [`super::media_type`]; one that means the same as
-/// another of the map keeps its key as written, so neither goes unread. One of the wrong shape
-/// is recorded in `malformed`.
+/// The media types of `value`'s `content`, by [`super::media_type`]; of two that mean the same,
+/// the one whose key sorts first takes that slot and the other keeps its key as written, so
+/// neither goes unread. One of the wrong shape is recorded in `malformed`.
 fn content(
     parsed: &Parsed,
     value: &Value,
@@ -329,7 +329,11 @@ fn content(
     let mut out = BTreeMap::new();
     if let Some(Value::Object(map)) = value.get("content") {
         let content_at = child(at, "content");
-        for (media, node) in map {
+        // Sorted, so which of two keys meaning the same type keeps the shared slot does not
+        // depend on the order they are written in.
+        let mut entries: Vec<_> = map.iter().collect();
+        entries.sort_by_key(|(media, _)| *media);
+        for (media, node) in entries {
             let media_at = child(&content_at, media);
             let what = || format!("media type `{media}`");
             let resolved = match object(parsed, (node, &media_at), what, malformed) {
