@@ -146,7 +146,8 @@ fn object_entries<'v>(
 }
 
 impl Model {
-    fn read(parsed: &Parsed) -> Model {
+    /// `pairing` gives the key a channel is paired by, where it is not its key as written.
+    fn read(parsed: &Parsed, pairing: &BTreeMap<&str, String>) -> Model {
         let root = &parsed.root;
         let v3 = parsed.kind == super::Kind::AsyncApi3;
         let default_type = str_at(root, "defaultContentType")
@@ -168,9 +169,8 @@ impl Model {
         }
         let channels = root.get("channels");
         let listed = object_entries(channels, "/channels", "`channels`", &mut model.malformed);
-        let pairing = channel_pairing(v3, listed.iter().map(|(key, _)| key.as_str()));
         for (key, node) in listed {
-            let pair = &pairing[key.as_str()];
+            let pair = pairing.get(key.as_str()).unwrap_or(key);
             let at = child("/channels", key);
             let what = || format!("channel `{key}`");
             let Some(channel) = object(parsed, (node, &at), what, &mut model.malformed) else {
@@ -580,30 +580,38 @@ fn shape(address: &str) -> String {
     out
 }
 
-/// The key each channel of a document is paired by across the two. A 2.x key is the channel's
-/// address, so it pairs by shape (`orders/{orderId}` is `orders/{id}`), as 3.x addresses and
-/// OpenAPI paths do, unless another channel of the document has that shape; a 3.x key is a
-/// name, paired as written.
+/// The key each channel of the old document (`old`) is paired by with the new one's, whose
+/// channels keep their keys as written. A 2.x key is the channel's address, so it pairs by
+/// shape (`orders/{orderId}` is `orders/{id}`), as 3.x addresses and OpenAPI paths do, when
+/// one channel of each document has that shape, and takes the new key as written; otherwise,
+/// and for a 3.x key (a name), it pairs as written. Both documents are looked at together, so
+/// whether a channel is paired by shape does not depend on its own document alone.
 pub(super) fn channel_pairing<'k>(
     v3: bool,
-    keys: impl Iterator<Item = &'k str>,
+    old: &[&'k str],
+    new: &[&str],
 ) -> BTreeMap<&'k str, String> {
-    let keys: Vec<&str> = keys.collect();
-    let mut shapes: BTreeMap<String, usize> = BTreeMap::new();
-    for key in &keys {
-        *shapes.entry(shape(key)).or_default() += 1;
+    /// The one key of `keys` with shape `of`, if just one has it.
+    fn only<'a>(keys: &[&'a str], of: &str) -> Option<&'a str> {
+        let mut alike = keys.iter().filter(|key| shape(key) == of);
+        alike.next().filter(|_| alike.next().is_none()).copied()
     }
-    keys.into_iter()
-        .map(|key| {
+    old.iter()
+        .map(|&key| {
             let by_shape = shape(key);
-            let pair = if !v3 && shapes[&by_shape] == 1 {
-                by_shape
-            } else {
-                key.to_owned()
+            let pair = match (only(old, &by_shape), only(new, &by_shape)) {
+                (Some(_), Some(written)) if !v3 => written,
+                _ => key,
             };
-            (key, pair)
+            (key, pair.to_owned())
         })
         .collect()
+}
+
+/// The keys of a document's `channels`, as written.
+fn channel_keys(parsed: &Parsed) -> Vec<&str> {
+    let channels = parsed.root.get("channels").and_then(Value::as_object);
+    channels.map_or_else(Vec::new, |map| map.keys().map(String::as_str).collect())
 }
 
 fn ids(set: &BTreeSet<String>) -> Vec<Element> {
@@ -627,8 +635,10 @@ pub(super) fn compare(
     file: &str,
     options: &crate::schema::Options,
 ) -> Result<Found, crate::schema::Error> {
-    let old = Model::read(before);
-    let new = Model::read(after);
+    let v3 = after.kind == super::Kind::AsyncApi3;
+    let pairing = channel_pairing(v3, &channel_keys(before), &channel_keys(after));
+    let old = Model::read(before, &pairing);
+    let new = Model::read(after, &BTreeMap::new());
     payload::read_as_openapi30(before, old.openapi30_schemas());
     payload::read_as_openapi30(after, new.openapi30_schemas());
     let mut found = Found::default();
@@ -1004,6 +1014,21 @@ mod tests {
     fn shapes_ignore_parameter_names() {
         assert_eq!(shape("users/{userId}/signup"), shape("users/{id}/signup"));
         assert_ne!(shape("users/{id}"), shape("users/{id}/x"));
+    }
+
+    #[test]
+    fn channels_pair_by_a_shape_one_of_each_side_has() {
+        let alike = ["orders/{orderId}", "orders/{id}"];
+        let pairs = channel_pairing(false, &alike, &["orders/{id}"]);
+        assert_eq!(pairs["orders/{orderId}"], "orders/{orderId}");
+        assert_eq!(pairs["orders/{id}"], "orders/{id}");
+        // Paired by shape, keyed as the new side writes it: no placeholder shown.
+        let pairs = channel_pairing(false, &["orders/{orderId}"], &["orders/{id}"]);
+        assert_eq!(pairs["orders/{orderId}"], "orders/{id}");
+        let pairs = channel_pairing(false, &["orders/{orderId}"], &alike);
+        assert_eq!(pairs["orders/{orderId}"], "orders/{orderId}");
+        let pairs = channel_pairing(true, &["orders/{orderId}"], &["orders/{id}"]);
+        assert_eq!(pairs["orders/{orderId}"], "orders/{orderId}");
     }
 
     #[test]

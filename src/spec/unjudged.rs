@@ -231,12 +231,11 @@ pub(super) fn asyncapi(old: &Parsed, new: &Parsed, found: &mut Found) {
     let v3 = new.kind == super::Kind::AsyncApi3;
     let old_channels = members(old, a, "", "channels");
     let new_channels = members(new, b, "", "channels");
-    let old_pairs = asyncapi::channel_pairing(v3, old_channels.iter().map(|(k, ..)| *k));
-    let new_pairs = asyncapi::channel_pairing(v3, new_channels.iter().map(|(k, ..)| *k));
+    let old_keys: Vec<&str> = old_channels.iter().map(|(k, ..)| *k).collect();
+    let new_keys: Vec<&str> = new_channels.iter().map(|(k, ..)| *k).collect();
+    let pairs = asyncapi::channel_pairing(v3, &old_keys, &new_keys);
     for (key, channel, channel_at) in old_channels {
-        let Some((next_key, next, next_at)) = new_channels
-            .iter()
-            .find(|(k, ..)| new_pairs[k] == old_pairs[key])
+        let Some((next_key, next, next_at)) = new_channels.iter().find(|(k, ..)| *k == pairs[key])
         else {
             continue;
         };
