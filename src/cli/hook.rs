@@ -14,6 +14,7 @@ use clap::ValueEnum;
 
 use super::diff::{FailOn, parse_proto_rules, parse_strategy};
 use super::exit_code;
+use super::schema::utf8_text;
 
 #[derive(clap::Args, Debug)]
 pub struct HookArgs {
@@ -155,34 +156,51 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
     Ok(exit_code::OK)
 }
 
-/// Refuses an install whose hook would refuse every commit: a `--dir` that is not there, or
-/// none in a repository with several catalogs and no `dir` in its configuration.
+/// Refuses an install whose hook would refuse every commit: a `--dir` or a configured `dir`
+/// that is not there, a configuration that is not UTF-8, or no `dir` at all in a repository
+/// with several catalogs.
 fn check_catalog_dir(args: &InstallArgs) -> anyhow::Result<()> {
     let repo = Repo::discover(&args.repo.repo)?;
-    let Err(error) = repo.detect_catalog_dir(git::Side::Worktree, args.dir.as_deref()) else {
-        return Ok(());
-    };
-    let git::Error::AmbiguousCatalogDir { candidates } = &error else {
-        // A folder found by detection alone is found again, on the side the hook reads.
-        return match args.dir {
-            Some(_) => Err(error.into()),
-            None => Ok(()),
-        };
-    };
-    let config = repo.read_root_file(git::Side::Worktree, policy::CONFIG_FILE)?;
-    let text = config.map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
-    let names_dir = text.is_some_and(|text| {
-        policy::Config::parse_partly(policy::CONFIG_FILE, &text)
-            .is_ok_and(|(config, _)| config.dir.is_some())
-    });
-    if names_dir {
-        return Ok(());
+    if let Some(dir) = &args.dir {
+        return Ok(repo
+            .detect_catalog_dir(git::Side::Worktree, Some(dir))
+            .map(drop)?);
     }
+    // The configuration's `dir` is checked as `--dir` is, named with the line that sets it.
+    if let Some((dir, place)) = configured_dir(&repo)? {
+        return repo
+            .detect_catalog_dir(git::Side::Worktree, Some(&dir))
+            .map(drop)
+            .with_context(|| format!("{place}: `dir`"));
+    }
+    let Err(git::Error::AmbiguousCatalogDir { candidates }) =
+        repo.detect_catalog_dir(git::Side::Worktree, None)
+    else {
+        // A folder found by detection alone is found again, on the side the hook reads.
+        return Ok(());
+    };
     bail!(
         "several folders hold an eventcatalog.config file: {}; the hook would refuse every commit, not knowing which to check; nothing was installed\n  hint: name one: `catalog-diff hook install --dir PATH` (or set `dir` in {})",
         escape_text(&candidates.join(", ")),
         policy::CONFIG_FILE
     )
+}
+
+/// The `dir` the configuration sets, with where it sets it (`catalog-diff.toml:3`), read as a
+/// run reads it; a configuration that does not parse is left for the run to name.
+fn configured_dir(repo: &Repo) -> anyhow::Result<Option<(String, String)>> {
+    let file = policy::CONFIG_FILE;
+    let Some(bytes) = repo.read_root_file(git::Side::Worktree, file)? else {
+        return Ok(None);
+    };
+    let text = utf8_text(file, "configuration", bytes)?;
+    let Ok((config, _)) = policy::Config::parse_partly(file, &text) else {
+        return Ok(None);
+    };
+    let line = config.dir_line(&text).unwrap_or(1);
+    Ok(config
+        .dir
+        .map(|dir| (dir.into_inner(), format!("{file}:{line}"))))
 }
 
 fn uninstall(args: &RepoArg) -> anyhow::Result<u8> {

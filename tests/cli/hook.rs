@@ -370,6 +370,32 @@ fn hook_with_dir_picks_one_of_several_catalogs() {
     assert_refused(&t, &head, &git_commit(&t.path(), &[]));
 }
 
+/// The configuration's `dir` is checked at install as `--dir` is: one that is not there, or a
+/// configuration that is not UTF-8, would refuse every commit.
+#[test]
+fn hook_install_checks_the_configured_dir() {
+    let t = catalog_repo("a/");
+    write_catalog(&t, "b/");
+    t.write("catalog-diff.toml", "dir = \"nope\"\n");
+    t.commit_all("second catalog");
+    let out = catalog_diff(&t.path(), &["hook", "install"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        stderr(&out).contains("catalog-diff.toml:1: `dir`")
+            && stderr(&out).contains("`nope` does not exist"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!hook_file(&t).exists(), "nothing installed");
+    std::fs::write(t.path().join("catalog-diff.toml"), b"dir = \"b\xff\"\n").unwrap();
+    let out = catalog_diff(&t.path(), &["hook", "install"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(stderr(&out).contains("not UTF-8"), "{}", stderr(&out));
+    assert!(!hook_file(&t).exists(), "nothing installed");
+    t.write("catalog-diff.toml", "dir = \"b\"\n");
+    install(&t, &[]);
+}
+
 /// A second catalog added after the install: the hook's refusal says to reinstall it with
 /// `--dir`, not to pass `--dir` to a command the user never typed.
 #[test]
