@@ -96,13 +96,24 @@ impl ArchitectureDiff {
     /// specification changes without one or with a part beside a break that could not be judged.
     /// A schema file in neither catalog is no change, and not counted here.
     pub fn unknown_count(&self) -> usize {
-        let in_neither = self.in_neither_catalog().count();
-        self.summary.schema_unknown.saturating_sub(in_neither)
+        self.schema_counts().1
             + self
                 .summary
                 .specifications
                 .as_ref()
                 .map_or(0, |s| s.specification_unknown)
+    }
+
+    /// How many schema changes there are, and how many of them have no verdict, as the summary
+    /// counts them less the schema files in neither catalog: the document lists those as
+    /// changes without a verdict, but they are none.
+    pub fn schema_counts(&self) -> (usize, usize) {
+        let in_neither = self.in_neither_catalog().count();
+        let s = &self.summary;
+        (
+            s.schema_changes.saturating_sub(in_neither),
+            s.schema_unknown.saturating_sub(in_neither),
+        )
     }
 
     /// The schema changes whose file is in neither catalog: listed as the reference lists

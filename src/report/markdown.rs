@@ -50,6 +50,7 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
         ":white_check_mark: **No breaking changes**".to_owned()
     };
     let _ = writeln!(out, "### catalog-diff: {verdict}\n");
+    let (changes, unknown) = diff.schema_counts();
     let _ = writeln!(
         out,
         "Strategy `{}`, {} -> {}\n",
@@ -65,9 +66,9 @@ pub fn markdown(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
     let _ = writeln!(
         out,
         "| {} | {} | {} | {} | {}/{}/{} | {}/{} |\n",
-        s.schema_changes - findings.in_neither_catalog.len(),
+        changes,
         s.schema_breaking,
-        s.schema_unknown - findings.in_neither_catalog.len(),
+        unknown,
         findings.removed_in_use.len(),
         s.resources_added,
         s.resources_removed,

@@ -327,8 +327,7 @@ pub fn unjudged(diff: &ArchitectureDiff) -> usize {
     let s = &diff.summary;
     let checks = diff.transitive_checks.iter();
     let checks = checks.filter(|c| c.breaking.is_none() && !c.in_neither_catalog);
-    s.schema_unknown
-        .saturating_sub(diff.in_neither_catalog().count())
+    diff.schema_counts().1
         + checks.count()
         + s.specifications
             .as_ref()
@@ -350,6 +349,7 @@ pub fn against(diff: &ArchitectureDiff, change: &SchemaChange) -> String {
 pub fn counts(diff: &ArchitectureDiff) -> String {
     let s = &diff.summary;
     let in_neither = diff.in_neither_catalog().count();
+    let (changes, unknown) = diff.schema_counts();
     let specs = s.specifications.as_ref().map_or(String::new(), |specs| {
         format!(
             ", {} specification change(s) ({} breaking, {} unknown)",
@@ -358,9 +358,9 @@ pub fn counts(diff: &ArchitectureDiff) -> String {
     });
     let counts = format!(
         "{} schema change(s) ({} breaking, {} unknown), resources +{} -{} ~{}, edges +{} -{}",
-        s.schema_changes.saturating_sub(in_neither),
+        changes,
         s.schema_breaking,
-        s.schema_unknown.saturating_sub(in_neither),
+        unknown,
         s.resources_added,
         s.resources_removed,
         s.resources_changed,
