@@ -214,16 +214,18 @@ fn schemes(parsed: &Parsed, malformed: &mut Malformed) -> BTreeMap<String, Prese
 /// `security` with each scheme only its own side defines (`schemes`, not `others`) named by how
 /// it has credentials presented where that says all of it (an API key, an HTTP scheme), so
 /// renaming such a scheme's key changes no requirement. A scheme both sides define keeps its
-/// key (`security.scheme.changed` judges how it is presented), as do other schemes (OAuth
-/// flows, OpenID Connect) and undefined ones.
+/// key (`security.scheme.changed` judges how it is presented), as do one the other side's
+/// requirement names too (`kept`: the same key, whose definition one side dropped), other
+/// schemes (OAuth flows, OpenID Connect) and undefined ones.
 fn by_presentation(
     security: &Security,
-    schemes: &BTreeMap<String, Presented>,
-    others: &BTreeMap<String, Presented>,
+    (schemes, others): (&BTreeMap<String, Presented>, &BTreeMap<String, Presented>),
+    kept: &BTreeSet<String>,
 ) -> Security {
     let named = |name: &String| match schemes.get(name) {
         Some(scheme)
             if !others.contains_key(name)
+                && !kept.contains(name)
                 && matches!(scheme.kind.as_deref(), Some("apiKey" | "http")) =>
         {
             format!("{:?}", scheme.folded())
@@ -1044,9 +1046,11 @@ fn security(
         }
         return;
     }
+    // The schemes both requirements name.
+    let both: BTreeSet<String> = named(was).intersection(&named(is)).cloned().collect();
     let (held, wanted) = (
-        by_presentation(was, old_schemes, new_schemes),
-        by_presentation(is, new_schemes, old_schemes),
+        by_presentation(was, (old_schemes, new_schemes), &both),
+        by_presentation(is, (new_schemes, old_schemes), &both),
     );
     for (rule, refused, more) in [
         ("security.narrowed", refuses_some(&held, &wanted), "more"),
@@ -1057,9 +1061,16 @@ fn security(
             push_rule(found, rule, OpKind::Replace, at, what, next);
         }
     }
-    // A scheme both requirements name, now presented another way.
-    for name in named(was).intersection(&named(is)) {
+    // A scheme both requirements name, now presented another way, or defined on one side
+    // only: how the other side presents it is not written, so it cannot be judged.
+    for name in &both {
         let (Some(a), Some(b)) = (old_schemes.get(name), new_schemes.get(name)) else {
+            if old_schemes.contains_key(name) != new_schemes.contains_key(name) {
+                let why = format!(
+                    "security scheme `{name}` of {whose} is defined on one side only, so how its credentials are presented cannot be compared"
+                );
+                found.unknown(at, why, vec![next.element.clone()]);
+            }
             continue;
         };
         if a != b {
