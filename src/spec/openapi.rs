@@ -618,7 +618,7 @@ fn read_operation(
     maps(op, &resolved, &["responses", "callbacks"], &mut malformed);
     if let Some(Value::Object(map)) = op.get("responses") {
         let responses_at = child(&resolved, "responses");
-        for (code, node) in map {
+        for (code, node) in map.iter().filter(|(key, _)| !is_extension(key)) {
             let code_at = child(&responses_at, code);
             let what = || format!("response `{code}`");
             let Some(response) = object(parsed, (node, &code_at), what, &mut malformed) else {
@@ -696,6 +696,12 @@ fn parameter_nodes<'v>(node: &'v Value, at: &str) -> Parameters<'v> {
     }
 }
 
+/// Whether a key of an object OpenAPI lets be extended (Paths, Responses, Callback) is a
+/// specification extension (`x-...`) rather than a path, status code or expression.
+fn is_extension(key: &str) -> bool {
+    key.starts_with("x-")
+}
+
 /// How operations are paired between the two documents: who calls them, the method, and
 /// the path shape (a webhook's name; a callback's registering operation, name and expression).
 type Key = (u8, String, String);
@@ -708,7 +714,7 @@ fn operations(parsed: &Parsed, malformed: &mut Malformed) -> BTreeMap<Key, Opera
         let Some(Value::Object(items)) = parsed.root.get(section) else {
             continue;
         };
-        for (template, node) in items {
+        for (template, node) in items.iter().filter(|(key, _)| !is_extension(key)) {
             let item_at = child(&format!("/{section}"), template);
             let (caller, key) = match webhook {
                 false => (Caller::Clients, (0, shape(template))),
@@ -789,7 +795,7 @@ fn item_operations(
             else {
                 continue;
             };
-            for (expression, node) in expressions {
+            for (expression, node) in expressions.iter().filter(|(key, _)| !is_extension(key)) {
                 let key = (2, format!("{path_key} {method} {name} {expression}"));
                 let item = Item {
                     node,
