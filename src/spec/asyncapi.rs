@@ -844,7 +844,11 @@ pub(super) fn compare(
             }
         }
         let type_of = |m: &Message| m.content_type.as_ref().map(|(t, _)| super::media_type(t));
-        if type_of(message) != type_of(next) {
+        let same = match (type_of(message), type_of(next)) {
+            (Some(a), Some(b)) => a == b || super::same_type(&a, &b),
+            (a, b) => a == b,
+        };
+        if !same {
             let path = next
                 .content_type
                 .as_ref()

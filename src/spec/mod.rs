@@ -387,6 +387,18 @@ fn media_type(text: &str) -> String {
         .join("; ")
 }
 
+/// Whether media types `a` and `b` (as [`media_type`] gives them) are one type, one of them
+/// written bare: `text/plain` and `text/plain; charset=utf-8` (a bare type says nothing of the
+/// parameters), not `...; version=1` and `...; version=2`.
+fn same_type(a: &str, b: &str) -> bool {
+    let split = |m: &str| {
+        let (essence, parameters) = m.split_once(';').unwrap_or((m, ""));
+        (essence.to_owned(), parameters.is_empty())
+    };
+    let ((a, a_bare), (b, b_bare)) = (split(a), split(b));
+    a == b && (a_bare || b_bare)
+}
+
 /// Whether `range` (`*/*`, `application/*`) is a media range that covers media type `media`
 /// (both as [`media_type`] gives them); a concrete type covers nothing but itself, parameters
 /// included (`text/plain; charset=iso-8859-1` is not `text/plain; charset=utf-8`). Only a
@@ -627,6 +639,9 @@ mod tests {
         assert!(!covers(&latin, &utf8));
         assert!(covers(&utf8, &media_type("Text/Plain;Charset=utf-8")));
         assert!(covers("text/*", &latin));
+        assert!(same_type("text/plain", &utf8) && same_type(&utf8, "text/plain"));
+        assert!(!same_type(&latin, &utf8));
+        assert!(!same_type("text/plain", "text/html"));
     }
 
     #[test]

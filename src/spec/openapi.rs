@@ -1279,19 +1279,30 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
                 next,
             );
             for (media, (written, schema)) in &old.content {
-                if !kept(media, &old.content, &new.content, true) {
-                    push_rule(
-                        found,
-                        "request-body.media-type.removed",
-                        OpKind::Remove,
-                        &child(&child(&old.at, "content"), written),
-                        format!("{} no longer accepts `{written}`", next.label()),
-                        next,
-                    );
-                }
-                let Some((now, after)) = new.content.get(media) else {
-                    continue;
+                let key = match kept(media, &old.content, &new.content, true) {
+                    Kept::As(key) => key,
+                    Kept::Removed => {
+                        push_rule(
+                            found,
+                            "request-body.media-type.removed",
+                            OpKind::Remove,
+                            &child(&child(&old.at, "content"), written),
+                            format!("{} no longer accepts `{written}`", next.label()),
+                            next,
+                        );
+                        continue;
+                    }
+                    Kept::Covered(range) => {
+                        let (now, _) = &new.content[range];
+                        found.unknown(
+                            &child(&child(&new.at, "content"), now),
+                            format!("request body `{now}` of {} takes `{written}` too, but its schema is written for every type it takes, so it is not compared with `{written}`'s", next.label()),
+                            vec![element.clone()],
+                        );
+                        continue;
+                    }
                 };
+                let (now, after) = &new.content[key];
                 if old.encodings.get(written) != new.encodings.get(now) {
                     found.unknown(
                         &child(&child(&child(&new.at, "content"), now), "encoding"),
@@ -1420,23 +1431,25 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
             }
         };
         for (media, (written, schema)) in &old.content {
-            if !kept(media, &old.content, &new.content, false) {
-                push_rule(
+            match kept(media, &old.content, &new.content, false) {
+                Kept::As(key) => {
+                    let (now, after) = &new.content[key];
+                    bodies.extend(schema_body(
+                        (schema, after),
+                        (next, false),
+                        format!("{label} `{now}`"),
+                        false,
+                    ));
+                }
+                // A response never takes a range in place of a type.
+                Kept::Removed | Kept::Covered(_) => push_rule(
                     found,
                     "response.media-type.removed",
                     OpKind::Remove,
                     &child(&child(&old.at, "content"), written),
                     format!("{label} no longer offers `{written}`"),
                     next,
-                );
-            }
-            if let Some((now, after)) = new.content.get(media) {
-                bodies.extend(schema_body(
-                    (schema, after),
-                    (next, false),
-                    format!("{label} `{now}`"),
-                    false,
-                ));
+                ),
             }
         }
         for (media, (written, _)) in &new.content {
@@ -1456,27 +1469,42 @@ fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut V
     }
 }
 
-/// Whether what old media type `media` said still holds in `new`: it is there, or a new range
-/// covers it (a request body's receiver that accepts the range still accepts it), or a new
-/// type its old range covers (a response's sender of that type sends what the range said).
-/// A key the old side has already stands for itself, so it covers nothing else of the old
-/// side. Bodies are compared only under the same key: a range accepts or promises any type
-/// it covers, so the added type and any removal are the change judged, not a body written
-/// for something else.
-fn kept(
+/// What became of old media type `media` in `new`.
+enum Kept<'a> {
+    /// Nothing in `new` takes what it said.
+    Removed,
+    /// This key of `new`, whose body speaks for the old one: the same type (written bare
+    /// on one side), or, in a response, a type the old range covers (its sender now sends
+    /// that type, and what the range promised must still hold of it).
+    As(&'a str),
+    /// A range a request body now takes, which covers it: its receiver still accepts the
+    /// type, but the range's body is written for every type it takes, so the two bodies are
+    /// not compared.
+    Covered(&'a str),
+}
+
+/// What became of old media type `media` (a key of `old`) in `new`. A key the old side has
+/// already stands for itself, so it speaks for nothing else of the old side.
+fn kept<'a>(
     media: &str,
     old: &BTreeMap<String, Media>,
-    new: &BTreeMap<String, Media>,
+    new: &'a BTreeMap<String, Media>,
     request: bool,
-) -> bool {
-    if new.contains_key(media) {
-        return true;
+) -> Kept<'a> {
+    if let Some((key, _)) = new.get_key_value(media) {
+        return Kept::As(key);
     }
-    let mut added = new.keys().filter(|key| !old.contains_key(*key));
-    if request {
-        added.any(|range| super::covers(range, media))
-    } else {
-        added.any(|key| super::covers(media, key))
+    let added = || new.keys().filter(|key| !old.contains_key(*key));
+    if let Some(key) = added().find(|key| super::same_type(media, key)) {
+        return Kept::As(key);
+    }
+    match request {
+        true => added()
+            .find(|range| super::covers(range, media))
+            .map_or(Kept::Removed, |range| Kept::Covered(range)),
+        false => added()
+            .find(|key| super::covers(media, key))
+            .map_or(Kept::Removed, |key| Kept::As(key)),
     }
 }
 
