@@ -80,9 +80,9 @@ struct Model {
     /// not a map, a channel, operation or message that is not), by pointer, with why: AsyncAPI
     /// does not say what they mean, so they are unknown parts, never read as absent.
     malformed: Malformed,
-    /// 3.x messages of a channel that are of the wrong shape, by key: whether an operation
-    /// carries one is not judged.
-    unread_messages: BTreeSet<String>,
+    /// 3.x messages of a channel that are of the wrong shape, by channel key and message key:
+    /// whether an operation on that channel carries one is not judged.
+    unread_messages: BTreeSet<(String, String)>,
 }
 
 /// The key of the channel a 3.x ref names (`#/channels/orders` -> `orders`); another target
@@ -215,7 +215,7 @@ impl Model {
                     let what = || format!("message `{name}` of channel `{key}`");
                     if object(parsed, (message, &message_at), what, &mut model.malformed).is_none()
                     {
-                        model.unread_messages.insert(name.clone());
+                        model.unread_messages.insert((key.clone(), name.clone()));
                         continue;
                     }
                     let read =
@@ -790,9 +790,20 @@ pub(super) fn compare(
             if op.unread[list] || next.unread[list] {
                 continue;
             }
-            // A message of the wrong shape on either side has its own unknown part.
+            // A message of the wrong shape on either side, in the channel the list takes its
+            // messages from, has its own unknown part.
+            let channels = match list {
+                0 => [&op.channel, &next.channel],
+                _ => [&op.reply_channel, &next.reply_channel],
+            };
             let judged = |id: &&String| {
-                !old.unread_messages.contains(*id) && !new.unread_messages.contains(*id)
+                [(&old, channels[0]), (&new, channels[1])]
+                    .iter()
+                    .all(|(model, channel)| {
+                        !model
+                            .unread_messages
+                            .contains(&((*channel).clone(), (*id).clone()))
+                    })
             };
             // The list's path does not say which message: the id does.
             for id in was.difference(is).filter(judged) {
