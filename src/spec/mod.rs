@@ -328,7 +328,14 @@ fn object<'v>(
 ) -> Option<document::Target<'v>> {
     match document::follow(parsed, node, at) {
         document::Target::Found(value, place) if !value.is_object() => {
-            wrong_shape(malformed, &place, (&what(), "a map"), Spec::of(parsed.kind));
+            let (what, spec) = (what(), Spec::of(parsed.kind));
+            wrong_shape(malformed, &place, (&what, "a map"), spec);
+            // Where a ref led elsewhere, the place it is written at too: the element is
+            // known there on the other side (an operation written in place), and what is
+            // found below it must not be read as removed.
+            if place != at {
+                wrong_shape(malformed, at, (&what, "a map"), spec);
+            }
             None
         }
         target => Some(target),
