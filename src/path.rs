@@ -3,17 +3,7 @@
 
 /// `a/./b/../c` -> `a/c`; `None` when `..` climbs above the start. A leading `/` is kept.
 pub fn normalize(path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for segment in path.split('/') {
-        match segment {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            other => parts.push(other),
-        }
-    }
-    let joined = parts.join("/");
+    let joined = resolve(path.split('/'), false)?.join("/");
     Some(if path.starts_with('/') {
         format!("/{joined}")
     } else {
@@ -25,17 +15,27 @@ pub fn normalize(path: &str) -> Option<String> {
 /// from its resource's folder), as the diff reads it: `.` and `..` resolved as text, and a
 /// `..` at the catalog's top staying there.
 pub fn catalog_join(dir: &str, path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for segment in dir.split('/').chain(path.split('/')) {
+    resolve(dir.split('/').chain(path.split('/')), true)
+        .unwrap_or_default()
+        .join("/")
+}
+
+/// `segments` with empty ones and `.` dropped and each `..` taking the one before it; one
+/// with none before it is `None`, or nothing when the path is to `stay` at the top.
+fn resolve<'a>(segments: impl Iterator<Item = &'a str>, stay: bool) -> Option<Vec<&'a str>> {
+    let mut parts = Vec::new();
+    for segment in segments {
         match segment {
             "" | "." => {}
             ".." => {
-                parts.pop();
+                if parts.pop().is_none() && !stay {
+                    return None;
+                }
             }
             other => parts.push(other),
         }
     }
-    parts.join("/")
+    Some(parts)
 }
 
 /// RFC 6901: `~` becomes `~0` and `/` becomes `~1` inside a JSON pointer segment.
