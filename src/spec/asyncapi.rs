@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::document::{Parsed, Target, child, follow, unescape};
+use super::openapi::shape;
 use super::payload::{self, Body, Payload};
 use super::rules::Role;
 use super::{Element, Found, Malformed, Spec, object, rule, traits};
@@ -558,26 +559,6 @@ fn read_message(
         role: None,
         unresolved: None,
     }
-}
-
-/// `orders/{id}` and `orders/{orderId}` have the same shape.
-fn shape(address: &str) -> String {
-    let mut out = String::with_capacity(address.len());
-    let mut depth = 0;
-    for c in address.chars() {
-        match c {
-            '{' => {
-                depth += 1;
-                if depth == 1 {
-                    out.push_str("{}");
-                }
-            }
-            '}' if depth > 0 => depth -= 1,
-            _ if depth > 0 => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// The key each channel of the old document (`old`) is paired by with the new one's, whose
