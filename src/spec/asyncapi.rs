@@ -589,10 +589,10 @@ pub(super) fn channel_pairing<'k>(
         .collect()
 }
 
-/// The keys of a document's `channels`, as written.
+/// The keys of a document's `channels`, as written, read as the unjudged parts read them.
 fn channel_keys(parsed: &Parsed) -> Vec<&str> {
-    let channels = parsed.root.get("channels").and_then(Value::as_object);
-    channels.map_or_else(Vec::new, |map| map.keys().map(String::as_str).collect())
+    let channels = super::document::members(parsed, &parsed.root, "", "channels");
+    channels.into_iter().map(|(key, ..)| key).collect()
 }
 
 fn ids(set: &BTreeSet<String>) -> Vec<Element> {
