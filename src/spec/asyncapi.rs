@@ -977,7 +977,7 @@ fn malformed(
         (before, &old.malformed),
         (after, &new.malformed),
         found,
-        str::to_owned,
+        |_, why| why.to_owned(),
         elements,
     )
 }

@@ -288,16 +288,24 @@ impl Found {
 
     fn unknown(&mut self, path: &str, reason: String, elements: Vec<Element>) {
         let path = document::display(path);
-        if !self
+        // The same part found again (through another operation) adds what it touches.
+        match self
             .unknown
-            .iter()
-            .any(|u| u.path == path && u.reason == reason)
+            .iter_mut()
+            .find(|u| u.path == path && u.reason == reason)
         {
-            self.unknown.push(Unknown {
+            Some(known) => {
+                for element in elements {
+                    if !known.elements.contains(&element) {
+                        known.elements.push(element);
+                    }
+                }
+            }
+            None => self.unknown.push(Unknown {
                 path,
                 reason,
                 elements,
-            });
+            }),
         }
     }
 }
@@ -350,7 +358,7 @@ fn malformed_parts(
     (before, old): (&document::Parsed, &Malformed),
     (after, new): (&document::Parsed, &Malformed),
     found: &mut Found,
-    reason: impl Fn(&str) -> String,
+    reason: impl Fn(&str, &str) -> String,
     elements: impl Fn(&str) -> Vec<Element>,
 ) -> Vec<String> {
     let places: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
@@ -362,7 +370,7 @@ fn malformed_parts(
             continue;
         }
         let why = new.get(at).or(old.get(at)).map_or("", String::as_str);
-        found.unknown(at, reason(why), elements(at));
+        found.unknown(at, reason(at, why), elements(at));
         covered.push(at.clone());
     }
     covered

@@ -842,7 +842,7 @@ pub(super) fn compare(
         (before, &wrong_before),
         (after, &wrong_after),
         &mut found,
-        str::to_owned,
+        |_, why| why.to_owned(),
         |at| {
             let ops = old.iter().chain(&new);
             let within = ops.filter(|&op| holds(at, op));
@@ -927,11 +927,20 @@ fn malformed(
     next: &Operation,
     found: &mut Found,
 ) -> Vec<String> {
+    let path = match &next.element {
+        Element::Operation { path, .. } => path.as_str(),
+        Element::Message(id) => id.as_str(),
+    };
     super::malformed_parts(
         (before, &op.malformed),
         (after, &next.malformed),
         found,
-        |why| format!("{}: {why}", next.label()),
+        // A part of the path item (its shared `parameters`) is every operation's there: one
+        // unknown part, named by the path, with all of them.
+        |at, why| match super::within(&next.at, at) {
+            true => format!("{}: {why}", next.label()),
+            false => format!("`{path}`: {why}"),
+        },
         |_| vec![next.element.clone()],
     )
 }
@@ -1336,15 +1345,20 @@ fn request_body(op: &Operation, next: &Operation, found: &mut Found, bodies: &mu
 
 fn responses(op: &Operation, next: &Operation, found: &mut Found, bodies: &mut Vec<Body>) {
     let element = &next.element;
+    // A response of the wrong shape is an unknown part where it is written, not one gone.
+    let unreadable = |side: &Operation, code: &str| {
+        let at = child(&child(&side.at, "responses"), code);
+        side.malformed.contains_key(&at)
+    };
     let removed: Vec<&String> = op
         .responses
         .keys()
-        .filter(|c| !next.responses.contains_key(*c))
+        .filter(|c| !next.responses.contains_key(*c) && !unreadable(next, c))
         .collect();
     let added: Vec<&String> = next
         .responses
         .keys()
-        .filter(|c| !op.responses.contains_key(*c))
+        .filter(|c| !op.responses.contains_key(*c) && !unreadable(op, c))
         .collect();
     let removed_success: Vec<&String> = removed.iter().copied().filter(|c| is_success(c)).collect();
     let added_success: Vec<&String> = added.iter().copied().filter(|c| is_success(c)).collect();
