@@ -291,12 +291,25 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[start..].chars().count() + 1)
+    // A byte order mark that opens the text is no column an editor shows.
+    let line_text = &before[start..];
+    let columns = match start {
+        0 => line_text.strip_prefix('\u{feff}').unwrap_or(line_text),
+        _ => line_text,
+    };
+    (line, columns.chars().count() + 1)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_byte_order_mark_opening_the_text_takes_no_column() {
+        assert_eq!(line_column("\u{feff}ab", 4), (1, 2));
+        assert_eq!(line_column("ab", 1), (1, 2));
+        assert_eq!(line_column("\u{feff}a\n\u{feff}b", 8), (2, 2));
+    }
 
     #[test]
     fn strategy_parses_and_rejects() {
