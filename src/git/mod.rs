@@ -112,9 +112,10 @@ pub enum Error {
         if *is_link { "is a symbolic link" } else { "does not exist" },
         if *is_file && !*is_link { " (it is a file)" } else { "" },
         if *is_link {
-            "catalog-diff does not follow links: point --dir at the folder this one names"
+            "catalog-diff does not follow links: name the folder this one leads to"
         } else {
-            "--dir is relative to the repository root"
+            // Said of `--dir` and of a configured `dir` alike.
+            "the catalog directory is relative to the repository root"
         },
         crate::suggest::hint(&nearby.iter().map(String::as_str).collect::<Vec<_>>())
     )]
@@ -135,7 +136,7 @@ pub enum Error {
     )]
     CatalogDirIsSubmodule { dir: String },
     #[error(
-        "the catalog directory `{}` lies outside the repository\n  hint: --dir is relative to the repository root",
+        "the catalog directory `{}` lies outside the repository\n  hint: the catalog directory is relative to the repository root",
         escape_text(dir)
     )]
     CatalogDirOutsideRepo { dir: String },

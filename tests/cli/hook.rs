@@ -382,8 +382,9 @@ fn hook_install_checks_the_configured_dir() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         stderr(&out).contains("catalog-diff.toml:1: `dir`")
-            && stderr(&out).contains("`nope` does not exist"),
-        "{}",
+            && stderr(&out).contains("`nope` does not exist")
+            && !stderr(&out).contains("--dir"),
+        "a configured `dir` is not blamed on --dir: {}",
         stderr(&out)
     );
     assert!(!hook_file(&t).exists(), "nothing installed");

@@ -300,7 +300,8 @@ fn a_dir_without_resources_or_behind_a_link_is_an_error() {
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         assert!(
             stderr(&output).contains("`linked` is a symbolic link")
-                && stderr(&output).contains("point --dir at the folder this one names"),
+                && stderr(&output)
+                    .contains("does not follow links: name the folder this one leads to"),
             "{args:?}: {}",
             stderr(&output)
         );
