@@ -135,7 +135,8 @@ pub fn github(diff: &ArchitectureDiff, context: &Context<'_>) -> String {
             let place = (crate::policy::ACK_FILE, Some(ack.line));
             out.command("warning", Some(place), "acknowledgement", &body);
         }
-        if let Some(line) = super::text::policy_line(decision) {
+        // Counted only: each is annotated at its own line above.
+        if let Some(line) = super::text::policy_line_naming(decision, false) {
             out.push("notice", None, "policy", &line);
         }
     }

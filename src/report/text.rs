@@ -275,6 +275,15 @@ fn own_strategy(diff: &ArchitectureDiff, change: &crate::diff::SchemaChange) -> 
 /// `policy: 2 break(s) acknowledged, 1 open, 1 acknowledgement expired; 1 unused`, when an
 /// acknowledgement is in play.
 pub(super) fn policy_line(decision: &crate::policy::Decision) -> Option<String> {
+    policy_line_naming(decision, true)
+}
+
+/// [`policy_line`], with the acknowledgements that match nothing named by their lines, or only
+/// counted (where a report names each at its own line already).
+pub(super) fn policy_line_naming(
+    decision: &crate::policy::Decision,
+    unused_lines: bool,
+) -> Option<String> {
     use crate::policy::Status;
     if decision.breaks.iter().all(|b| b.ack.is_none()) && decision.unused_acks.is_empty() {
         return None;
@@ -292,7 +301,10 @@ pub(super) fn policy_line(decision: &crate::policy::Decision) -> Option<String> 
         count(Status::Open),
         count(Status::Expired)
     );
-    if !decision.unused_acks.is_empty() {
+    let unused = decision.unused_acks.len();
+    if unused > 0 && !unused_lines {
+        line.push_str(&format!("; {unused} acknowledgement(s) match nothing here"));
+    } else if unused > 0 {
         let lines: Vec<String> = decision
             .unused_acks
             .iter()

@@ -1379,9 +1379,14 @@ fn a_stale_acknowledgement_is_named_in_every_report() {
     );
     assert!(
         annotations.contains(
-            "::notice title=catalog-diff%3A policy::policy: 0 break(s) acknowledged, 1 open"
+            "::notice title=catalog-diff%3A policy::policy: 0 break(s) acknowledged, 1 open, 0 acknowledgement(s) expired; 1 acknowledgement(s) match nothing here\n"
         ),
-        "{annotations}"
+        "the policy line counts what is annotated at its entry: {annotations}"
+    );
+    let said = text(&run(&repo, &[]).stdout);
+    assert!(
+        said.contains("acknowledgements that match nothing here: catalog-diff.ack.toml:2"),
+        "{said}"
     );
     let sarif = json(&run(&repo, &["--format", "sarif"]));
     let results = sarif["runs"][0]["results"].as_array().expect("results");
