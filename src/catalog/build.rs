@@ -644,6 +644,19 @@ const DIAGRAM: TypeRule = TypeRule {
     excluded_after_folder_only: false,
 };
 
+/// True when some resource type takes a file in these folders.
+fn typed(dirs: &[&str]) -> bool {
+    TYPES
+        .iter()
+        .chain([&DIAGRAM])
+        .any(|rule| rule.matches(dirs))
+}
+
+/// True for an index file that some resource type takes, by its path alone.
+pub(crate) fn is_typed_resource_file(path: &str) -> bool {
+    is_resource_file(path) && typed(&directory_segments(path).collect::<Vec<_>>())
+}
+
 struct TypeRule {
     kind: &'static str,
     folder: &'static str,
@@ -899,7 +912,12 @@ impl<'a> Builder<'a> {
     }
 
     fn run(mut self) -> Built {
-        let candidates = self.parse_all(index_files(self.files));
+        // The SDK parses the index files no type takes only when it builds its lookup table,
+        // which the first resource to locate asks for: a catalog of teams and users alone
+        // never reads them.
+        let paths = index_files(self.files);
+        let located = paths.iter().any(|path| is_typed_resource_file(path));
+        let candidates = self.parse_all(paths, |candidate| located || typed(&candidate.dirs));
         let lookup = Lookup::new(&candidates);
         let mut drafts = Vec::new();
         for rule in TYPES {
@@ -954,8 +972,13 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// Front matter of every file, in parallel, each blob parsed once per cache.
-    fn parse_all(&mut self, paths: Vec<&'a str>) -> Vec<Candidate<'a>> {
+    /// Front matter of every file, in parallel, each blob parsed once per cache. A file that
+    /// does not parse is an error, or a warning where `read` says the SDK never reads it.
+    fn parse_all(
+        &mut self,
+        paths: Vec<&'a str>,
+        read: impl Fn(&Candidate<'a>) -> bool,
+    ) -> Vec<Candidate<'a>> {
         let parsed: Vec<Candidate<'a>> = paths
             .par_iter()
             .filter_map(|path| {
@@ -970,10 +993,18 @@ impl<'a> Builder<'a> {
         for candidate in &parsed {
             if let Err(error) = candidate.parsed.as_ref() {
                 // The cached error may have been made for the same blob at another path.
-                self.diagnostics.push(Diagnostic {
+                let mut found = Diagnostic {
                     file: candidate.path.to_owned(),
                     ..(**error).clone()
-                });
+                };
+                if !read(candidate) {
+                    found.severity = Severity::Warning;
+                    found.hint = Some(format!(
+                        "{}; the SDK reads this file only once the catalog holds a resource, and then fails on it",
+                        found.hint.as_deref().unwrap_or("fix the front matter")
+                    ));
+                }
+                self.diagnostics.push(found);
             }
         }
         parsed
@@ -985,13 +1016,7 @@ impl<'a> Builder<'a> {
     /// sub-folder.
     fn warn_unread(&mut self, drafts: &[Draft<'a>]) {
         let indexed: FastSet<&str> = drafts.iter().map(|draft| draft.source_path).collect();
-        let in_type_folder = |path: &str| {
-            let dirs: Vec<&str> = directory_segments(path).collect();
-            TYPES
-                .iter()
-                .chain([&DIAGRAM])
-                .any(|rule| rule.matches(&dirs))
-        };
+        let in_type_folder = |path: &str| typed(&directory_segments(path).collect::<Vec<_>>());
         for path in self.files.files.keys() {
             let name = file_name(path);
             let index_like =
@@ -1088,7 +1113,7 @@ impl<'a> Builder<'a> {
         // The ids of the local files, `None` for one without: the SDK drops a store entry
         // whose id is one of them, as a JavaScript `Set` of them has it.
         let mut local_ids: Vec<Option<Value>> = Vec::new();
-        for candidate in self.parse_all(paths) {
+        for candidate in self.parse_all(paths, |_| true) {
             if !matches!(candidate.data(), Some(Value::Object(_))) {
                 continue;
             }

@@ -34,7 +34,7 @@ use serde_json::Value;
 
 use crate::{FastMap, FastSet};
 
-use super::build::{FILE_KEYS, ParseCache, Parsed, is_resource_file};
+use super::build::{FILE_KEYS, ParseCache, Parsed, is_resource_file, is_typed_resource_file};
 use super::version::SemVer;
 use super::{Before, Blob, FileSet};
 
@@ -744,7 +744,16 @@ impl Scope {
         // cut would be wide, and a root commit changes every file. The facts below are kept
         // up to date all the same.
         let too_wide = changed.len() > widest_reach(self.facts.len() + changed.len());
-        let mut unreachable = too_wide || self.has_unordered_versions();
+        // Whether the SDK fails on an index file no type takes depends on the whole catalog
+        // holding a resource, which a cut may not (see `Builder::parse_all`).
+        let untyped_broken = changed.iter().any(|path| {
+            !is_typed_resource_file(path)
+                && [before.get(path), after.get(path)]
+                    .into_iter()
+                    .flatten()
+                    .any(|blob| cache.front_matter(path, blob).is_err())
+        });
+        let mut unreachable = too_wide || untyped_broken || self.has_unordered_versions();
         let mut readers = BTreeSet::new();
         let mut other_files = false;
         // Asked once per change, and only of a change to a document.
@@ -1251,6 +1260,37 @@ mod tests {
             assert_eq!(Facts::decode(text), None, "{text:?}");
         }
         assert!(Facts::decode("i----s\t0\tE").is_some());
+    }
+
+    /// A broken index file that no type takes fails the SDK only in a catalog holding a
+    /// resource, which its cut may lack: its change is built whole.
+    #[test]
+    fn a_broken_untyped_index_file_is_built_whole() {
+        let file =
+            |n: u8, text: &'static str| Blob::new(BlobId([n; 20]), Arc::from(text.as_bytes()));
+        let mut after = FileSet::default();
+        after.files.insert(
+            "events/E/index.mdx".to_owned(),
+            file(1, "---\nid: E\n---\n"),
+        );
+        after
+            .files
+            .insert("docs/g/index.mdx".to_owned(), file(2, "---\na: [\n---\n"));
+        let cache = ParseCache::default();
+        let mut scope = Scope::new(&after, &cache, None);
+        let changed = |path: &str, n: u8| {
+            BTreeMap::from([(path.to_owned(), Some(file(n, "---\na: 1\n---\n")))])
+        };
+        assert!(
+            scope
+                .reach(&after, &changed("docs/g/index.mdx", 3), &cache)
+                .is_none()
+        );
+        assert!(
+            scope
+                .reach(&after, &changed("events/E/index.mdx", 4), &cache)
+                .is_some()
+        );
     }
 
     /// The merged walk of a catalog and its changes lists what the catalog before the change
