@@ -11,6 +11,22 @@ pub fn normalize(path: &str) -> Option<String> {
     })
 }
 
+/// `a/../../b` -> `../b`, as Node's `path.normalize` makes a relative path: a `..` with
+/// nothing before it to take is kept.
+pub fn normalize_relative(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|last| *last != "..") => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    parts.join("/")
+}
+
 /// The catalog path of a file named `path` from catalog folder `dir` (a schema entry's path
 /// from its resource's folder), as the diff reads it: `.` and `..` resolved as text, and a
 /// `..` at the catalog's top staying there.
@@ -81,6 +97,13 @@ mod tests {
         assert_eq!(normalize("../x"), None);
         assert_eq!(normalize("a/../../x"), None);
         assert_eq!(normalize("/tmp/a/../b").as_deref(), Some("/tmp/b"));
+    }
+
+    #[test]
+    fn a_relative_path_keeps_the_dots_that_climb_out() {
+        assert_eq!(normalize_relative("teams/../../x.mdx"), "../x.mdx");
+        assert_eq!(normalize_relative("teams/./a//b/../c.mdx"), "teams/a/c.mdx");
+        assert_eq!(normalize_relative("../../x/../y"), "../../y");
     }
 
     #[test]

@@ -23,7 +23,7 @@ use super::{
     Blob, BlobId, Diagnostic, FileSet, IdMap, Index, Resource, Severity, SpecialEntry, frontmatter,
 };
 use crate::json_text;
-use crate::path::normalize;
+use crate::path::{normalize, normalize_relative};
 use crate::{FastMap, FastSet};
 
 /// What to build; the defaults are the SDK's (`hashContent: true`).
@@ -2172,7 +2172,8 @@ fn locate(
 /// `teams/<id>.mdx`, with the id written as JavaScript would (`undefined` when absent).
 fn people_path(folder: &str, id: Option<&str>) -> String {
     let path = format!("{folder}/{}.mdx", id.unwrap_or("undefined"));
-    normalize(path.trim_start_matches('/')).unwrap_or(path)
+    // The SDK's path from the catalog folder: an id climbing out of it keeps its `..`.
+    normalize_relative(&path)
 }
 
 /// The SDK's `compareIndexResources` (§8.1): by type, then id and version as JavaScript
