@@ -422,7 +422,12 @@ impl Walker<'_> {
 
     fn symbols(&mut self, name: &str, old: &Enum, new: &Enum, path: &str, reach: Reach) {
         let has_default = |e: &Enum| e.default.as_deref().is_some_and(|d| !d.is_empty());
-        for symbol in new.symbols.iter().filter(|s| !old.symbols.contains(s)) {
+        // Sets, not the lists: an enum may hold tens of thousands of symbols.
+        fn set(e: &Enum) -> HashSet<&str> {
+            e.symbols.iter().map(String::as_str).collect()
+        }
+        let (old_set, new_set) = (set(old), set(new));
+        for symbol in new.symbols.iter().filter(|s| !old_set.contains(s.as_str())) {
             let kind = if has_default(old) {
                 ChangeKind::EnumSymbolAddedWithDefault
             } else {
@@ -436,7 +441,7 @@ impl Walker<'_> {
                 reach,
             );
         }
-        for symbol in old.symbols.iter().filter(|s| !new.symbols.contains(s)) {
+        for symbol in old.symbols.iter().filter(|s| !new_set.contains(s.as_str())) {
             let kind = if has_default(new) {
                 ChangeKind::EnumSymbolRemovedWithDefault
             } else {

@@ -161,6 +161,22 @@ mod tests {
       ]}"#;
 
     #[test]
+    fn a_large_enum_is_fast() {
+        let enumeration = |from: usize| {
+            let symbols: Vec<String> = (from..from + 30_000).map(|i| format!("\"S{i}\"")).collect();
+            format!(
+                r#"{{"type": "enum", "name": "E", "symbols": [{}]}}"#,
+                symbols.join(",")
+            )
+        };
+        let start = std::time::Instant::now();
+        let full = verdict(&enumeration(0), &enumeration(1), Strategy::Full);
+        assert_eq!(full.ops.len(), 2, "one symbol added, one removed");
+        // Debug builds are slow; this only catches quadratic behaviour (a minute before).
+        assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+    }
+
+    #[test]
     fn a_promotion_breaks_forward_only() {
         let after = ORDER.replace(r#""type": "int""#, r#""type": "long""#);
         let full = verdict(ORDER, &after, Strategy::Full);

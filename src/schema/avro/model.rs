@@ -9,7 +9,7 @@
 //! (unqualified name, full name, aliases as written), field defaults, enum symbols and default,
 //! fixed sizes, and each node's logical type as words. Documentation is dropped.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -634,10 +634,12 @@ impl Parser {
             ));
         };
         let mut symbols: Vec<String> = Vec::with_capacity(values.len());
+        // A set beside the list: an enum may hold tens of thousands of symbols.
+        let mut seen: HashSet<&str> = HashSet::with_capacity(values.len());
         for (index, value) in values.iter().enumerate() {
             let at = join(&join(pointer, "symbols"), &index.to_string());
             let symbol = match value {
-                Value::String(symbol) if valid_name(symbol) => symbol.clone(),
+                Value::String(symbol) if valid_name(symbol) => symbol,
                 other => {
                     return Err(invalid(
                         &at,
@@ -648,17 +650,17 @@ impl Parser {
                     ));
                 }
             };
-            if symbols.contains(&symbol) {
+            if !seen.insert(symbol) {
                 return Err(invalid(
                     &at,
                     format!("enum `{enum_name}`: symbol `{symbol}` appears twice"),
                 ));
             }
-            symbols.push(symbol);
+            symbols.push(symbol.clone());
         }
         let default = match object.get("default") {
             None | Some(Value::Null) => None,
-            Some(Value::String(symbol)) if symbols.contains(symbol) => Some(symbol.clone()),
+            Some(Value::String(symbol)) if seen.contains(symbol.as_str()) => Some(symbol.clone()),
             Some(other) => {
                 return Err(invalid(
                     &join(pointer, "default"),

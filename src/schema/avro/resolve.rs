@@ -10,7 +10,7 @@
 //! writer type when any of its branches can read it. Pairs already being checked count as
 //! compatible, which is what makes recursive types terminate.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::model::{Field, Kind, Named, NodeId, Primitive, Schema};
 use crate::schema::{Error, MAX_DEPTH};
@@ -125,7 +125,8 @@ impl<'a> Checker<'a> {
             }
             (Kind::Enum(rn, re), Kind::Enum(wn, we)) => {
                 first = names(rn, wn, path);
-                let missing = we.symbols.iter().find(|s| !re.symbols.contains(s));
+                let known: HashSet<&str> = re.symbols.iter().map(String::as_str).collect();
+                let missing = we.symbols.iter().find(|s| !known.contains(s.as_str()));
                 let covered = re.default.as_deref().is_some_and(|d| !d.is_empty());
                 if let (None, Some(symbol), false) = (&first, missing, covered) {
                     first = Some(Incompatibility {
