@@ -141,6 +141,57 @@ fn check(spec: Spec, folder: &Path) -> (Vec<String>, Option<Kind>) {
     (failures, kind)
 }
 
+/// AsyncAPI documents of thousands of channels and operations, the first payload's type
+/// changed: each channel and operation was looked up among all the others (more than a minute
+/// for 8,000 in a debug build). Debug builds are slow; this only catches quadratic behaviour.
+#[test]
+fn thousands_of_channels_are_fast() {
+    const COUNT: usize = 5_000;
+    let v2 = |ty: &str| {
+        let channels: Vec<String> = (0..COUNT)
+            .map(|i| {
+                let ty = if i == 0 { ty } else { "string" };
+                format!(r#""c{i}/{{id}}": {{"subscribe": {{"message": {{"payload": {{"type": "{ty}"}}}}}}}}"#)
+            })
+            .collect();
+        format!(
+            r#"{{"asyncapi": "2.6.0", "info": {{"title": "t", "version": "1"}}, "channels": {{{}}}}}"#,
+            channels.join(",")
+        )
+    };
+    let v3 = |ty: &str| {
+        let channels: Vec<String> = (0..COUNT)
+            .map(|i| {
+                let ty = if i == 0 { ty } else { "string" };
+                format!(r#""c{i}": {{"address": "c{i}/{{id}}", "messages": {{"m": {{"payload": {{"type": "{ty}"}}}}}}}}"#)
+            })
+            .collect();
+        let operations: Vec<String> = (0..COUNT)
+            .map(|i| {
+                format!(r##""o{i}": {{"action": "send", "channel": {{"$ref": "#/channels/c{i}"}}, "messages": [{{"$ref": "#/channels/c{i}/messages/m"}}]}}"##)
+            })
+            .collect();
+        format!(
+            r#"{{"asyncapi": "3.0.0", "info": {{"title": "t", "version": "1"}}, "channels": {{{}}}, "operations": {{{}}}}}"#,
+            channels.join(","),
+            operations.join(",")
+        )
+    };
+    for document in [v2, v3] {
+        let (before, after) = (document("string"), document("integer"));
+        let start = std::time::Instant::now();
+        let verdict = compare(
+            Path::new("."),
+            ("before.json", &before),
+            ("after.json", &after),
+            Strategy::Full,
+        )
+        .expect("judged");
+        assert_eq!(verdict.breaking, Some(true));
+        assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+    }
+}
+
 #[test]
 fn every_case_folder_matches_its_expected_verdicts() {
     let mut failures = Vec::new();

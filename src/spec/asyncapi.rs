@@ -12,7 +12,7 @@
 //! map, an operation's `messages` that is not a list) is an unknown part naming its pointer,
 //! never read as absent; what seems to change inside it is not judged.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
@@ -572,16 +572,25 @@ pub(super) fn channel_pairing<'k>(
     old: &[&'k str],
     new: &[&str],
 ) -> BTreeMap<&'k str, String> {
-    /// The one key of `keys` with shape `of`, if just one has it.
-    fn only<'a>(keys: &[&'a str], of: &str) -> Option<&'a str> {
-        let mut alike = keys.iter().filter(|key| shape(key) == of);
-        alike.next().filter(|_| alike.next().is_none()).copied()
+    /// Each shape with the one key of `keys` that has it, or `None` when several do. Built
+    /// once per side: looking each key's shape up in the other keys made a document of
+    /// thousands of channels take minutes.
+    fn only<'a>(keys: &[&'a str]) -> HashMap<String, Option<&'a str>> {
+        let mut by_shape = HashMap::new();
+        for &key in keys {
+            by_shape
+                .entry(shape(key))
+                .and_modify(|one: &mut Option<&str>| *one = None)
+                .or_insert(Some(key));
+        }
+        by_shape
     }
+    let (old_shapes, new_shapes) = (only(old), only(new));
     old.iter()
         .map(|&key| {
             let by_shape = shape(key);
-            let pair = match (only(old, &by_shape), only(new, &by_shape)) {
-                (Some(_), Some(written)) if !v3 => written,
+            let pair = match (old_shapes.get(&by_shape), new_shapes.get(&by_shape)) {
+                (Some(Some(_)), Some(Some(written))) if !v3 => *written,
                 _ => key,
             };
             (key, pair.to_owned())

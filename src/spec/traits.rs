@@ -7,7 +7,7 @@
 //! reported where it is written (a scalar is read there as it is); a member that several give
 //! is written merged into the object.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -55,9 +55,11 @@ pub(super) fn member<'v>(
 fn holders(parsed: &Parsed) -> Vec<String> {
     let root = &parsed.root;
     let mut found: Vec<String> = Vec::new();
+    // A set beside the list, which keeps the order: a document may hold thousands of them.
+    let mut seen: HashSet<String> = HashSet::new();
     let mut add = |value: &Value, at: String| {
         if let Target::Found(Value::Object(_), at) = follow(parsed, value, &at)
-            && !found.contains(&at)
+            && seen.insert(at.clone())
         {
             found.push(at);
         }

@@ -10,7 +10,7 @@
 //! they say where a deployment is reached, not what it accepts. An AsyncAPI server is the
 //! broker both sides connect to (its protocol and bindings included), so it counts.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use serde_json::Value;
 
@@ -234,9 +234,11 @@ pub(super) fn asyncapi(old: &Parsed, new: &Parsed, found: &mut Found) {
     let old_keys: Vec<&str> = old_channels.iter().map(|(k, ..)| *k).collect();
     let new_keys: Vec<&str> = new_channels.iter().map(|(k, ..)| *k).collect();
     let pairs = asyncapi::channel_pairing(v3, &old_keys, &new_keys);
+    // By key, not by a search per channel: a document may hold thousands.
+    let new_by_key: HashMap<&str, &(&str, &Value, String)> =
+        new_channels.iter().map(|entry| (entry.0, entry)).collect();
     for (key, channel, channel_at) in old_channels {
-        let Some((next_key, next, next_at)) = new_channels.iter().find(|(k, ..)| *k == pairs[key])
-        else {
+        let Some((next_key, next, next_at)) = new_by_key.get(pairs[key].as_str()).copied() else {
             continue;
         };
         let (old_side, new_side) = ((channel, channel_at.as_str()), (*next, next_at.as_str()));
@@ -316,9 +318,12 @@ pub(super) fn asyncapi(old: &Parsed, new: &Parsed, found: &mut Found) {
             );
         }
     }
-    let new_operations = members(new, b, "", "operations");
+    let new_operations: HashMap<&str, (&Value, String)> = members(new, b, "", "operations")
+        .into_iter()
+        .map(|(key, op, at)| (key, (op, at)))
+        .collect();
     for (key, op, op_at) in members(old, a, "", "operations") {
-        if let Some((_, next, next_at)) = new_operations.iter().find(|(k, ..)| *k == key) {
+        if let Some((next, next_at)) = new_operations.get(key) {
             operation(
                 &mut pair,
                 (op, &op_at),
