@@ -192,6 +192,41 @@ fn thousands_of_channels_are_fast() {
     }
 }
 
+/// An AsyncAPI 3.x channel of thousands of messages, all sent by one operation: each message
+/// was looked up in a list of the channel's messages made anew for it (more than a minute for
+/// 10,000 in a debug build). Debug builds are slow; this only catches quadratic behaviour.
+#[test]
+fn thousands_of_messages_in_a_channel_are_fast() {
+    const COUNT: usize = 10_000;
+    let document = |ty: &str| {
+        let messages: Vec<String> = (0..COUNT)
+            .map(|i| {
+                let ty = if i == 0 { ty } else { "string" };
+                format!(r#""m{i}": {{"payload": {{"type": "{ty}"}}}}"#)
+            })
+            .collect();
+        let refs: Vec<String> = (0..COUNT)
+            .map(|i| format!(r##"{{"$ref": "#/channels/c/messages/m{i}"}}"##))
+            .collect();
+        format!(
+            r##"{{"asyncapi": "3.0.0", "info": {{"title": "t", "version": "1"}}, "channels": {{"c": {{"address": "c", "messages": {{{}}}}}}}, "operations": {{"o": {{"action": "send", "channel": {{"$ref": "#/channels/c"}}, "messages": [{}]}}}}}}"##,
+            messages.join(","),
+            refs.join(",")
+        )
+    };
+    let (before, after) = (document("string"), document("integer"));
+    let start = std::time::Instant::now();
+    let verdict = compare(
+        Path::new("."),
+        ("before.json", &before),
+        ("after.json", &after),
+        Strategy::Full,
+    )
+    .expect("judged");
+    assert_eq!(verdict.breaking, Some(true));
+    assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+}
+
 #[test]
 fn every_case_folder_matches_its_expected_verdicts() {
     let mut failures = Vec::new();

@@ -303,17 +303,19 @@ pub(super) fn asyncapi(old: &Parsed, new: &Parsed, found: &mut Found) {
             );
         }
         // 2.x messages sit in operations; 3.x ones in their channel.
-        for (name, message, message_at) in members(old, channel, &channel_at, "messages") {
-            let Some((_, next_message, next_message_at)) = members(new, next, next_at, "messages")
+        let next_messages: HashMap<&str, (&Value, String)> =
+            members(new, next, next_at, "messages")
                 .into_iter()
-                .find(|(n, ..)| *n == name)
-            else {
+                .map(|(name, message, at)| (name, (message, at)))
+                .collect();
+        for (name, message, message_at) in members(old, channel, &channel_at, "messages") {
+            let Some((next_message, next_message_at)) = next_messages.get(name) else {
                 continue;
             };
             message_parts(
                 &mut pair,
                 (message, &message_at),
-                (next_message, &next_message_at),
+                (next_message, next_message_at),
                 &format!("message `{name}`"),
             );
         }
