@@ -160,8 +160,11 @@ mod tests {
         {"name": "status", "type": {"type": "enum", "name": "Status", "symbols": ["NEW", "PAID"]}}
       ]}"#;
 
+    /// Symbols were each looked up among all the others: 30,000 took a minute. The size stays so
+    /// that such a regression shows in the suite's time (speed is measured by benchmarks, not
+    /// asserted).
     #[test]
-    fn a_large_enum_is_fast() {
+    fn a_large_enum_is_judged() {
         let enumeration = |from: usize| {
             let symbols: Vec<String> = (from..from + 30_000).map(|i| format!("\"S{i}\"")).collect();
             format!(
@@ -169,11 +172,8 @@ mod tests {
                 symbols.join(",")
             )
         };
-        let start = std::time::Instant::now();
         let full = verdict(&enumeration(0), &enumeration(1), Strategy::Full);
         assert_eq!(full.ops.len(), 2, "one symbol added, one removed");
-        // Debug builds are slow; this only catches quadratic behaviour (a minute before).
-        assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
     }
 
     #[test]
