@@ -135,7 +135,7 @@ impl Config {
                 }
             }
         }
-        problems.sort_by_key(|problem| problem.line);
+        in_order_once(&mut problems);
         Ok((config, problems))
     }
 
@@ -208,8 +208,16 @@ fn in_line_order<T>(value: T, mut problems: Vec<Error>) -> Result<T, Errors> {
     if problems.is_empty() {
         return Ok(value);
     }
-    problems.sort_by_key(|problem| problem.line);
+    in_order_once(&mut problems);
     Err(Errors(problems))
+}
+
+/// `problems` in line order, each said once: the parser reports a problem at each character
+/// (two control characters in one string), which would name the same line twice in the same
+/// words.
+fn in_order_once(problems: &mut Vec<Error>) {
+    problems.sort_by_key(|problem| problem.line);
+    problems.dedup_by(|a, b| a.line == b.line && a.message == b.message);
 }
 
 fn toml_error(file: &str, text: &str, error: &toml::de::Error) -> Error {
@@ -825,6 +833,15 @@ mod tests {
     }
 
     use super::*;
+
+    /// Two control characters in one string are one problem of that line, said once.
+    #[test]
+    fn a_problem_the_parser_finds_twice_on_a_line_is_said_once() {
+        let text = "strategy = \"ba\u{1}ck\u{2}\"\nfail-on = \"x\u{1}\"\n";
+        let Errors(problems) = Config::parse_partly(CONFIG_FILE, text).unwrap_err();
+        let lines: Vec<usize> = problems.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [1, 2], "{problems:?}");
+    }
 
     #[test]
     fn config_reads_and_names_the_line_of_a_problem() {
