@@ -82,6 +82,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         .and_then(|n| n.checked_mul(1 << shift))
         .filter(|n| *n > 0)
         .ok_or_else(|| {
+            let text = catalog_diff::catalog::escape_text(text);
             format!("`{text}` is not a size: use bytes or a number with K, M or G (64M)")
         })
 }

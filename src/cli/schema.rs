@@ -114,7 +114,8 @@ fn parse_format(text: &str) -> Result<Format, String> {
         .ok_or_else(|| {
             let known: Vec<&str> = Format::ALL.iter().map(|format| format.id()).collect();
             format!(
-                "unknown schema format `{text}`: use one of {}",
+                "unknown schema format `{}`: use one of {}",
+                catalog_diff::catalog::escape_text(text),
                 known.join(", ")
             )
         })

@@ -129,7 +129,8 @@ impl fmt::Display for Strategy {
 /// A strategy name that is not one of the known ones.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown strategy `{0}`: use one of backward, forward, full, none, backward-transitive, forward-transitive, full-transitive"
+    "unknown strategy `{}`: use one of backward, forward, full, none, backward-transitive, forward-transitive, full-transitive",
+    crate::catalog::escape_text(.0)
 )]
 pub struct UnknownStrategy(pub String);
 

@@ -136,6 +136,14 @@ fn strategy_and_fail_on_set_the_exit_code() {
             .code(),
         Some(2)
     );
+    // A flag's value is quoted escaped: clap drops an escape sequence it prints raw, which
+    // left `unknown strategy ``` with nothing to see.
+    for flag in ["--strategy", "--proto-rules", "--max-file-size"] {
+        let out = run(&repo, &["main..feature", flag, "\u{1b}[31mfull"]);
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        let said = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(said.contains("`\\u{1b}[31mfull`"), "{flag}: {said}");
+    }
 }
 
 #[test]

@@ -66,7 +66,10 @@ impl fmt::Display for ProtoRules {
 
 /// A `--proto-rules` value that is not `wire-json` or `wire`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown Protobuf rules `{0}`: use wire-json or wire")]
+#[error(
+    "unknown Protobuf rules `{}`: use wire-json or wire",
+    crate::catalog::escape_text(.0)
+)]
 pub struct UnknownProtoRules(pub String);
 
 impl FromStr for ProtoRules {
