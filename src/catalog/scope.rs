@@ -753,7 +753,13 @@ impl Scope {
                     .flatten()
                     .any(|blob| cache.front_matter(path, blob).is_err())
         });
-        let mut unreachable = too_wide || untyped_broken || self.has_unordered_versions();
+        // So does a change that gives the catalog its first resource, or takes its last.
+        let typed_flip = changed.iter().any(|path| {
+            is_typed_resource_file(path) && before.get(path).is_some() != after.get(path).is_some()
+        }) && !(self.facts.keys())
+            .any(|path| is_typed_resource_file(path) && !changed.contains(path));
+        let mut unreachable =
+            too_wide || untyped_broken || typed_flip || self.has_unordered_versions();
         let mut readers = BTreeSet::new();
         let mut other_files = false;
         // Asked once per change, and only of a change to a document.
@@ -1291,6 +1297,33 @@ mod tests {
                 .reach(&after, &changed("events/E/index.mdx", 4), &cache)
                 .is_some()
         );
+    }
+
+    /// The first resource of a catalog of teams and users makes the SDK read its other index
+    /// files, which its cut lacks (a broken one fails the whole build): built whole.
+    #[test]
+    fn a_first_resource_beside_untyped_index_files_is_built_whole() {
+        let file =
+            |n: u8, text: &'static str| Blob::new(BlobId([n; 20]), Arc::from(text.as_bytes()));
+        let mut catalog = FileSet::default();
+        catalog
+            .files
+            .insert("docs/g/index.mdx".to_owned(), file(2, "---\na: [\n---\n"));
+        let cache = ParseCache::default();
+        let mut scope = Scope::new(&catalog, &cache, None);
+        let event = "events/E/index.mdx".to_owned();
+        catalog
+            .files
+            .insert(event.clone(), file(1, "---\nid: E\n---\n"));
+        let added = BTreeMap::from([(event.clone(), None)]);
+        assert!(scope.reach(&catalog, &added, &cache).is_none());
+        // A second resource changes nothing of that.
+        let second = "events/F/index.mdx".to_owned();
+        catalog
+            .files
+            .insert(second.clone(), file(3, "---\nid: F\n---\n"));
+        let added = BTreeMap::from([(second, None)]);
+        assert!(scope.reach(&catalog, &added, &cache).is_some());
     }
 
     /// The merged walk of a catalog and its changes lists what the catalog before the change

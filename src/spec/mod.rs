@@ -258,11 +258,7 @@ impl Found {
             .iter()
             .position(|c| c.rule == rule && c.op == op && c.path == path && c.what == what)
         {
-            for element in elements {
-                if !self.elements[at].contains(&element) {
-                    self.elements[at].push(element);
-                }
-            }
+            add_elements(&mut self.elements[at], elements);
             return;
         }
         self.changes.push(Change {
@@ -288,19 +284,14 @@ impl Found {
 
     fn unknown(&mut self, path: &str, reason: String, elements: Vec<Element>) {
         let path = document::display(path);
-        // The same part found again (through another operation) adds what it touches.
+        // The same part found again (through another operation, a message shared by several)
+        // adds what it touches, as a change reached from many places does.
         match self
             .unknown
             .iter_mut()
             .find(|u| u.path == path && u.reason == reason)
         {
-            Some(known) => {
-                for element in elements {
-                    if !known.elements.contains(&element) {
-                        known.elements.push(element);
-                    }
-                }
-            }
+            Some(known) => add_elements(&mut known.elements, elements),
             None => self.unknown.push(Unknown {
                 path,
                 reason,
@@ -313,6 +304,16 @@ impl Found {
 /// Parts of one document of the wrong shape, by pointer, with why: the specification does not
 /// say what they mean, so they are unknown parts, never read as absent or as empty elements.
 pub(crate) type Malformed = std::collections::BTreeMap<String, String>;
+
+/// Adds to the elements a finding touches those of `more` it does not name yet. A finding
+/// touches a few elements: a list keeps them in the order found.
+fn add_elements(elements: &mut Vec<Element>, more: Vec<Element>) {
+    for element in more {
+        if !elements.contains(&element) {
+            elements.push(element);
+        }
+    }
+}
 
 /// Records in `malformed` that part `what` (at `at`) is not `shape` (`a map`, `a list`), as
 /// `spec` requires it to be. Every part of the wrong shape is recorded through here.
@@ -628,6 +629,29 @@ pub fn explain(verdict: &Verdict) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One part found unjudgeable through two operations is one unknown part touching both.
+    #[test]
+    fn an_unknown_part_found_twice_touches_each_element_once() {
+        let operation = |method: &str| Element::Operation {
+            method: method.to_owned(),
+            path: "/orders".to_owned(),
+            caller: Caller::Clients,
+        };
+        let mut found = Found::default();
+        for method in ["GET", "POST", "GET"] {
+            found.unknown(
+                "/paths/~1orders/parameters/0",
+                "why".into(),
+                vec![operation(method)],
+            );
+        }
+        assert_eq!(found.unknown.len(), 1);
+        assert_eq!(
+            found.unknown[0].elements,
+            [operation("GET"), operation("POST")]
+        );
+    }
 
     #[test]
     fn media_types_pair_as_the_parties_read_them() {

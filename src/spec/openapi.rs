@@ -931,15 +931,18 @@ fn malformed(
         Element::Operation { path, .. } => path.as_str(),
         Element::Message(id) => id.as_str(),
     };
+    // The path item's own `parameters`, beside the operation (where a `$ref` led to it).
+    let item = next.at.rsplit_once('/').map_or("", |(item, _)| item);
+    let shared = child(item, "parameters");
     super::malformed_parts(
         (before, &op.malformed),
         (after, &next.malformed),
         found,
-        // A part of the path item (its shared `parameters`) is every operation's there: one
+        // A part of the path item's shared `parameters` is every operation's there: one
         // unknown part, named by the path, with all of them.
-        |at, why| match super::within(&next.at, at) {
-            true => format!("{}: {why}", next.label()),
-            false => format!("`{path}`: {why}"),
+        |at, why| match super::within(&shared, at) {
+            true => format!("`{path}`: {why}"),
+            false => format!("{}: {why}", next.label()),
         },
         |_| vec![next.element.clone()],
     )
