@@ -1764,7 +1764,8 @@ fn same_value_zero(a: Option<&Value>, b: Option<&Value>) -> bool {
 }
 
 /// The properties JavaScript's object spread (`{ ...value }`) takes from `value`: an object's
-/// own, an array's items and a string's characters under their indexes, nothing from the rest.
+/// own, an array's items and a string's characters under their indexes, nothing from the rest
+/// (a date included).
 /// A character outside the Basic Multilingual Plane stays whole under its first index (a
 /// UTF-16 half cannot be held in a string here).
 fn spread(value: &Value) -> Vec<(String, Value)> {
@@ -1775,6 +1776,8 @@ fn spread(value: &Value) -> Vec<(String, Value)> {
             .enumerate()
             .map(|(i, item)| (i.to_string(), item.clone()))
             .collect(),
+        // js-yaml made a Date of an unquoted timestamp: no own properties to spread.
+        Value::String(text) if super::yaml::is_iso_timestamp(text) => Vec::new(),
         Value::String(text) => {
             let mut index = 0;
             text.chars()
