@@ -3,7 +3,7 @@
 
 /// `a/./b/../c` -> `a/c`; `None` when `..` climbs above the start. A leading `/` is kept.
 pub fn normalize(path: &str) -> Option<String> {
-    let joined = resolve(path.split('/'), false)?.join("/");
+    let joined = resolve(path.split('/'), Above::Refused)?.join("/");
     Some(if path.starts_with('/') {
         format!("/{joined}")
     } else {
@@ -14,40 +14,46 @@ pub fn normalize(path: &str) -> Option<String> {
 /// `a/../../b` -> `../b`, as Node's `path.normalize` makes a relative path: a `..` with
 /// nothing before it to take is kept.
 pub fn normalize_relative(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for segment in path.split('/') {
-        match segment {
-            "" | "." => {}
-            ".." if parts.last().is_some_and(|last| *last != "..") => {
-                parts.pop();
-            }
-            other => parts.push(other),
-        }
-    }
-    parts.join("/")
+    resolve(path.split('/'), Above::Kept)
+        .unwrap_or_default()
+        .join("/")
 }
 
 /// The catalog path of a file named `path` from catalog folder `dir` (a schema entry's path
 /// from its resource's folder), as the diff reads it: `.` and `..` resolved as text, and a
 /// `..` at the catalog's top staying there.
 pub fn catalog_join(dir: &str, path: &str) -> String {
-    resolve(dir.split('/').chain(path.split('/')), true)
+    resolve(dir.split('/').chain(path.split('/')), Above::Dropped)
         .unwrap_or_default()
         .join("/")
 }
 
+/// What a `..` with no segment before it to take does.
+#[derive(Clone, Copy)]
+enum Above {
+    /// The path is refused (`None`).
+    Refused,
+    /// It is dropped: the path stays at the top.
+    Dropped,
+    /// It is kept, as Node keeps it in a relative path.
+    Kept,
+}
+
 /// `segments` with empty ones and `.` dropped and each `..` taking the one before it; one
-/// with none before it is `None`, or nothing when the path is to `stay` at the top.
-fn resolve<'a>(segments: impl Iterator<Item = &'a str>, stay: bool) -> Option<Vec<&'a str>> {
+/// with none before it does what `above` says.
+fn resolve<'a>(segments: impl Iterator<Item = &'a str>, above: Above) -> Option<Vec<&'a str>> {
     let mut parts = Vec::new();
     for segment in segments {
         match segment {
             "" | "." => {}
-            ".." => {
-                if parts.pop().is_none() && !stay {
-                    return None;
-                }
+            ".." if parts.last().is_some_and(|last| *last != "..") => {
+                parts.pop();
             }
+            ".." => match above {
+                Above::Refused => return None,
+                Above::Dropped => {}
+                Above::Kept => parts.push(".."),
+            },
             other => parts.push(other),
         }
     }
