@@ -627,8 +627,30 @@ pub fn explain(verdict: &Verdict) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+
+    /// `before` against `after`, both at `path`, under `full`: `load` reads the files they
+    /// `$ref`.
+    pub(in crate::spec) fn judged(
+        path: &str,
+        (before, after): (&str, &str),
+        load: Load<'_>,
+    ) -> Verdict {
+        let source = |text| Source { path, text, load };
+        compare(
+            source(before),
+            source(after),
+            Strategy::Full,
+            &Default::default(),
+        )
+        .expect("judged")
+    }
+
+    /// What a file `$ref` reads where there are no files.
+    pub(in crate::spec) fn no_files(_: &str) -> Result<String, String> {
+        Err("no files".to_owned())
+    }
 
     /// One part found unjudgeable through two operations is one unknown part touching both.
     #[test]
@@ -700,18 +722,7 @@ mod tests {
             doc("s.json#/definitions/x"),
             doc("s.json#/definitions/nope"),
         );
-        let source = |text| Source {
-            path: "specs/openapi.yaml",
-            text,
-            load: &load,
-        };
-        let verdict = compare(
-            source(&before),
-            source(&after),
-            Strategy::Full,
-            &Default::default(),
-        )
-        .expect("judged");
+        let verdict = judged("specs/openapi.yaml", (&before, &after), &load);
         let reasons: Vec<&str> = verdict.unknown.iter().map(|u| u.reason.as_str()).collect();
         assert_eq!(
             reasons,
@@ -722,19 +733,7 @@ mod tests {
     #[test]
     fn elements_of_the_wrong_type_are_unknown_parts_saying_what_they_are() {
         let reasons = |before: &str, after: &str| {
-            let load = |_: &str| Err("no files".to_owned());
-            let source = |text| Source {
-                path: "a.yaml",
-                text,
-                load: &load,
-            };
-            let verdict = compare(
-                source(before),
-                source(after),
-                Strategy::Full,
-                &Default::default(),
-            )
-            .expect("judged");
+            let verdict = judged("a.yaml", (before, after), &no_files);
             assert!(verdict.ops.is_empty() && verdict.breaking.is_none());
             verdict
                 .unknown

@@ -454,8 +454,7 @@ fn message_parts(pair: &mut Pair<'_>, old: (&Value, &str), new: (&Value, &str), 
 
 #[cfg(test)]
 mod tests {
-    use crate::schema::Strategy;
-    use crate::spec::{Source, compare};
+    use crate::spec::tests::{judged, no_files};
 
     #[test]
     fn a_message_named_by_its_trait_is_named_so_in_reasons() {
@@ -467,19 +466,7 @@ mod tests {
             )
         };
         let (before, after) = (doc("string"), doc("integer"));
-        let load = |_: &str| Err("no files".to_owned());
-        let source = |text| Source {
-            path: "a.yaml",
-            text,
-            load: &load,
-        };
-        let verdict = compare(
-            source(&before),
-            source(&after),
-            Strategy::Full,
-            &Default::default(),
-        )
-        .expect("judged");
+        let verdict = judged("a.yaml", (&before, &after), &no_files);
         let reasons: Vec<&str> = verdict.unknown.iter().map(|u| u.reason.as_str()).collect();
         assert_eq!(
             reasons,
