@@ -129,8 +129,9 @@ fn a_per_message_strategy_for_no_message_is_an_error_naming_its_line() {
     assert_ne!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
 
-#[test]
-fn a_transitive_check_fails_against_a_version_two_releases_back() {
+/// A repository with event E at 1.0.0 and 2.0.0 (versioned, schemas without a required `id`)
+/// and 3.0.0 with schema `latest`, committed.
+fn three_versions(latest: &str) -> TestRepo {
     let repo = TestRepo::new();
     repo.write_all(&[
         ("events/E/versioned/1.0.0/index.mdx", &event("E", "1.0.0")),
@@ -138,9 +139,15 @@ fn a_transitive_check_fails_against_a_version_two_releases_back() {
         ("events/E/versioned/2.0.0/index.mdx", &event("E", "2.0.0")),
         ("events/E/versioned/2.0.0/schema.json", OPTIONAL_ID),
         ("events/E/index.mdx", &event("E", "3.0.0")),
-        ("events/E/schema.json", REQUIRED_ID),
+        ("events/E/schema.json", latest),
     ]);
     repo.commit_all("three versions");
+    repo
+}
+
+#[test]
+fn a_transitive_check_fails_against_a_version_two_releases_back() {
+    let repo = three_versions(REQUIRED_ID);
     repo.write(
         "events/E/schema.json",
         r#"{"type": "object", "properties": {"id": {"type": "string"}, "note": {"type": "string"}}, "required": ["id"]}"#,
@@ -246,16 +253,7 @@ fn a_transitive_check_orders_versions_that_are_not_semver_as_numbers() {
 /// is: a transitive strategy holds for every version the catalog keeps.
 #[test]
 fn a_transitive_check_judges_an_older_version_edited_in_place() {
-    let repo = TestRepo::new();
-    repo.write_all(&[
-        ("events/E/versioned/1.0.0/index.mdx", &event("E", "1.0.0")),
-        ("events/E/versioned/1.0.0/schema.json", OPTIONAL_ID),
-        ("events/E/versioned/2.0.0/index.mdx", &event("E", "2.0.0")),
-        ("events/E/versioned/2.0.0/schema.json", OPTIONAL_ID),
-        ("events/E/index.mdx", &event("E", "3.0.0")),
-        ("events/E/schema.json", OPTIONAL_ID),
-    ]);
-    repo.commit_all("three versions");
+    let repo = three_versions(OPTIONAL_ID);
     repo.write("events/E/versioned/2.0.0/schema.json", REQUIRED_ID);
     repo.commit_all("2.0.0 patched");
     let args = ["HEAD~1..HEAD", "--strategy", "backward-transitive"];
